@@ -1,0 +1,70 @@
+/*-------------------------------------------------------------------------
+ *
+ * gpulike_cuda.h
+ *	  C interface of the CUDA engine (cuda/*.cu), called by the server.
+ *
+ * Built only when nvcc is found (the Makefile defines GPULIKE_HAVE_CUDA).
+ * Every function returns false on any CUDA error and writes a message to
+ * errbuf; the caller then falls back to the CPU engine.  Nothing here calls
+ * PostgreSQL; the CUDA runtime is linked statically, so on a host without a
+ * driver the probe simply fails.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef GPULIKE_CUDA_H
+#define GPULIKE_CUDA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "column/column.h"
+#include "pattern/program.h"
+
+#ifdef __cplusplus
+extern "C"
+{
+#endif
+
+typedef struct GlCudaDeviceInfo
+{
+	int			device_count;
+	char		name[256];		/* of device 0 */
+	size_t		total_memory;	/* bytes, device 0 */
+	size_t		free_memory;
+	int			sm_count;
+	int			cc_major;
+	int			cc_minor;
+} GlCudaDeviceInfo;
+
+/* A column resident in device memory (opaque). */
+typedef struct GlDeviceColumn GlDeviceColumn;
+
+extern bool gl_cuda_probe(GlCudaDeviceInfo *info, char *errbuf, size_t errlen);
+
+/* Build the device layout of col and upload it; NULL on failure. */
+extern GlDeviceColumn *gl_cuda_upload(const GlColumn *col,
+									  char *errbuf, size_t errlen);
+
+/* Append rows [first_row, col->nrows) of col (delta rows) to a device column. */
+extern bool gl_cuda_append(GlDeviceColumn *dcol, const GlColumn *col,
+						   uint64_t first_row, char *errbuf, size_t errlen);
+
+/* Device bytes held by a device column. */
+extern size_t gl_cuda_device_bytes(const GlDeviceColumn *dcol);
+
+/*
+ * Run prog over all rows of dcol; result is a host bitmap of
+ * gl_bitmap_words(nrows) words.  kernel_ms receives the device time.
+ */
+extern bool gl_cuda_match(GlDeviceColumn *dcol, const GlProgram *prog,
+						  uint64_t *result, double *kernel_ms,
+						  char *errbuf, size_t errlen);
+
+extern void gl_cuda_free(GlDeviceColumn *dcol);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif							/* GPULIKE_CUDA_H */

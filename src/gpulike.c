@@ -1,0 +1,105 @@
+/*-------------------------------------------------------------------------
+ *
+ * gpulike.c
+ *	  Module entry point: GUCs, and the hooks each part of gpulike registers.
+ *
+ * gpulike works only when loaded through shared_preload_libraries: its
+ * server is a background worker started by the postmaster and talks to
+ * backends through shared memory reserved at startup.  Loaded any other way
+ * (CREATE EXTENSION in a cluster that does not preload it) the library stays
+ * inert: every query keeps its ordinary plan, and CREATE EXTENSION says so.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <limits.h>
+
+#include "fmgr.h"
+#include "miscadmin.h"
+#include "utils/guc.h"
+
+#include "gpulike.h"
+
+PG_MODULE_MAGIC;
+
+bool		gl_enabled = true;
+int			gl_device_choice = GL_DEVICE_AUTO;
+int			gl_cpu_threads = 0;
+int			gl_gpu_memory_mb = 0;
+int			gl_host_memory_mb = 4096;
+int			gl_delta_log_kb = 65536;
+bool		gl_regression_mode = false;
+double		gl_request_cost = 1000.0;
+double		gl_candidate_cost = 4.0;
+
+bool		gl_preloaded = false;
+
+static const struct config_enum_entry device_options[] = {
+	{"auto", GL_DEVICE_AUTO, false},
+	{"gpu", GL_DEVICE_GPU, false},
+	{"cpu", GL_DEVICE_CPU, false},
+	{NULL, 0, false}
+};
+
+void		_PG_init(void);
+
+static void
+define_gucs(void)
+{
+	DefineCustomBoolVariable("gpulike.enabled",
+							 "Lets the planner use gpulike's custom scan.",
+							 NULL, &gl_enabled, true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomEnumVariable("gpulike.device",
+							 "Engine that answers queries: auto (GPU when present), gpu, or cpu.",
+							 "With gpu, a query runs on the CPU engine only if the GPU fails.",
+							 &gl_device_choice, GL_DEVICE_AUTO, device_options,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("gpulike.cpu_threads",
+							"Threads of the CPU engine in the gpulike server (0 = one per core).",
+							NULL, &gl_cpu_threads, 0, 0, 1024,
+							PGC_SIGHUP, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("gpulike.gpu_memory",
+							"Device memory the column caches may use (0 = 80% of the device).",
+							NULL, &gl_gpu_memory_mb, 0, 0, INT_MAX,
+							PGC_SIGHUP, GUC_UNIT_MB, NULL, NULL, NULL);
+	DefineCustomIntVariable("gpulike.host_memory",
+							"Host memory the column caches may use.",
+							NULL, &gl_host_memory_mb, 4096, 16, INT_MAX,
+							PGC_SIGHUP, GUC_UNIT_MB, NULL, NULL, NULL);
+	DefineCustomIntVariable("gpulike.delta_log_size",
+							"Shared memory for row changes not yet applied to the caches.",
+							"When it overflows, the affected caches are rebuilt.",
+							&gl_delta_log_kb, 65536, 64, 4 * 1024 * 1024,
+							PGC_POSTMASTER, GUC_UNIT_KB, NULL, NULL, NULL);
+	DefineCustomBoolVariable("gpulike.regression_mode",
+							 "Hides device names and timings in EXPLAIN and status output.",
+							 NULL, &gl_regression_mode, false,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomRealVariable("gpulike.request_cost",
+							 "Planner cost of one request to the gpulike server.",
+							 NULL, &gl_request_cost, 1000.0, 0.0, 1e10,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomRealVariable("gpulike.candidate_cost",
+							 "Planner cost of fetching and rechecking one candidate row.",
+							 NULL, &gl_candidate_cost, 4.0, 0.0, 1e10,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	MarkGUCPrefixReserved("gpulike");
+}
+
+void
+_PG_init(void)
+{
+	gl_preloaded = process_shared_preload_libraries_in_progress;
+
+	define_gucs();
+
+	if (gl_preloaded)
+	{
+		gl_sync_init();
+		gl_server_init();
+	}
+	gl_planner_init();
+	gl_executor_init();
+}

@@ -1,0 +1,42 @@
+/*-------------------------------------------------------------------------
+ *
+ * gpulike.h
+ *	  Module-wide declarations: GUC variables and each room's init hook.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef GPULIKE_H
+#define GPULIKE_H
+
+/* gpulike.device */
+typedef enum GlDeviceChoice
+{
+	GL_DEVICE_AUTO,
+	GL_DEVICE_GPU,
+	GL_DEVICE_CPU
+} GlDeviceChoice;
+
+/* GUC variables (gpulike.c) */
+extern bool gl_enabled;
+extern int	gl_device_choice;
+extern int	gl_cpu_threads;
+extern int	gl_gpu_memory_mb;
+extern int	gl_host_memory_mb;
+extern int	gl_delta_log_kb;
+extern bool gl_regression_mode;
+extern double gl_request_cost;
+extern double gl_candidate_cost;
+
+/* Was the library loaded by shared_preload_libraries? */
+extern bool gl_preloaded;
+
+/*
+ * Each room registers its own hooks and shared memory from _PG_init.
+ * Those marked "preload" run only under shared_preload_libraries.
+ */
+extern void gl_planner_init(void);		/* planner.c */
+extern void gl_executor_init(void);		/* executor.c */
+extern void gl_server_init(void);		/* server/: preload: shmem + worker */
+extern void gl_sync_init(void);			/* sync/: preload: delta log shmem */
+
+#endif							/* GPULIKE_H */

@@ -1,0 +1,7 @@
+#include "postgres.h"
+#include "gpulike.h"
+
+void
+gl_server_init(void)
+{
+}
