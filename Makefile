@@ -12,14 +12,19 @@ EXTENSION = gpulike
 DATA = gpulike--1.0.sql
 PGFILEDESC = "gpulike - LIKE and regex predicates on the GPU"
 
+
 # Every C file under src/ belongs to the module; each room is a directory.
-SRCS := $(sort $(wildcard src/*.c src/*/*.c))
+# Paths are taken relative to this Makefile so VPATH builds work:
+#   mkdir /tmp/b && cd /tmp/b && make -f /path/to/gpulike/Makefile VPATH=/path/to/gpulike
+GL_SRCDIR := $(patsubst %/,%,$(dir $(abspath $(firstword $(MAKEFILE_LIST)))))
+gl_sources = $(sort $(patsubst $(GL_SRCDIR)/%,%,$(wildcard $(addprefix $(GL_SRCDIR)/,$(1)))))
+SRCS := $(call gl_sources,src/*.c src/*/*.c)
 OBJS = $(SRCS:.c=.o)
 
-REGRESS = $(basename $(notdir $(sort $(wildcard sql/*.sql))))
-REGRESS_OPTS = --inputdir=. --load-extension=gpulike
+REGRESS = $(basename $(notdir $(call gl_sources,sql/*.sql)))
+REGRESS_OPTS = --load-extension=gpulike
 
-PG_CPPFLAGS = -I$(srcdir)/src -I$(srcdir)/cuda -pthread
+PG_CPPFLAGS = -I$(GL_SRCDIR)/src -I$(GL_SRCDIR)/cuda -pthread
 SHLIB_LINK = -pthread
 
 # Bitcode for JIT inlining would need clang and does not cover CUDA objects;
@@ -33,10 +38,10 @@ CUDA_HOME ?= /usr/local/cuda
 ifneq ($(NO_CUDA),1)
 NVCC ?= $(or $(shell command -v nvcc 2>/dev/null),$(wildcard $(CUDA_HOME)/bin/nvcc))
 endif
-CUDA_SRCS := $(filter-out cuda/kernel_test.cu cuda/kernel_bench.cu,$(sort $(wildcard cuda/*.cu)))
+CUDA_SRCS := $(filter-out cuda/kernel_test.cu cuda/kernel_bench.cu,$(call gl_sources,cuda/*.cu))
 CUDA_OBJS = $(CUDA_SRCS:.cu=.o)
 # sm_90 machine code for the H200/H100, PTX so newer GPUs can JIT it.
-NVCC_FLAGS = -O3 -std=c++17 -Xcompiler -fPIC -I$(srcdir)/src -I$(srcdir)/cuda \
+NVCC_FLAGS = -O3 -std=c++17 -Xcompiler -fPIC -I$(GL_SRCDIR)/src -I$(GL_SRCDIR)/cuda \
 	-gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90 \
 	-lineinfo
 
@@ -56,22 +61,20 @@ include $(PGXS)
 ifneq ($(NVCC),)
 $(shlib): $(CUDA_OBJS)
 
-cuda/%.o: cuda/%.cu $(wildcard cuda/*.h cuda/*.cuh src/pattern/program.h src/column/column.h)
+cuda/%.o: cuda/%.cu $(wildcard $(GL_SRCDIR)/cuda/*.h $(GL_SRCDIR)/cuda/*.cuh $(GL_SRCDIR)/src/*/*.h) | gl_objdirs
 	$(NVCC) $(NVCC_FLAGS) -c $< -o $@
 endif
 
 # Objects are rebuilt when any header changes: headers are few and shared.
-$(OBJS): $(wildcard src/*.h src/*/*.h cuda/*.h)
+$(OBJS): $(wildcard $(GL_SRCDIR)/src/*.h $(GL_SRCDIR)/src/*/*.h $(GL_SRCDIR)/cuda/*.h) | gl_objdirs
 
-.PHONY: test demo unit kernel-test
+.PHONY: gl_objdirs
+gl_objdirs:
+	@mkdir -p $(sort $(dir $(OBJS) $(CUDA_OBJS)))
+
+.PHONY: test demo
 test:
-	bash test/run
+	bash $(GL_SRCDIR)/test/run
 
 demo:
-	bash test/demo
-
-unit:
-	$(MAKE) -C test/unit
-
-kernel-test:
-	$(MAKE) -C cuda -f Makefile.kernels
+	bash $(GL_SRCDIR)/test/demo

@@ -2,18 +2,24 @@
  *
  * registry.h
  *	  Which columns are cached, and in what state: the shared-memory
- *	  registry the planner consults and the server maintains.
+ *	  registry the planner consults, the cache SQL API and loader maintain,
+ *	  and the server updates with sizes and counters.
  *
- * One entry per (database, relation, attribute).  The planner may use a
- * cache only when gl_cache_usable() says so: the entry is ready, not stale,
+ * One entry (slot) per (database, relation, attribute).  The planner may use
+ * a cache only when gl_cache_usable() says so: the entry is ready, not stale,
  * its relfilenode matches the relation's current one (a rewrite by VACUUM
  * FULL, CLUSTER or ALTER TABLE changes it), and the sync trigger is enabled.
+ *
+ * Every rebuild of a slot gets a new generation number, so the server can
+ * tell rows and deltas of an old incarnation from the current one.
  *
  *-------------------------------------------------------------------------
  */
 #ifndef GPULIKE_REGISTRY_H
 #define GPULIKE_REGISTRY_H
 
+#include "port/atomics.h"
+#include "storage/lwlock.h"
 #include "utils/relcache.h"
 
 typedef enum GlCacheState
@@ -22,19 +28,51 @@ typedef enum GlCacheState
 	GL_CACHE_LOADING,
 	GL_CACHE_READY,
 	GL_CACHE_STALE,				/* must be rebuilt before any use */
-	GL_CACHE_EVICTED			/* registered, data dropped under memory pressure */
+	GL_CACHE_EVICTED			/* registered, data not in memory */
 } GlCacheState;
+
+/* One slot of the registry, in shared memory; protected by the registry lock. */
+typedef struct GlCacheEntry
+{
+	GlCacheState state;
+	Oid			dbid;
+	Oid			relid;
+	AttrNumber	attnum;
+	Oid			relfilenode;	/* at load time */
+	uint64		generation;
+	uint64		load_rows_done; /* progress while loading */
+	uint64		load_rows_total;	/* estimate (reltuples) */
+	/* maintained by the server */
+	uint64		nrows;			/* rows in the cache, base + deltas */
+	uint64		host_bytes;
+	uint64		device_bytes;
+	uint64		pending_deltas;
+	uint64		queries_served;
+	TimestampTz last_used;
+	char		device[64];		/* "cpu", "cuda:0", "" */
+} GlCacheEntry;
 
 /* What the planner needs to know about one usable cache. */
 typedef struct GlCacheInfo
 {
-	int			slot;			/* registry slot, stable while the entry lives */
-	uint64		generation;		/* changes whenever the cache is rebuilt */
-	double		nrows;			/* rows in the cache (base + deltas) */
+	int			slot;
+	uint64		generation;
+	double		nrows;
 	bool		on_device;		/* resident in GPU memory */
 } GlCacheInfo;
 
 /* Is (rel, attnum) cached and usable right now?  Cheap: shared lock only. */
 extern bool gl_cache_usable(Relation rel, AttrNumber attnum, GlCacheInfo *info);
+
+/*
+ * Direct access for the server and the cache code: the array of
+ * gl_registry_size() entries, under gl_registry_lock().
+ */
+extern GlCacheEntry *gl_registry_entries(void);
+extern int	gl_registry_size(void);
+extern LWLock *gl_registry_lock(void);
+
+/* Mark every cache of a relation stale (TRUNCATE, disabled trigger, ...). */
+extern void gl_registry_mark_stale(Oid dbid, Oid relid);
 
 #endif							/* GPULIKE_REGISTRY_H */

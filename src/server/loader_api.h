@@ -1,0 +1,35 @@
+/*-------------------------------------------------------------------------
+ *
+ * loader_api.h
+ *	  Backend side of loading a column into the gpulike server.
+ *
+ * The loader (src/cache/) scans the heap in the backend (only a backend can
+ * read a relation) and streams (TID, value) rows to the server, which appends
+ * them to a new GlColumn for that registry slot and generation.  Rows go in
+ * large batched messages over one shm_mq; gl_load_end() returns once the
+ * server has the whole column in place (and, with a GPU, uploaded).
+ * Any error (server gone, out of memory on its side) is ereport(ERROR)ed with
+ * a clear message; the server discards a half-loaded column.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef GPULIKE_LOADER_API_H
+#define GPULIKE_LOADER_API_H
+
+#include "storage/itemptr.h"
+
+typedef struct GlLoadStream GlLoadStream;
+
+extern GlLoadStream *gl_load_begin(int slot, uint64 generation,
+								   uint64 rows_hint, uint64 bytes_hint);
+extern void gl_load_row(GlLoadStream *stream, ItemPointer tid,
+						const char *value, uint32 len, bool isnull);
+extern void gl_load_end(GlLoadStream *stream);
+
+/* Ask the server to drop whatever it holds for a slot (uncache, drop). */
+extern void gl_server_forget(int slot);
+
+/* Is the server process up and answering? */
+extern bool gl_server_running(void);
+
+#endif							/* GPULIKE_LOADER_API_H */
