@@ -18,6 +18,7 @@
 #ifndef GPULIKE_REGISTRY_H
 #define GPULIKE_REGISTRY_H
 
+#include "datatype/timestamp.h"
 #include "port/atomics.h"
 #include "storage/lwlock.h"
 #include "utils/relcache.h"

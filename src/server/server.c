@@ -1,7 +1,249 @@
+/*-------------------------------------------------------------------------
+ *
+ * server.c
+ *	  The gpulike server: a background worker that owns the column caches
+ *	  and the engines, and answers backends' requests.
+ *
+ * Registration.  Under shared_preload_libraries, gl_server_init() reserves
+ * the server's shared memory (server_shmem.c) and registers one static
+ * worker, "gpulike server".  Nothing touches CUDA there: the postmaster
+ * forks every process, and a CUDA context does not survive a fork, so the
+ * worker probes devices itself once it runs.  If it exits (an error, or
+ * pg_terminate_backend), the postmaster starts it again after
+ * GL_SERVER_RESTART_SECONDS; backends waiting on the dead one notice the pid
+ * and generation change and give up cleanly.
+ *
+ * The worker initializes a connection to no database
+ * (BackgroundWorkerInitializeConnection(NULL, NULL)): it reads no catalogs,
+ * but that puts it in the process array, so it shows in pg_stat_activity
+ * and can be signalled with pg_terminate_backend like any backend.
+ *
+ * Main loop.  One thread serves everything, one message at a time:
+ * backends post DSM handles (server_shmem.c), the loop attaches them as
+ * sessions and polls each session's request queue without blocking, so a
+ * long load streaming in does not stop queries from being answered
+ * between its batches.  A session gets a few messages per turn.  Matching
+ * itself runs on the engines' threads (engines.c), which never call
+ * palloc or elog.  About once a second, and before every MATCH, the delta
+ * log is applied (store.c).
+ *
+ * An ERROR while serving a message ends only that conversation: it is
+ * logged, the session is dropped (its backend sees the queue detach and
+ * lets PostgreSQL answer), and the loop goes on.  FATAL (SIGTERM) exits.
+ *
+ *-------------------------------------------------------------------------
+ */
 #include "postgres.h"
+
+#include "miscadmin.h"
+#include "nodes/pg_list.h"
+#include "pgstat.h"
+#include "postmaster/bgworker.h"
+#include "postmaster/interrupt.h"
+#include "storage/ipc.h"
+#include "storage/latch.h"
+#include "storage/lwlock.h"
+#include "tcop/tcopprot.h"
+#include "utils/guc.h"
+#include "utils/memutils.h"
+
 #include "gpulike.h"
+#include "server/engines.h"
+#include "server/requests.h"
+#include "server/server_shmem.h"
+#include "server/store.h"
+
+#define GL_SERVER_RESTART_SECONDS	2
+#define GL_SYNC_INTERVAL_MS			1000
+#define GL_MESSAGES_PER_TURN		8
+#define GL_MAX_POSTS_PER_TURN		GL_POST_SLOTS
+
+PGDLLEXPORT void gl_server_main(Datum main_arg);
+
+static List *sessions = NIL;
+static MemoryContext request_context = NULL;
 
 void
 gl_server_init(void)
 {
+	BackgroundWorker worker;
+
+	gl_server_shmem_register();
+
+	memset(&worker, 0, sizeof(worker));
+	worker.bgw_flags = BGWORKER_SHMEM_ACCESS |
+		BGWORKER_BACKEND_DATABASE_CONNECTION;
+	worker.bgw_start_time = BgWorkerStart_ConsistentState;
+	worker.bgw_restart_time = GL_SERVER_RESTART_SECONDS;
+	snprintf(worker.bgw_library_name, BGW_MAXLEN, "gpulike");
+	snprintf(worker.bgw_function_name, BGW_MAXLEN, "gl_server_main");
+	snprintf(worker.bgw_name, BGW_MAXLEN, "gpulike server");
+	snprintf(worker.bgw_type, BGW_MAXLEN, "gpulike server");
+	RegisterBackgroundWorker(&worker);
+}
+
+/* Attach every newly posted session. */
+static void
+accept_sessions(void)
+{
+	dsm_handle	handles[GL_MAX_POSTS_PER_TURN];
+	int			n = gl_server_take_posts(handles, GL_MAX_POSTS_PER_TURN);
+	int			i;
+
+	for (i = 0; i < n; i++)
+	{
+		GlSession  *session;
+		GlServerSession *ss;
+		MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
+
+		session = gl_session_attach(handles[i]);
+		if (session != NULL)
+		{
+			ss = palloc0(sizeof(GlServerSession));
+			ss->session = session;
+			sessions = lappend(sessions, ss);
+		}
+		MemoryContextSwitchTo(old);
+	}
+}
+
+/*
+ * Serve one message; an ERROR ends the conversation, not the server.
+ * The message is copied out by shm_mq or read in place; it stays valid
+ * until the next receive on the session.
+ */
+static void
+serve_one(GlServerSession *ss, const char *data, Size len)
+{
+	MemoryContext old = MemoryContextSwitchTo(request_context);
+
+	PG_TRY();
+	{
+		gl_serve_message(ss, data, len);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(request_context);
+		edata = CopyErrorData();
+		FlushErrorState();
+		LWLockReleaseAll();
+		ereport(LOG,
+				(errmsg("gpulike server: request failed: %s", edata->message)));
+		gl_serve_abandon(ss);
+		ss->finished = true;
+	}
+	PG_END_TRY();
+
+	MemoryContextSwitchTo(old);
+	MemoryContextReset(request_context);
+}
+
+/* Give every session a turn; true if any message was handled. */
+static bool
+serve_sessions(void)
+{
+	bool		busy = false;
+	ListCell   *lc;
+	List	   *still_open = NIL;
+	MemoryContext old;
+
+	foreach(lc, sessions)
+	{
+		GlServerSession *ss = lfirst(lc);
+		int			k;
+
+		for (k = 0; k < GL_MESSAGES_PER_TURN && !ss->finished; k++)
+		{
+			Size		len;
+			void	   *data;
+			shm_mq_result res = gl_session_receive_nowait(ss->session, &len, &data);
+
+			if (res == SHM_MQ_WOULD_BLOCK)
+				break;
+			if (res == SHM_MQ_DETACHED)
+			{
+				gl_serve_abandon(ss);
+				ss->finished = true;
+				break;
+			}
+			busy = true;
+			serve_one(ss, data, len);
+		}
+
+		old = MemoryContextSwitchTo(TopMemoryContext);
+		if (ss->finished)
+		{
+			gl_session_detach(ss->session);
+			pfree(ss);
+		}
+		else
+			still_open = lappend(still_open, ss);
+		MemoryContextSwitchTo(old);
+	}
+	list_free(sessions);
+	sessions = still_open;
+	return busy;
+}
+
+void
+gl_server_main(Datum main_arg)
+{
+	TimestampTz last_sync = 0;
+
+	pqsignal(SIGHUP, SignalHandlerForConfigReload);
+	pqsignal(SIGTERM, die);
+	BackgroundWorkerUnblockSignals();
+	BackgroundWorkerInitializeConnection(NULL, NULL, 0);
+
+	request_context = AllocSetContextCreate(TopMemoryContext,
+											"gpulike request",
+											ALLOCSET_DEFAULT_SIZES);
+	gl_store_init();
+
+	/*
+	 * Announce before probing devices: the probe can take a second, and
+	 * backends that post meanwhile should wait for this server rather than
+	 * be told none is running.
+	 */
+	(void) gl_server_announce();
+	gl_engines_start();
+	gl_store_request_reloads();
+	ereport(LOG,
+			(errmsg("gpulike server started: %s engine, %d CPU threads",
+					gl_engines_gpu_ready() ? "cuda" : "cpu",
+					gl_engines_cpu_threads())));
+
+	for (;;)
+	{
+		bool		busy;
+		TimestampTz now;
+
+		CHECK_FOR_INTERRUPTS();
+		if (ConfigReloadPending)
+		{
+			ConfigReloadPending = false;
+			ProcessConfigFile(PGC_SIGHUP);
+			gl_store_fit_device_budget();
+		}
+
+		accept_sessions();
+		busy = serve_sessions();
+
+		now = GetCurrentTimestamp();
+		if (TimestampDifferenceExceeds(last_sync, now, GL_SYNC_INTERVAL_MS))
+		{
+			gl_store_sync();
+			last_sync = now;
+		}
+
+		if (!busy)
+		{
+			(void) WaitLatch(MyLatch,
+							 WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+							 GL_SYNC_INTERVAL_MS, PG_WAIT_EXTENSION);
+			ResetLatch(MyLatch);
+		}
+	}
 }

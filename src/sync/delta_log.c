@@ -1,7 +1,274 @@
+/*-------------------------------------------------------------------------
+ *
+ * delta_log.c
+ *	  The shared-memory log of new tuple versions of cached relations.
+ *
+ * A byte ring buffer of gpulike.delta_log_size bytes.  Each entry is a
+ * fixed header (slot, generation, TID, length, NULL flag) followed by the
+ * value bytes inline, padded to 8 bytes; an entry may wrap around the end
+ * of the buffer (it is copied in two pieces).  Positions `head` (next byte
+ * to write) and `tail` (oldest byte not yet drained) only ever grow; a
+ * position's place in the buffer is position % size, and head - tail is
+ * the number of bytes in use.
+ *
+ * Writers (the sync trigger, in any backend) append under the log lock.
+ * When an entry does not fit, the writer does not wait: it reports failure
+ * and the trigger marks the relation's caches stale, so nothing is lost
+ * (the cache will be rebuilt from the heap) and no writer ever blocks on
+ * the server.
+ *
+ * The drainer (the server, before it answers a request) reads `head` under
+ * the lock, then applies entries tail..head WITHOUT holding the log lock:
+ * writers only write into free space, and that range stays in use until
+ * the drainer advances `tail` afterwards, so nobody overwrites it.  A
+ * second lock serialises drainers.  If the apply callback raises an error
+ * half way, tail is not advanced and the same entries are applied again by
+ * the next drain: the column is a multiset of (TID, value) pairs and
+ * consumers de-duplicate TIDs, so a duplicate costs space, never
+ * correctness.
+ *
+ *-------------------------------------------------------------------------
+ */
 #include "postgres.h"
+
+#include "storage/lwlock.h"
+#include "storage/shmem.h"
+#include "utils/memutils.h"
+
+#include "cache/registry_internal.h"
 #include "gpulike.h"
+#include "sync/delta_log_internal.h"
+
+#define GL_DELTA_TRANCHE "gpulike delta log"
+
+/* Header of one entry in the ring; the value bytes follow. */
+typedef struct GlDeltaHeader
+{
+	uint32		entry_bytes;	/* header + value, padded to 8 */
+	int32		slot;
+	uint64		generation;
+	GlTid		tid;
+	uint32		len;
+	bool		isnull;
+} GlDeltaHeader;
+
+#define DELTA_ENTRY_BYTES(len) \
+	TYPEALIGN(8, sizeof(GlDeltaHeader) + (len))
+
+typedef struct GlDeltaLogShared
+{
+	uint64		size;			/* bytes in ring */
+	uint64		head;			/* under the log lock */
+	uint64		tail;			/* under the log lock */
+	uint64		entries;		/* entries between tail and head */
+	pg_atomic_uint64 slot_pending[GL_REGISTRY_SLOTS];
+	char		ring[FLEXIBLE_ARRAY_MEMBER];
+} GlDeltaLogShared;
+
+static GlDeltaLogShared *delta_log = NULL;
+static LWLock *log_lock = NULL;		/* head, tail, entries, ring writes */
+static LWLock *drain_lock = NULL;	/* one drainer at a time */
+
+static uint64
+ring_bytes(void)
+{
+	return TYPEALIGN(8, (uint64) gl_delta_log_kb * 1024);
+}
+
+Size
+gl_delta_log_shmem_size(void)
+{
+	return add_size(offsetof(GlDeltaLogShared, ring), ring_bytes());
+}
 
 void
-gl_sync_init(void)
+gl_delta_log_shmem_request(void)
 {
+	RequestAddinShmemSpace(gl_delta_log_shmem_size());
+	RequestNamedLWLockTranche(GL_DELTA_TRANCHE, 2);
+}
+
+/* Called from the shmem startup hook, with AddinShmemInitLock held. */
+void
+gl_delta_log_shmem_init(void)
+{
+	bool		found;
+	LWLockPadded *locks;
+
+	delta_log = ShmemInitStruct("gpulike delta log",
+								gl_delta_log_shmem_size(), &found);
+	locks = GetNamedLWLockTranche(GL_DELTA_TRANCHE);
+	log_lock = &locks[0].lock;
+	drain_lock = &locks[1].lock;
+	if (!found)
+	{
+		delta_log->size = ring_bytes();
+		delta_log->head = 0;
+		delta_log->tail = 0;
+		delta_log->entries = 0;
+		for (int i = 0; i < GL_REGISTRY_SLOTS; i++)
+			pg_atomic_init_u64(&delta_log->slot_pending[i], 0);
+	}
+}
+
+/* Copy n bytes into the ring at position pos, wrapping at the end. */
+static void
+ring_write(uint64 pos, const void *src, uint64 n)
+{
+	uint64		at = pos % delta_log->size;
+	uint64		first = Min(n, delta_log->size - at);
+
+	memcpy(delta_log->ring + at, src, first);
+	if (first < n)
+		memcpy(delta_log->ring, (const char *) src + first, n - first);
+}
+
+/* Copy n bytes out of the ring at position pos, wrapping at the end. */
+static void
+ring_read(uint64 pos, void *dst, uint64 n)
+{
+	uint64		at = pos % delta_log->size;
+	uint64		first = Min(n, delta_log->size - at);
+
+	memcpy(dst, delta_log->ring + at, first);
+	if (first < n)
+		memcpy((char *) dst + first, delta_log->ring, n - first);
+}
+
+bool
+gl_delta_log_append(const GlDeltaItem *items, int nitems)
+{
+	uint64		needed = 0;
+	bool		fits;
+
+	if (delta_log == NULL)
+		return false;
+	for (int i = 0; i < nitems; i++)
+		needed += DELTA_ENTRY_BYTES(items[i].isnull ? 0 : items[i].len);
+
+	LWLockAcquire(log_lock, LW_EXCLUSIVE);
+	fits = needed <= delta_log->size - (delta_log->head - delta_log->tail);
+	if (fits)
+	{
+		for (int i = 0; i < nitems; i++)
+		{
+			const GlDeltaItem *item = &items[i];
+			uint32		len = item->isnull ? 0 : item->len;
+			GlDeltaHeader header;
+
+			memset(&header, 0, sizeof(header));
+			header.entry_bytes = DELTA_ENTRY_BYTES(len);
+			header.slot = item->slot;
+			header.generation = item->generation;
+			header.tid = item->tid;
+			header.len = len;
+			header.isnull = item->isnull;
+			ring_write(delta_log->head, &header, sizeof(header));
+			if (len > 0)
+				ring_write(delta_log->head + sizeof(header), item->value, len);
+			delta_log->head += header.entry_bytes;
+			delta_log->entries++;
+			pg_atomic_fetch_add_u64(&delta_log->slot_pending[item->slot], 1);
+		}
+	}
+	LWLockRelease(log_lock);
+	return fits;
+}
+
+/*
+ * The drainer's copy of one value (values may wrap around the ring end, and
+ * the apply callback wants contiguous bytes).  Kept for the life of the
+ * process: the server drains before every request.
+ */
+static char *value_buffer = NULL;
+static uint32 value_buffer_size = 0;
+
+static void
+value_buffer_reserve(uint32 len)
+{
+	if (len <= value_buffer_size)
+		return;
+	len = Max(len, 2 * value_buffer_size);
+	if (value_buffer)
+		pfree(value_buffer);
+	value_buffer = MemoryContextAlloc(TopMemoryContext, len);
+	value_buffer_size = len;
+}
+
+/*
+ * Runs in the server's main thread (it may allocate); entries are applied
+ * oldest first.
+ */
+void
+gl_delta_log_drain(GlDeltaApply apply, void *arg)
+{
+	uint64		start;
+	uint64		end;
+	uint64		pos;
+	uint64		applied = 0;
+
+	if (delta_log == NULL)
+		return;
+
+	LWLockAcquire(drain_lock, LW_EXCLUSIVE);
+	LWLockAcquire(log_lock, LW_SHARED);
+	start = delta_log->tail;
+	end = delta_log->head;
+	LWLockRelease(log_lock);
+
+	for (pos = start; pos < end;)
+	{
+		GlDeltaHeader header;
+
+		ring_read(pos, &header, sizeof(header));
+		if (header.len > 0)
+		{
+			value_buffer_reserve(header.len);
+			ring_read(pos + sizeof(header), value_buffer, header.len);
+		}
+		apply(header.slot, header.generation, header.tid,
+			  header.len > 0 ? value_buffer : "", header.len, header.isnull,
+			  arg);
+		pos += header.entry_bytes;
+		applied++;
+	}
+
+	if (applied > 0)
+	{
+		/* count down per slot only now that the entries are applied */
+		for (pos = start; pos < end;)
+		{
+			GlDeltaHeader header;
+
+			ring_read(pos, &header, sizeof(header));
+			pg_atomic_fetch_sub_u64(&delta_log->slot_pending[header.slot], 1);
+			pos += header.entry_bytes;
+		}
+		LWLockAcquire(log_lock, LW_EXCLUSIVE);
+		delta_log->tail = end;
+		delta_log->entries -= applied;
+		LWLockRelease(log_lock);
+	}
+	LWLockRelease(drain_lock);
+}
+
+uint64
+gl_delta_log_pending(void)
+{
+	uint64		entries;
+
+	if (delta_log == NULL)
+		return 0;
+	LWLockAcquire(log_lock, LW_SHARED);
+	entries = delta_log->entries;
+	LWLockRelease(log_lock);
+	return entries;
+}
+
+uint64
+gl_delta_log_pending_slot(int slot)
+{
+	if (delta_log == NULL || slot < 0 || slot >= GL_REGISTRY_SLOTS)
+		return 0;
+	return pg_atomic_read_u64(&delta_log->slot_pending[slot]);
 }

@@ -1,0 +1,324 @@
+/*-------------------------------------------------------------------------
+ *
+ * device_column.cu
+ *	  Probing the GPU, and building, growing and freeing the device copy of
+ *	  a column (layout: device_column.h).
+ *
+ * Upload is an append onto an empty device column, so the base load and the
+ * delta rows take one path.  Values are packed on the host into a staging
+ * buffer and copied in large pieces; the separators need no copying at all,
+ * because every byte past the used end of the device stream is kept zero
+ * (the invariant that also makes read-ahead past the last row harmless).
+ * The chunk index entries for the chunk borders that fall inside the new
+ * bytes are computed while packing.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "device_column.h"
+#include "cuda_check.h"
+
+/* Host staging buffer for uploads. */
+static const size_t STAGING_BYTES = 64 << 20;
+
+bool
+gl_cuda_probe(GlCudaDeviceInfo *info, char *errbuf, size_t errlen)
+{
+	cudaDeviceProp prop;
+	int			count = 0;
+
+	memset(info, 0, sizeof(*info));
+	if (!gl_cuda_ok(cudaGetDeviceCount(&count), "cudaGetDeviceCount", errbuf, errlen))
+		return false;
+	if (count == 0)
+		return gl_cuda_fail("no CUDA device is present", errbuf, errlen);
+	if (!gl_cuda_ok(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties",
+					errbuf, errlen) ||
+		!gl_cuda_ok(cudaSetDevice(0), "cudaSetDevice", errbuf, errlen) ||
+		!gl_cuda_ok(cudaMemGetInfo(&info->free_memory, &info->total_memory),
+					"cudaMemGetInfo", errbuf, errlen))
+		return false;
+	info->device_count = count;
+	snprintf(info->name, sizeof(info->name), "%s", prop.name);
+	info->sm_count = prop.multiProcessorCount;
+	info->cc_major = prop.major;
+	info->cc_minor = prop.minor;
+	return true;
+}
+
+static uint64_t
+round_up(uint64_t n, uint64_t unit)
+{
+	return (n + unit - 1) / unit * unit;
+}
+
+/*
+ * Make room for nbytes of stream (plus the zero tail) and nrows rows.
+ * Growth is geometric so a stream of small appends costs O(n) copying.
+ */
+static bool
+reserve(GlDeviceColumn *dcol, uint64_t nbytes, uint64_t nrows,
+		char *errbuf, size_t errlen)
+{
+	uint64_t	need_bytes = round_up(nbytes, GL_DEV_CHUNK_BYTES) + GL_DEV_TAIL_PAD;
+	uint64_t	need_chunks = round_up(nbytes, GL_DEV_CHUNK_BYTES) / GL_DEV_CHUNK_BYTES;
+
+	if (need_bytes > dcol->capacity_bytes)
+	{
+		uint64_t	cap = dcol->capacity_bytes ? dcol->capacity_bytes + dcol->capacity_bytes / 4 : 0;
+		uint8_t    *data;
+
+		cap = round_up(cap > need_bytes ? cap : need_bytes, GL_DEV_CHUNK_BYTES);
+		if (!gl_cuda_ok(cudaMalloc(&data, cap), "cudaMalloc (column data)", errbuf, errlen))
+			return false;
+		if (!gl_cuda_ok(cudaMemset(data, 0, cap), "cudaMemset (column data)", errbuf, errlen) ||
+			(dcol->nbytes > 0 &&
+			 !gl_cuda_ok(cudaMemcpy(data, dcol->data, dcol->nbytes, cudaMemcpyDeviceToDevice),
+						 "cudaMemcpy (column data grow)", errbuf, errlen)))
+		{
+			cudaFree(data);
+			return false;
+		}
+		cudaFree(dcol->data);
+		dcol->data = data;
+		dcol->capacity_bytes = cap;
+	}
+	if (need_chunks > dcol->capacity_chunks)
+	{
+		uint64_t	cap = dcol->capacity_chunks + dcol->capacity_chunks / 4;
+		GlChunkIndex *chunks;
+
+		cap = cap > need_chunks ? cap : need_chunks;
+		if (!gl_cuda_ok(cudaMalloc(&chunks, cap * sizeof(GlChunkIndex)),
+						"cudaMalloc (chunk index)", errbuf, errlen))
+			return false;
+		if (dcol->nchunks > 0 &&
+			!gl_cuda_ok(cudaMemcpy(chunks, dcol->chunks, dcol->nchunks * sizeof(GlChunkIndex),
+								   cudaMemcpyDeviceToDevice),
+						"cudaMemcpy (chunk index grow)", errbuf, errlen))
+		{
+			cudaFree(chunks);
+			return false;
+		}
+		cudaFree(dcol->chunks);
+		dcol->chunks = chunks;
+		dcol->capacity_chunks = cap;
+	}
+	if (nrows > dcol->capacity_rows)
+	{
+		uint64_t	cap = round_up(nrows + dcol->capacity_rows / 4, 64);
+		uint32_t   *nulls;
+
+		if (!gl_cuda_ok(cudaMalloc(&nulls, cap / 8), "cudaMalloc (null bitmap)", errbuf, errlen))
+			return false;
+		if (!gl_cuda_ok(cudaMemset(nulls, 0, cap / 8), "cudaMemset (null bitmap)", errbuf, errlen) ||
+			(dcol->capacity_rows > 0 &&
+			 !gl_cuda_ok(cudaMemcpy(nulls, dcol->nulls, dcol->capacity_rows / 8,
+									cudaMemcpyDeviceToDevice),
+						 "cudaMemcpy (null bitmap grow)", errbuf, errlen)))
+		{
+			cudaFree(nulls);
+			return false;
+		}
+		cudaFree(dcol->nulls);
+		dcol->nulls = nulls;
+		dcol->capacity_rows = cap;
+	}
+	return true;
+}
+
+/* Staging for one append: packed value bytes and the new chunk entries. */
+typedef struct Packer
+{
+	GlDeviceColumn *dcol;
+	char	   *buf;
+	uint64_t	buf_start;		/* stream offset of buf[0] */
+	uint64_t	buf_used;
+	GlChunkIndex *chunks;		/* entries for chunks first_chunk.. */
+	uint64_t	first_chunk;
+	char	   *errbuf;
+	size_t		errlen;
+} Packer;
+
+static bool
+packer_flush(Packer *pk)
+{
+	bool		ok = true;
+
+	if (pk->buf_used > 0)
+		ok = gl_cuda_ok(cudaMemcpy(pk->dcol->data + pk->buf_start, pk->buf, pk->buf_used,
+								   cudaMemcpyHostToDevice),
+						"cudaMemcpy (column upload)", pk->errbuf, pk->errlen);
+	pk->buf_start += pk->buf_used;
+	pk->buf_used = 0;
+	return ok;
+}
+
+/* Place one value (NULL rows have len 0) at stream offset pk->buf_start + used. */
+static bool
+packer_add(Packer *pk, const char *value, uint32_t len)
+{
+	uint64_t	span = (uint64_t) len + 1;	/* the separator */
+
+	if (pk->buf_used + span > STAGING_BYTES && !packer_flush(pk))
+		return false;
+	if (span > STAGING_BYTES)
+	{
+		/* A huge value goes straight from the host column. */
+		if (!gl_cuda_ok(cudaMemcpy(pk->dcol->data + pk->buf_start, value, len,
+								   cudaMemcpyHostToDevice),
+						"cudaMemcpy (long value upload)", pk->errbuf, pk->errlen))
+			return false;
+		pk->buf_start += span;
+		return true;
+	}
+	memcpy(pk->buf + pk->buf_used, value, len);
+	pk->buf[pk->buf_used + len] = '\0';
+	pk->buf_used += span;
+	return true;
+}
+
+/* Index entries for every chunk border inside [start, start + span). */
+static void
+index_row(Packer *pk, uint64_t row, uint64_t start, uint64_t span)
+{
+	uint64_t	c = round_up(start, GL_DEV_CHUNK_BYTES) / GL_DEV_CHUNK_BYTES;
+
+	for (; c * GL_DEV_CHUNK_BYTES < start + span; c++)
+	{
+		GlChunkIndex *entry = &pk->chunks[c - pk->first_chunk];
+
+		entry->row = (uint32_t) row;
+		entry->back = (uint32_t) (c * GL_DEV_CHUNK_BYTES - start);
+	}
+}
+
+bool
+gl_cuda_append(GlDeviceColumn *dcol, const GlColumn *col, uint64_t first_row,
+			   char *errbuf, size_t errlen)
+{
+	Packer		pk;
+	uint64_t	add_bytes = 0;
+	uint64_t	add_raw;
+	uint64_t	new_nbytes;
+	uint64_t	new_nchunks;
+	uint64_t	first_word;
+	uint64_t	row;
+	uint64_t	stream_pos;
+	bool		ok = true;
+
+	if (first_row != dcol->nrows || first_row > col->nrows)
+		return gl_cuda_fail("gl_cuda_append: rows must continue where the device column ends",
+							errbuf, errlen);
+	if (col->nrows > GL_DEV_MAX_ROWS)
+		return gl_cuda_fail("column has too many rows for the GPU engine", errbuf, errlen);
+	if (first_row == col->nrows)
+		return true;
+	if (!gl_cuda_ok(cudaSetDevice(dcol->device), "cudaSetDevice", errbuf, errlen))
+		return false;
+
+	add_raw = col->offsets[col->nrows] - col->offsets[first_row];
+	add_bytes = add_raw + (col->nrows - first_row);
+	new_nbytes = dcol->nbytes + add_bytes;
+	new_nchunks = round_up(new_nbytes, GL_DEV_CHUNK_BYTES) / GL_DEV_CHUNK_BYTES;
+	if (!reserve(dcol, new_nbytes, col->nrows, errbuf, errlen))
+		return false;
+
+	memset(&pk, 0, sizeof(pk));
+	pk.dcol = dcol;
+	pk.errbuf = errbuf;
+	pk.errlen = errlen;
+	pk.buf_start = dcol->nbytes;
+	pk.first_chunk = round_up(dcol->nbytes, GL_DEV_CHUNK_BYTES) / GL_DEV_CHUNK_BYTES;
+	pk.buf = (char *) malloc(STAGING_BYTES);
+	pk.chunks = (GlChunkIndex *) calloc(new_nchunks - pk.first_chunk + 1, sizeof(GlChunkIndex));
+	if (pk.buf == NULL || pk.chunks == NULL)
+	{
+		free(pk.buf);
+		free(pk.chunks);
+		return gl_cuda_fail("out of host memory staging a column upload", errbuf, errlen);
+	}
+
+	stream_pos = dcol->nbytes;
+	for (row = first_row; ok && row < col->nrows; row++)
+	{
+		uint32_t	len;
+		const char *value = gl_column_value(col, row, &len);
+
+		if (memchr(value, '\0', len) != NULL)
+		{
+			ok = gl_cuda_fail("value contains a NUL byte", errbuf, errlen);
+			break;
+		}
+		index_row(&pk, row, stream_pos, (uint64_t) len + 1);
+		ok = packer_add(&pk, value, len);
+		stream_pos += (uint64_t) len + 1;
+	}
+	if (ok)
+		ok = packer_flush(&pk);
+	if (ok && new_nchunks > pk.first_chunk)
+		ok = gl_cuda_ok(cudaMemcpy(dcol->chunks + pk.first_chunk, pk.chunks,
+								   (new_nchunks - pk.first_chunk) * sizeof(GlChunkIndex),
+								   cudaMemcpyHostToDevice),
+						"cudaMemcpy (chunk index)", errbuf, errlen);
+	/* NULL flags: whole host words from the one holding first_row on. */
+	first_word = first_row / 64;
+	if (ok)
+		ok = gl_cuda_ok(cudaMemcpy(dcol->nulls + first_word * 2, col->nulls + first_word,
+								   (gl_bitmap_words(col->nrows) - first_word) * sizeof(uint64_t),
+								   cudaMemcpyHostToDevice),
+						"cudaMemcpy (null bitmap)", errbuf, errlen);
+	free(pk.buf);
+	free(pk.chunks);
+	if (!ok)
+	{
+		/* Bytes past the old end may be dirty now: restore the zero tail. */
+		cudaMemset(dcol->data + dcol->nbytes, 0, dcol->capacity_bytes - dcol->nbytes);
+		return false;
+	}
+	dcol->nrows = col->nrows;
+	dcol->nbytes = new_nbytes;
+	dcol->raw_bytes += add_raw;
+	dcol->nchunks = new_nchunks;
+	return true;
+}
+
+GlDeviceColumn *
+gl_cuda_upload(const GlColumn *col, char *errbuf, size_t errlen)
+{
+	GlDeviceColumn *dcol = (GlDeviceColumn *) calloc(1, sizeof(GlDeviceColumn));
+
+	if (dcol == NULL)
+	{
+		gl_cuda_fail("out of host memory", errbuf, errlen);
+		return NULL;
+	}
+	if (!gl_cuda_ok(cudaGetDevice(&dcol->device), "cudaGetDevice", errbuf, errlen) ||
+		!gl_cuda_append(dcol, col, 0, errbuf, errlen))
+	{
+		gl_cuda_free(dcol);
+		return NULL;
+	}
+	return dcol;
+}
+
+size_t
+gl_cuda_device_bytes(const GlDeviceColumn *dcol)
+{
+	return dcol->capacity_bytes + dcol->capacity_chunks * sizeof(GlChunkIndex) +
+		dcol->capacity_rows / 8;
+}
+
+void
+gl_cuda_free(GlDeviceColumn *dcol)
+{
+	if (dcol == NULL)
+		return;
+	cudaSetDevice(dcol->device);
+	cudaFree(dcol->data);
+	cudaFree(dcol->chunks);
+	cudaFree(dcol->nulls);
+	free(dcol);
+}

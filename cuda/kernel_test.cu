@@ -1,0 +1,486 @@
+/*-------------------------------------------------------------------------
+ *
+ * kernel_test.cu
+ *	  Every CUDA kernel against the CPU engine, bit for bit (a standalone
+ *	  program: make -C cuda check).
+ *
+ * Columns: random text over a small alphabet (so patterns hit often), text
+ * with 2-, 3- and 4-byte UTF-8 characters (and the Kelvin sign and long s
+ * that ILIKE classes drag in), adversarial runs (aaaa...ab), rows longer
+ * than 64 KB, rows whose lengths straddle the 256-byte chunk borders, long
+ * runs of empty and NULL rows, and a column built by upload + append.
+ * Programs: LIKE and ILIKE from random patterns through the real builder
+ * (like_build.c), in UTF-8 and single-byte mode; Aho–Corasick from random
+ * literal lists (multi_build.c); random DFAs built by hand (random tables,
+ * flags, colors and code point ranges; some too large for shared memory,
+ * which the kernels then read from global memory).  Each case compares gl_cuda_match()
+ * with gl_cpu_match_column() and prints one TAP line; malformed programs
+ * must be refused, not run.  Exit status: 0 all passed, 1 a mismatch, 2 no
+ * usable device.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <string>
+#include <vector>
+
+/* The C headers first, with C linkage (gpulike_cuda.h includes column.h). */
+extern "C"
+{
+#include "column/column.h"
+#include "engine/engine.h"
+#include "pattern/like_build.h"
+#include "pattern/multi_build.h"
+#include "pattern/program_builder.h"
+}
+#include "gpulike_cuda.h"
+
+static int	test_number = 0;
+static int	failures = 0;
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ULL;
+
+static uint32_t
+rnd(uint32_t n)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return n ? (uint32_t) (rng_state % n) : 0;
+}
+
+static void
+tap(bool ok, const std::string &what)
+{
+	test_number++;
+	if (!ok)
+		failures++;
+	printf("%s %d - %s\n", ok ? "ok" : "not ok", test_number, what.c_str());
+}
+
+/* ---------------------------------------------------------------- columns */
+
+/* Characters the random text is made of; patterns use the same ones. */
+static const char *const ascii_chars[] = {"a", "a", "b", "c", " ", "k", "s", "A", "K"};
+static const char *const utf8_chars[] = {
+	"a", "b", "k", "s", " ", "\xC3\xA9" /* é */ , "\xC3\x89" /* É */ ,
+	"\xE2\x82\xAC" /* € */ , "\xF0\x9D\x84\x9E" /* 𝄞 */ ,
+	"\xE2\x84\xAA" /* Kelvin */ , "\xC5\xBF" /* long s */
+};
+
+static std::string
+random_text(uint32_t nchars, bool utf8)
+{
+	std::string s;
+
+	for (uint32_t i = 0; i < nchars; i++)
+		s += utf8 ? utf8_chars[rnd(sizeof(utf8_chars) / sizeof(utf8_chars[0]))]
+			: ascii_chars[rnd(sizeof(ascii_chars) / sizeof(ascii_chars[0]))];
+	return s;
+}
+
+static void
+append_row(GlColumn *col, const std::string &value, bool isnull)
+{
+	if (!gl_column_append(col, gl_tid_make((uint32_t) col->nrows / 100, 1),
+						  value.data(), (uint32_t) value.size(), isnull))
+	{
+		printf("Bail out! out of memory building a column\n");
+		exit(2);
+	}
+}
+
+static void
+build_random(GlColumn *col, uint32_t nrows, bool utf8)
+{
+	gl_column_init(col, nrows, nrows * 40);
+	for (uint32_t r = 0; r < nrows; r++)
+		append_row(col, random_text(rnd(10) == 0 ? rnd(400) : rnd(60), utf8), rnd(20) == 0);
+}
+
+static void
+build_adversarial(GlColumn *col)
+{
+	uint32_t	lengths[] = {0, 1, 254, 255, 256, 257, 511, 512, 513, 70000, 200000, 3};
+
+	gl_column_init(col, 5000, 1 << 20);
+	for (uint32_t rep = 0; rep < 3; rep++)
+	{
+		for (uint32_t i = 0; i < sizeof(lengths) / sizeof(lengths[0]); i++)
+		{
+			std::string s(lengths[i], 'a');
+
+			if (lengths[i] > 0 && rnd(2))
+				s[lengths[i] - 1] = 'b';
+			if (lengths[i] > 100 && rnd(2))
+				s[rnd(lengths[i])] = 'c';
+			append_row(col, s, false);
+		}
+		/* runs of empty and NULL rows: whole chunks of separators */
+		for (uint32_t i = 0; i < 700; i++)
+			append_row(col, "", rnd(3) == 0);
+		for (uint32_t i = 0; i < 300; i++)
+			append_row(col, random_text(rnd(8), rep == 1), rnd(4) == 0);
+	}
+}
+
+/* --------------------------------------------------------------- programs */
+
+/* ILIKE classes with non-ASCII members, as some collations have them. */
+static int
+test_case_class(void *arg, uint32_t cp, uint32_t *members, int max_members)
+{
+	int			n = 0;
+
+	(void) arg;
+	if (max_members < 3)
+		return -1;
+	members[n++] = cp;
+	if (cp >= 'a' && cp <= 'z')
+		members[n++] = cp - 'a' + 'A';
+	if (cp == 'k')
+		members[n++] = 0x212A;
+	if (cp == 's')
+		members[n++] = 0x17F;
+	if (cp == 0xE9)
+		members[n++] = 0xC9;
+	return n;
+}
+
+static std::string
+random_like_pattern(bool utf8)
+{
+	std::string p;
+	uint32_t	ntokens = rnd(9);
+
+	for (uint32_t i = 0; i < ntokens; i++)
+	{
+		uint32_t	kind = rnd(20);
+
+		if (kind < 5)
+			p += "%";
+		else if (kind < 7)
+			p += "_";
+		else if (kind < 8)
+			p += rnd(2) ? "\\%" : "\\a";
+		else if (kind < 11)
+			p += random_text(3 + rnd(4), utf8);	/* skim-able runs */
+		else
+			p += random_text(1, utf8);
+	}
+	return p;
+}
+
+static GlProgram *
+random_multi(int *nliterals_out, bool *fold_out)
+{
+	std::vector<std::string> lits;
+	std::vector<const char *> ptrs;
+	std::vector<size_t> lens;
+	int			n = 1 + (int) rnd(rnd(2) ? 4 : 200);
+	bool		fold = rnd(2);
+	const char *error;
+
+	for (int i = 0; i < n; i++)
+		lits.push_back(random_text(1 + rnd(rnd(4) ? 5 : 14), rnd(2)));
+	for (int i = 0; i < n; i++)
+	{
+		ptrs.push_back(lits[i].data());
+		lens.push_back(lits[i].size());
+	}
+	*nliterals_out = n;
+	*fold_out = fold;
+	return gl_build_multi(ptrs.data(), lens.data(), n, fold, true, &error);
+}
+
+/* A random DFA: random transitions, flags, ASCII colors and code point ranges. */
+static GlProgram *
+random_dfa(bool utf8, uint32_t max_states)
+{
+	uint32_t	nstates = 1 + rnd(max_states);
+	uint32_t	ncolors = 1 + rnd(8);
+	uint32_t	nranges = rnd(6);
+	std::vector<uint16_t> trans(nstates * ncolors);
+	std::vector<uint8_t> flags(nstates);
+	uint16_t	ascii_color[128];
+	std::vector<GlColorRange> ranges(nranges);
+	GlProgramBuilder b;
+	uint32_t	off_trans,
+				off_flags,
+				off_ascii,
+				off_ranges;
+	uint32_t	cp = 128;
+	GlProgram  *hdr;
+
+	for (auto &t : trans)
+		t = (uint16_t) rnd(nstates);
+	for (auto &f : flags)
+	{
+		uint32_t	x = rnd(100);
+
+		f = x < 4 ? GL_DFA_ACCEPT : x < 8 ? GL_DFA_DEAD : x < 30 ? GL_DFA_ACCEPT_AT_END : 0;
+	}
+	for (int c = 0; c < 128; c++)
+		ascii_color[c] = (uint16_t) rnd(ncolors);
+	for (auto &r : ranges)
+	{
+		r.lo = cp + rnd(utf8 ? 3000 : 20);
+		r.hi = r.lo + rnd(utf8 ? 70000 : 30);
+		r.color = rnd(ncolors);
+		r.pad = 0;
+		cp = r.hi + 1;
+	}
+	gl_builder_init(&b, GL_PROG_DFA);
+	off_trans = gl_builder_add(&b, trans.data(), trans.size() * sizeof(uint16_t));
+	off_flags = gl_builder_add(&b, flags.data(), flags.size());
+	off_ascii = gl_builder_add(&b, ascii_color, sizeof(ascii_color));
+	off_ranges = gl_builder_add(&b, ranges.data(), ranges.size() * sizeof(GlColorRange));
+	hdr = gl_builder_header(&b);
+	hdr->utf8 = utf8;
+	hdr->u.dfa.nstates = nstates;
+	hdr->u.dfa.ncolors = ncolors;
+	hdr->u.dfa.start_state = rnd(nstates);
+	hdr->u.dfa.default_color = rnd(ncolors);
+	hdr->u.dfa.trans_off = off_trans;
+	hdr->u.dfa.flags_off = off_flags;
+	hdr->u.dfa.ascii_color_off = off_ascii;
+	hdr->u.dfa.nranges = nranges;
+	hdr->u.dfa.ranges_off = off_ranges;
+	return gl_builder_finish(&b);
+}
+
+/* ---------------------------------------------------------------- compare */
+
+static void
+compare(GlDeviceColumn *dcol, const GlColumn *col, const GlProgram *prog,
+		const std::string &what)
+{
+	size_t		nwords = gl_bitmap_words(col->nrows);
+	std::vector<uint64_t> cpu(nwords + 1), gpu(nwords + 1, 0xDEADBEEFDEADBEEFULL);
+	char		err[256] = "";
+	double		ms;
+	uint64_t	matches = 0;
+
+	gl_cpu_match_column(prog, col, cpu.data(), 2);
+	if (!gl_cuda_match(dcol, prog, gpu.data(), &ms, err, sizeof(err)))
+	{
+		tap(false, what + ": gl_cuda_match failed: " + err);
+		return;
+	}
+	for (size_t w = 0; w < nwords; w++)
+	{
+		matches += __builtin_popcountll(cpu[w]);
+		if (cpu[w] != gpu[w])
+		{
+			uint64_t	diff = cpu[w] ^ gpu[w];
+			uint64_t	row = w * 64 + __builtin_ctzll(diff);
+			char		msg[160];
+
+			snprintf(msg, sizeof(msg), ": row %llu: cpu %d gpu %d",
+					 (unsigned long long) row, (int) ((cpu[w] >> (row % 64)) & 1),
+					 (int) ((gpu[w] >> (row % 64)) & 1));
+			tap(false, what + msg);
+			return;
+		}
+	}
+	if (gpu[nwords] != 0xDEADBEEFDEADBEEFULL)
+	{
+		tap(false, what + ": wrote past the end of the result");
+		return;
+	}
+	tap(true, what + " (" + std::to_string(matches) + " rows)");
+}
+
+static void
+run_like_cases(GlDeviceColumn *dcol, const GlColumn *col, const char *colname,
+			   int n, bool utf8_data)
+{
+	for (int i = 0; i < n; i++)
+	{
+		std::string pat = random_like_pattern(utf8_data);
+		bool		utf8 = utf8_data || rnd(2);
+		int			flavor = rnd(3);	/* LIKE, ILIKE ASCII, ILIKE wide */
+		const char *error;
+		GlProgram  *prog = gl_build_like(pat.data(), pat.size(), utf8,
+										 flavor == 0 ? NULL : flavor == 1 ? gl_ascii_case_class : test_case_class,
+										 NULL, &error);
+
+		if (prog == NULL)
+			continue;			/* refused (e.g. too long a segment) */
+		compare(dcol, col, prog, std::string(colname) + (flavor ? " ILIKE '" : " LIKE '") +
+				pat + "'" + (utf8 ? "" : " (single-byte)"));
+		free(prog);
+	}
+}
+
+static void
+run_multi_cases(GlDeviceColumn *dcol, const GlColumn *col, const char *colname, int n)
+{
+	for (int i = 0; i < n; i++)
+	{
+		int			nlit;
+		bool		fold;
+		GlProgram  *prog = random_multi(&nlit, &fold);
+
+		if (prog == NULL)
+			continue;
+		compare(dcol, col, prog, std::string(colname) + " Aho-Corasick " +
+				std::to_string(nlit) + " literals" + (fold ? " folded" : ""));
+		free(prog);
+	}
+}
+
+static void
+run_dfa_cases(GlDeviceColumn *dcol, const GlColumn *col, const char *colname, int n)
+{
+	for (int i = 0; i < n; i++)
+	{
+		bool		utf8 = rnd(4) != 0;
+		/* now and then one too large for shared memory: read in place */
+		GlProgram  *prog = random_dfa(utf8, i % 10 == 9 ? 4000 : 40);
+
+		compare(dcol, col, prog, std::string(colname) + " DFA " +
+				std::to_string(prog->u.dfa.nstates) + " states" + (utf8 ? "" : " (single-byte)"));
+		free(prog);
+	}
+}
+
+static GlDeviceColumn *
+upload(const GlColumn *col, const char *what)
+{
+	char		err[256] = "";
+	GlDeviceColumn *dcol = gl_cuda_upload(col, err, sizeof(err));
+
+	tap(dcol != NULL, std::string("upload ") + what + (dcol ? "" : std::string(": ") + err));
+	return dcol;
+}
+
+static void
+run_all_kinds(const GlColumn *col, const char *colname, bool utf8_data, int n)
+{
+	GlDeviceColumn *dcol = upload(col, colname);
+
+	if (dcol == NULL)
+		return;
+	run_like_cases(dcol, col, colname, n, utf8_data);
+	run_multi_cases(dcol, col, colname, n / 2);
+	run_dfa_cases(dcol, col, colname, n / 2);
+	gl_cuda_free(dcol);
+}
+
+/* Upload half, then append the rest in uneven pieces. */
+static void
+run_append_case(const GlColumn *col)
+{
+	GlColumn	part;
+	char		err[256] = "";
+	GlDeviceColumn *dcol;
+	uint64_t	row = 0;
+	bool		ok = true;
+
+	gl_column_init(&part, col->nrows, col->nbytes);
+	for (; row < col->nrows / 2; row++)
+	{
+		uint32_t	len;
+		const char *v = gl_column_value(col, row, &len);
+
+		gl_column_append(&part, col->tids[row], v, len, gl_column_is_null(col, row));
+	}
+	dcol = upload(&part, "first half for append");
+	while (dcol != NULL && ok && row < col->nrows)
+	{
+		uint64_t	first = row;
+		uint64_t	end = row + 1 + rnd(3000);
+
+		for (; row < col->nrows && row < end; row++)
+		{
+			uint32_t	len;
+			const char *v = gl_column_value(col, row, &len);
+
+			gl_column_append(&part, col->tids[row], v, len, gl_column_is_null(col, row));
+		}
+		ok = gl_cuda_append(dcol, &part, first, err, sizeof(err));
+	}
+	if (dcol == NULL)
+		return;
+	tap(ok, std::string("append in pieces") + (ok ? "" : std::string(": ") + err));
+	run_like_cases(dcol, &part, "appended", 30, false);
+	run_dfa_cases(dcol, &part, "appended", 10);
+	gl_cuda_free(dcol);
+	gl_column_free(&part);
+}
+
+static void
+run_refusal_cases(void)
+{
+	GlColumn	col;
+	GlDeviceColumn *dcol;
+	const char *error;
+	GlProgram  *prog = gl_build_like("%abc%", 5, true, NULL, NULL, &error);
+	std::vector<uint64_t> result(2);
+	char		err[256] = "";
+	double		ms;
+
+	gl_column_init(&col, 10, 100);
+	append_row(&col, "xabcx", false);
+	dcol = upload(&col, "one row");
+	if (dcol == NULL)
+		return;
+	prog->u.like.segments_off = prog->total_size + 64;
+	tap(!gl_cuda_match(dcol, prog, result.data(), &ms, err, sizeof(err)),
+		std::string("a program with a bad offset is refused: ") + err);
+	prog->magic = 0;
+	tap(!gl_cuda_match(dcol, prog, result.data(), &ms, err, sizeof(err)),
+		std::string("a program with a bad magic is refused: ") + err);
+	free(prog);
+	gl_cuda_free(dcol);
+	gl_column_free(&col);
+
+	gl_column_init(&col, 10, 100);
+	dcol = upload(&col, "empty column");
+	prog = gl_build_like("%", 1, true, NULL, NULL, &error);
+	if (dcol != NULL)
+		tap(gl_cuda_match(dcol, prog, result.data(), &ms, err, sizeof(err)),
+			"matching an empty column");
+	free(prog);
+	gl_cuda_free(dcol);
+	gl_column_free(&col);
+}
+
+int
+main(int argc, char **argv)
+{
+	GlCudaDeviceInfo info;
+	char		err[256] = "";
+	GlColumn	col;
+	int			n = argc > 1 ? atoi(argv[1]) : 120;
+
+	if (!gl_cuda_probe(&info, err, sizeof(err)))
+	{
+		printf("Bail out! no usable CUDA device: %s\n", err);
+		return 2;
+	}
+	printf("# device: %s, %d SMs, compute capability %d.%d\n",
+		   info.name, info.sm_count, info.cc_major, info.cc_minor);
+
+	run_refusal_cases();
+
+	build_random(&col, 20000, false);
+	run_all_kinds(&col, "ascii", false, n);
+	run_append_case(&col);
+	gl_column_free(&col);
+
+	build_random(&col, 20000, true);
+	run_all_kinds(&col, "utf8", true, n);
+	gl_column_free(&col);
+
+	build_adversarial(&col);
+	run_all_kinds(&col, "adversarial", false, n / 2);
+	gl_column_free(&col);
+
+	printf("1..%d\n", test_number);
+	printf("# %d passed, %d failed\n", test_number - failures, failures);
+	return failures ? 1 : 0;
+}

@@ -1,0 +1,68 @@
+/*-------------------------------------------------------------------------
+ *
+ * kernels.h
+ *	  Host-side launchers of the CUDA engine's kernels (internal to cuda/).
+ *
+ * A match runs as a short pipeline on one stream (see match.cu):
+ *
+ *	skim	(kernels_skim.cu) one thread per 256-byte chunk of the stream
+ *			runs a byte automaton that needs no row borders -- Shift-And
+ *			for a literal run of the pattern, or Aho–Corasick -- and flags
+ *			the chunks where the rows holding a hit start;
+ *	compact	the flagged chunks become a dense list (warp ballots);
+ *	rows	(kernels_rows.cu) one thread per chunk (every chunk, or only the
+ *			listed ones) runs the exact per-row automaton over the rows that
+ *			start in its chunk and sets their result bits;
+ *	nulls	NULL rows are cleared from the result.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef GPULIKE_KERNELS_H
+#define GPULIKE_KERNELS_H
+
+#include <cuda_runtime.h>
+
+#include "device_column.h"
+
+/* The program as the kernels see it: blob + derived tables, in device memory. */
+typedef struct GlKernelProgram
+{
+	const uint64_t *blob;		/* copied into shared memory if it fits */
+	uint32_t	blob_bytes;		/* multiple of 8 */
+	uint32_t	in_shared;		/* 0: too large, kernels read it in place */
+	uint32_t	aux_off;		/* derived table, an offset inside the blob */
+	uint32_t	warmup_bytes;	/* MULTI skim: bytes to replay before a chunk */
+} GlKernelProgram;
+
+/* Shift-And masks of a byte needle of at most 32 positions. */
+typedef struct GlSkimMasks
+{
+	uint32_t	mask[256];		/* bit i: position i accepts this byte */
+	uint32_t	top;			/* bit of the last position */
+} GlSkimMasks;
+
+typedef struct GlLaunch
+{
+	const GlDeviceColumn *dcol;
+	cudaStream_t stream;
+	char	   *errbuf;
+	size_t		errlen;
+} GlLaunch;
+
+extern bool gl_launch_skim_shift_and(const GlLaunch *l, const GlSkimMasks *masks,
+									 uint8_t *chunk_flags);
+extern bool gl_launch_skim_multi(const GlLaunch *l, const GlKernelProgram *kp,
+								 uint8_t *chunk_flags);
+extern bool gl_launch_compact(const GlLaunch *l, const uint8_t *chunk_flags,
+							  uint32_t *chunk_list, uint32_t *list_len);
+
+/* chunk_list NULL: every chunk. */
+extern bool gl_launch_rows(const GlLaunch *l, GlProgramKind kind,
+						   const GlKernelProgram *kp, const uint32_t *chunk_list,
+						   const uint32_t *list_len, uint32_t *result);
+extern bool gl_launch_mask_nulls(const GlLaunch *l, uint32_t *result);
+
+/* Largest dynamic shared memory a block may have on the current device. */
+extern bool gl_shared_memory_limit(size_t *bytes, char *errbuf, size_t errlen);
+
+#endif							/* GPULIKE_KERNELS_H */

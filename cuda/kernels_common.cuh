@@ -1,0 +1,152 @@
+/*-------------------------------------------------------------------------
+ *
+ * kernels_common.cuh
+ *	  Device helpers shared by the kernels: loading the program into shared
+ *	  memory, byte access to 16-byte words, UTF-8 decoding one byte at a
+ *	  time, and setting result bits.
+ *
+ * Every kernel copies the whole program blob (program.h) into shared
+ * memory first (when it fits): the blob is position independent, so the device code reads
+ * masks, exception lists, automaton tables and color ranges through the
+ * same offsets the CPU engine uses, and every table load is a shared-memory
+ * load.  Derived tables (folded automata, see match.cu) are appended to the
+ * blob by the host and copied along with it.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef GPULIKE_KERNELS_COMMON_CUH
+#define GPULIKE_KERNELS_COMMON_CUH
+
+#include <stdint.h>
+
+#include "pattern/program.h"
+
+/* Device twin of gl_program_section() (program.h is plain C, host only). */
+__device__ __forceinline__ const void *
+gl_dev_section(const GlProgram *prog, uint32_t off)
+{
+	return (const char *) prog + off;
+}
+
+/*
+ * The program as this block reads it: copied into shared memory (nbytes, a
+ * multiple of 8) when InShared, else in place in global memory (a program
+ * too large for shared memory: slower, through L1/L2, but still exact).
+ * InShared is a template constant so the hot loops compile to plain
+ * shared-memory loads.
+ */
+template <bool InShared>
+__device__ __forceinline__ const GlProgram *
+gl_block_program(uint64_t *shared, const uint64_t *__restrict__ blob, uint32_t nbytes)
+{
+	if constexpr (InShared)
+	{
+		for (uint32_t i = threadIdx.x; i < nbytes / 8; i += blockDim.x)
+			shared[i] = __ldg(&blob[i]);
+		__syncthreads();
+		return (const GlProgram *) shared;
+	}
+	else
+		return (const GlProgram *) blob;
+}
+
+/* 16 bytes of the stream at an aligned position. */
+__device__ __forceinline__ uint4
+gl_load16(const uint8_t *p)
+{
+	return __ldg(reinterpret_cast<const uint4 *>(p));
+}
+
+/* Byte k (0..15, a compile-time constant after unrolling) of a 16-byte word. */
+__device__ __forceinline__ uint32_t
+gl_byte_of(const uint4 &w, int k)
+{
+	uint32_t	word = (k < 4) ? w.x : (k < 8) ? w.y : (k < 12) ? w.z : w.w;
+
+	return (word >> ((k & 3) * 8)) & 0xFF;
+}
+
+/*
+ * UTF-8 decoding fed one byte at a time.  feed() returns true when b
+ * completes a character (in cp).  Malformed input never faults: a stray
+ * continuation byte or an invalid lead byte yields 0xFFFFFFFF, a code point
+ * no pattern names, as the CPU engine does.  With utf8 off every byte is a
+ * character.
+ */
+struct GlUtf8Decoder
+{
+	uint32_t	cp;
+	uint32_t	pending;		/* continuation bytes still expected */
+
+	__device__ __forceinline__ void reset()
+	{
+		cp = 0;
+		pending = 0;
+	}
+
+	__device__ __forceinline__ bool feed(uint32_t b, bool utf8, uint32_t *out)
+	{
+		if (b < 0x80 || !utf8)
+		{
+			*out = b;
+			pending = 0;
+			return true;
+		}
+		if (b >= 0xC0)
+		{
+			pending = (b >= 0xF8) ? 0 : (b >= 0xF0) ? 3 : (b >= 0xE0) ? 2 : 1;
+			cp = b & (0x7Fu >> (pending + 1));
+			if (pending == 0)
+			{
+				*out = 0xFFFFFFFF;
+				return true;
+			}
+			return false;
+		}
+		if (pending == 0)
+		{
+			*out = 0xFFFFFFFF;
+			return true;
+		}
+		cp = (cp << 6) | (b & 0x3F);
+		if (--pending > 0)
+			return false;
+		*out = cp;
+		return true;
+	}
+};
+
+/*
+ * Result bits of consecutive rows, gathered in a register and written with
+ * one atomicOr per 32-row word (neighbouring threads share border words).
+ */
+struct GlResultWriter
+{
+	uint32_t	word;
+	uint32_t	bits;
+
+	__device__ __forceinline__ void init()
+	{
+		word = UINT32_MAX;
+		bits = 0;
+	}
+
+	__device__ __forceinline__ void set(uint32_t *result, uint32_t row)
+	{
+		if ((row >> 5) != word)
+		{
+			flush(result);
+			word = row >> 5;
+		}
+		bits |= 1u << (row & 31);
+	}
+
+	__device__ __forceinline__ void flush(uint32_t *result)
+	{
+		if (bits != 0)
+			atomicOr(&result[word], bits);
+		bits = 0;
+	}
+};
+
+#endif							/* GPULIKE_KERNELS_COMMON_CUH */

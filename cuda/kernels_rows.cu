@@ -1,0 +1,208 @@
+/*-------------------------------------------------------------------------
+ *
+ * kernels_rows.cu
+ *	  The row-stream kernel: exact per-row matching over the contiguous
+ *	  stream (device_column.h), one thread per 256-byte chunk.
+ *
+ * A thread owns the rows that start inside its chunk.  It finds the first
+ * of them from the chunk index (or by reading past the separator of the row
+ * in progress), then reads 16-byte words -- the next one already in flight
+ * while it works on the current one -- and feeds each byte to the row
+ * automaton (row_matchers.cuh) until a separator starts a row at or past
+ * the chunk's end.  A row longer than its chunk is simply followed to its
+ * end by the thread that owns its start; the neighbouring threads skip it.
+ * Rows of one thread are consecutive, so result bits are gathered in a
+ * register and written with one atomicOr per 32-row word.
+ *
+ * Byte k of each word is extracted with compile-time shifts (the loop over
+ * the word is unrolled), so nothing is indexed dynamically and nothing
+ * spills to local memory.  After the early exit of a row (matched, or
+ * dead) the loop only looks for the separator.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "kernels.h"
+#include "cuda_check.h"
+#include "row_matchers.cuh"
+
+static const int ROWS_BLOCK = 256;
+
+/* Position of the first 0x00 at or after from, or limit if none before it. */
+__device__ static uint64_t
+find_separator(const uint8_t *data, uint64_t from, uint64_t limit)
+{
+	uint64_t	pos = from & ~(uint64_t) 15;
+
+	for (; pos < limit; pos += 16)
+	{
+		uint4		word = gl_load16(data + pos);
+
+#pragma unroll
+		for (int k = 0; k < 16; k++)
+		{
+			if (pos + k >= from && pos + k < limit && gl_byte_of(word, k) == 0)
+				return pos + k;
+		}
+	}
+	return limit;
+}
+
+template <class Matcher>
+__device__ static void
+run_rows(Matcher &m, const uint8_t *data, uint64_t start, uint64_t limit,
+		 uint32_t row, uint32_t *result)
+{
+	GlResultWriter out;
+	uint64_t	pos = start & ~(uint64_t) 15;
+	uint32_t	skip = (uint32_t) (start & 15);
+	uint64_t	row_start = start;
+	bool		stop = false;
+	uint4		word = gl_load16(data + pos);
+
+	out.init();
+	m.begin();
+	while (!stop)
+	{
+		uint4		ahead = gl_load16(data + pos + 16);
+
+#pragma unroll
+		for (int k = 0; k < 16; k++)
+		{
+			uint32_t	b = gl_byte_of(word, k);
+
+			if (stop || (uint32_t) k < skip)
+				continue;
+			if (b == 0)
+			{
+				uint64_t	end = pos + k;
+
+				if (m.finish((uint32_t) (end - row_start)))
+					out.set(result, row);
+				row++;
+				row_start = end + 1;
+				if (row_start >= limit)
+					stop = true;
+				else
+					m.begin();
+			}
+			else if (!m.done)
+				m.step(b);
+		}
+		skip = 0;
+		pos += 16;
+		word = ahead;
+	}
+	out.flush(result);
+}
+
+template <class Matcher, bool InShared>
+__global__ static void __launch_bounds__(ROWS_BLOCK)
+rows_kernel(const uint8_t *__restrict__ data, uint64_t nbytes,
+			const GlChunkIndex *__restrict__ chunks, uint64_t nchunks,
+			const uint32_t *__restrict__ chunk_list, const uint32_t *list_len,
+			GlKernelProgram kp, uint32_t *result)
+{
+	extern __shared__ uint64_t program_shared[];
+	uint64_t	i = blockIdx.x * (uint64_t) blockDim.x + threadIdx.x;
+	uint64_t	chunk;
+	uint64_t	chunk_start;
+	uint64_t	limit;
+	uint64_t	start;
+	uint32_t	row;
+	GlChunkIndex where;
+	Matcher		m;
+	const GlProgram *prog = gl_block_program<InShared>(program_shared, kp.blob, kp.blob_bytes);
+
+	if (chunk_list != NULL)
+	{
+		if (i >= *list_len)
+			return;
+		chunk = chunk_list[i];
+	}
+	else if (i < nchunks)
+		chunk = i;
+	else
+		return;
+
+	chunk_start = chunk * GL_DEV_CHUNK_BYTES;
+	limit = min(chunk_start + GL_DEV_CHUNK_BYTES, nbytes);
+	where = chunks[chunk];
+	start = chunk_start;
+	row = where.row;
+	if (where.back != 0)
+	{
+		/* The chunk opens inside a row that an earlier thread owns. */
+		start = find_separator(data, chunk_start, limit) + 1;
+		row++;
+		if (start >= limit)
+			return;
+	}
+	m.init(prog, kp.aux_off);
+	run_rows(m, data, start, limit, row, result);
+}
+
+template <class Matcher, bool InShared>
+static bool
+launch_rows_in(const GlLaunch *l, const GlKernelProgram *kp,
+			   const uint32_t *chunk_list, const uint32_t *list_len, uint32_t *result)
+{
+	const GlDeviceColumn *dcol = l->dcol;
+	uint64_t	blocks = (dcol->nchunks + ROWS_BLOCK - 1) / ROWS_BLOCK;
+	uint32_t	shared = InShared ? kp->blob_bytes : 0;
+
+	if (shared > 48 * 1024 &&
+		!gl_cuda_ok(cudaFuncSetAttribute(rows_kernel<Matcher, InShared>,
+										 cudaFuncAttributeMaxDynamicSharedMemorySize,
+										 (int) shared),
+					"cudaFuncSetAttribute (rows kernel)", l->errbuf, l->errlen))
+		return false;
+	rows_kernel<Matcher, InShared><<<(unsigned) blocks, ROWS_BLOCK, shared, l->stream>>>
+		(dcol->data, dcol->nbytes, dcol->chunks, dcol->nchunks, chunk_list, list_len,
+		 *kp, result);
+	return gl_cuda_ok(cudaGetLastError(), "launching the rows kernel", l->errbuf, l->errlen);
+}
+
+template <class Matcher>
+static bool
+launch_rows_of(const GlLaunch *l, const GlKernelProgram *kp,
+			   const uint32_t *chunk_list, const uint32_t *list_len, uint32_t *result)
+{
+	if (kp->in_shared)
+		return launch_rows_in<Matcher, true>(l, kp, chunk_list, list_len, result);
+	return launch_rows_in<Matcher, false>(l, kp, chunk_list, list_len, result);
+}
+
+bool
+gl_launch_rows(const GlLaunch *l, GlProgramKind kind, const GlKernelProgram *kp,
+			   const uint32_t *chunk_list, const uint32_t *list_len, uint32_t *result)
+{
+	switch (kind)
+	{
+		case GL_PROG_LIKE:
+			return launch_rows_of<GlLikeRowMatcher>(l, kp, chunk_list, list_len, result);
+		case GL_PROG_MULTI:
+			return launch_rows_of<GlMultiRowMatcher>(l, kp, chunk_list, list_len, result);
+		case GL_PROG_DFA:
+			return launch_rows_of<GlDfaRowMatcher>(l, kp, chunk_list, list_len, result);
+	}
+	return gl_cuda_fail("unknown program kind", l->errbuf, l->errlen);
+}
+
+__global__ static void
+mask_nulls_kernel(uint32_t *result, const uint32_t *__restrict__ nulls, uint64_t nwords)
+{
+	uint64_t	w = blockIdx.x * (uint64_t) blockDim.x + threadIdx.x;
+
+	if (w < nwords)
+		result[w] &= ~nulls[w];
+}
+
+bool
+gl_launch_mask_nulls(const GlLaunch *l, uint32_t *result)
+{
+	uint64_t	nwords = (l->dcol->nrows + 31) / 32;
+	uint64_t	blocks = (nwords + 255) / 256;
+
+	mask_nulls_kernel<<<(unsigned) blocks, 256, 0, l->stream>>>(result, l->dcol->nulls, nwords);
+	return gl_cuda_ok(cudaGetLastError(), "launching the NULL mask kernel", l->errbuf, l->errlen);
+}

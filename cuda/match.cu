@@ -1,0 +1,168 @@
+/*-------------------------------------------------------------------------
+ *
+ * match.cu
+ *	  gl_cuda_match(): one program over one device column, result bitmap
+ *	  back on the host.
+ *
+ * The plan (kernels.h) depends on the program (program_prep.cu):
+ *
+ *	LIKE with a literal run	 Shift-And skim -> compact -> rows(listed chunks)
+ *	LIKE without one		 rows(every chunk)
+ *	MULTI					 Aho–Corasick skim -> compact -> rows(listed)
+ *	DFA						 rows(every chunk)
+ *
+ * then NULL rows are cleared.  For selective patterns the skim does almost
+ * all the work at streaming speed and the rows pass touches only the few
+ * chunks that hold a hit.  Everything runs on a private stream, so calls
+ * from several server threads may overlap; the kernel time reported is
+ * measured with events around the kernels (the program and scratch setup
+ * and the copy of the bitmap back are not included).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "program_prep.h"
+#include "cuda_check.h"
+
+/* Device scratch of one call, one allocation. */
+typedef struct MatchScratch
+{
+	void	   *base;
+	uint64_t   *blob;
+	uint32_t   *result;
+	uint8_t    *chunk_flags;
+	uint32_t   *chunk_list;
+	uint32_t   *list_len;
+} MatchScratch;
+
+static size_t
+align256(size_t n)
+{
+	return (n + 255) & ~(size_t) 255;
+}
+
+static bool
+scratch_alloc(MatchScratch *s, const GlDeviceColumn *dcol, uint32_t blob_bytes,
+			  char *errbuf, size_t errlen)
+{
+	size_t		blob = align256(blob_bytes);
+	size_t		result = align256(gl_bitmap_words(dcol->nrows) * sizeof(uint64_t));
+	size_t		flags = align256(dcol->nchunks);
+	size_t		list = align256(dcol->nchunks * sizeof(uint32_t));
+	char	   *p;
+
+	if (!gl_cuda_ok(cudaMalloc(&s->base, blob + result + flags + list + 256),
+					"cudaMalloc (match scratch)", errbuf, errlen))
+		return false;
+	p = (char *) s->base;
+	s->blob = (uint64_t *) p;
+	s->result = (uint32_t *) (p + blob);
+	s->chunk_flags = (uint8_t *) (p + blob + result);
+	s->chunk_list = (uint32_t *) (p + blob + result + flags);
+	s->list_len = (uint32_t *) (p + blob + result + flags + list);
+	return true;
+}
+
+/* The kernels of one plan, in stream order. */
+static bool
+run_plan(const GlLaunch *l, const GlPreparedProgram *pp, const GlKernelProgram *kp,
+		 const MatchScratch *s)
+{
+	const GlDeviceColumn *dcol = l->dcol;
+	const uint32_t *list = NULL;
+
+	if (!gl_cuda_ok(cudaMemsetAsync(s->result, 0, gl_bitmap_words(dcol->nrows) * sizeof(uint64_t),
+									l->stream), "cudaMemsetAsync (result)", l->errbuf, l->errlen))
+		return false;
+	if (pp->skim != GL_SKIM_NONE)
+	{
+		bool		skimmed;
+
+		if (!gl_cuda_ok(cudaMemsetAsync(s->chunk_flags, 0, dcol->nchunks, l->stream),
+						"cudaMemsetAsync (chunk flags)", l->errbuf, l->errlen) ||
+			!gl_cuda_ok(cudaMemsetAsync(s->list_len, 0, sizeof(uint32_t), l->stream),
+						"cudaMemsetAsync (list length)", l->errbuf, l->errlen))
+			return false;
+		if (pp->skim == GL_SKIM_SHIFT_AND)
+			skimmed = gl_launch_skim_shift_and(l, &pp->needle, s->chunk_flags);
+		else
+			skimmed = gl_launch_skim_multi(l, kp, s->chunk_flags);
+		if (!skimmed || !gl_launch_compact(l, s->chunk_flags, s->chunk_list, s->list_len))
+			return false;
+		list = s->chunk_list;
+	}
+	return gl_launch_rows(l, pp->kind, kp, list, s->list_len, s->result) &&
+		gl_launch_mask_nulls(l, s->result);
+}
+
+bool
+gl_cuda_match(GlDeviceColumn *dcol, const GlProgram *prog, uint64_t *result,
+			  double *kernel_ms, char *errbuf, size_t errlen)
+{
+	GlPreparedProgram pp;
+	GlKernelProgram kp;
+	GlLaunch	launch;
+	MatchScratch scratch = {0};
+	cudaStream_t stream = NULL;
+	cudaEvent_t start = NULL,
+				stop = NULL;
+	size_t		shared_limit;
+	float		ms = 0;
+	bool		ok;
+
+	*kernel_ms = 0;
+	if (!gl_cuda_ok(cudaSetDevice(dcol->device), "cudaSetDevice", errbuf, errlen) ||
+		!gl_shared_memory_limit(&shared_limit, errbuf, errlen))
+		return false;
+	ok = gl_prepare_program(prog, shared_limit, &pp, errbuf, errlen);
+	if (ok && dcol->nrows == 0)
+	{
+		gl_prepared_free(&pp);
+		return true;
+	}
+	ok = ok &&
+		gl_cuda_ok(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking),
+				   "cudaStreamCreate", errbuf, errlen) &&
+		gl_cuda_ok(cudaEventCreate(&start), "cudaEventCreate", errbuf, errlen) &&
+		gl_cuda_ok(cudaEventCreate(&stop), "cudaEventCreate", errbuf, errlen) &&
+		scratch_alloc(&scratch, dcol, pp.blob_bytes, errbuf, errlen) &&
+		gl_cuda_ok(cudaMemcpyAsync(scratch.blob, pp.blob, pp.blob_bytes,
+								   cudaMemcpyHostToDevice, stream),
+				   "cudaMemcpyAsync (program)", errbuf, errlen);
+	if (ok)
+	{
+		kp.blob = scratch.blob;
+		kp.blob_bytes = pp.blob_bytes;
+		kp.aux_off = pp.aux_off;
+		kp.warmup_bytes = pp.warmup_bytes;
+		kp.in_shared = pp.in_shared;
+		launch.dcol = dcol;
+		launch.stream = stream;
+		launch.errbuf = errbuf;
+		launch.errlen = errlen;
+		ok = gl_cuda_ok(cudaEventRecord(start, stream), "cudaEventRecord", errbuf, errlen) &&
+			run_plan(&launch, &pp, &kp, &scratch) &&
+			gl_cuda_ok(cudaEventRecord(stop, stream), "cudaEventRecord", errbuf, errlen) &&
+			gl_cuda_ok(cudaMemcpyAsync(result, scratch.result,
+									   gl_bitmap_words(dcol->nrows) * sizeof(uint64_t),
+									   cudaMemcpyDeviceToHost, stream),
+					   "cudaMemcpyAsync (result)", errbuf, errlen) &&
+			gl_cuda_ok(cudaStreamSynchronize(stream), "running the match kernels", errbuf, errlen) &&
+			gl_cuda_ok(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime",
+					   errbuf, errlen);
+	}
+	if (ok)
+		*kernel_ms = ms;
+	if (scratch.base != NULL)
+		cudaFree(scratch.base);
+	if (start != NULL)
+		cudaEventDestroy(start);
+	if (stop != NULL)
+		cudaEventDestroy(stop);
+	if (stream != NULL)
+		cudaStreamDestroy(stream);
+	gl_prepared_free(&pp);
+	return ok;
+}

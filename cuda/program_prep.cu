@@ -1,0 +1,325 @@
+/*-------------------------------------------------------------------------
+ *
+ * program_prep.cu
+ *	  Preparing a program for the kernels (program_prep.h).
+ *
+ * Validation.  Programs come from our own compiler, but a kernel that
+ * trusted a bad offset would read outside shared memory, so every section
+ * and every table entry used as an index is checked once here, on the host;
+ * after that the device code needs no bounds checks.
+ *
+ * Derived tables (appended to the blob, copied into shared memory with it;
+ * a blob larger than shared memory is read in place from global memory):
+ *	MULTI	folded[s * nclasses + c] = next * nclasses | accept(next) << 31:
+ *			one load per byte instead of three.
+ *	DFA		folded[s * 128 + b] = next state for ASCII byte b, with that
+ *			state's ACCEPT / DEAD flags in bits 14 and 15: ASCII text costs
+ *			one load per byte, without the color lookup.
+ *
+ * Skim choice for LIKE: the longest run (at most 32) of consecutive pattern
+ * positions that accept only ASCII characters.  Any value that matches the
+ * pattern contains that run as plain bytes (an ASCII byte is always a whole
+ * UTF-8 character), so chunks without it cannot hold a match.  Runs shorter
+ * than three positions would flag nearly every chunk: then the rows pass
+ * runs alone.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "program_prep.h"
+#include "cuda_check.h"
+#include "row_matchers.cuh"
+
+static const uint32_t MIN_NEEDLE_CHARS = 3;
+static const uint32_t MAX_NEEDLE_CHARS = 32;
+static const uint64_t MAX_BLOB_BYTES = 1 << 30;
+
+/* Does [off, off + count * size) lie inside the blob? */
+static bool
+section_ok(const GlProgram *prog, uint64_t off, uint64_t count, uint64_t size)
+{
+	return off <= prog->total_size && count * size <= prog->total_size - off;
+}
+
+static const void *
+section(const GlProgram *prog, uint32_t off)
+{
+	return (const char *) prog + off;
+}
+
+static bool
+like_ok(const GlProgram *prog)
+{
+	const GlLikeProgram *like = &prog->u.like;
+	const GlLikeSegment *segs;
+
+	if (!section_ok(prog, like->segments_off, like->nsegments, sizeof(GlLikeSegment)))
+		return false;
+	segs = (const GlLikeSegment *) section(prog, like->segments_off);
+	for (uint32_t s = 0; s < like->nsegments; s++)
+	{
+		const GlCharMasks *masks;
+
+		if (segs[s].nchars < 1 || segs[s].nchars > GL_MAX_SEGMENT_CHARS ||
+			!section_ok(prog, segs[s].masks_off, 1, sizeof(GlCharMasks)))
+			return false;
+		masks = (const GlCharMasks *) section(prog, segs[s].masks_off);
+		if (!section_ok(prog, masks->exceptions_off, masks->nexceptions, sizeof(GlCodepointMask)))
+			return false;
+	}
+	return true;
+}
+
+static bool
+multi_ok(const GlProgram *prog)
+{
+	const GlMultiProgram *multi = &prog->u.multi;
+	const uint8_t *byte_class;
+	const uint16_t *next;
+
+	if (multi->nstates < 1 || multi->nclasses < 1 || multi->nclasses > 256 ||
+		!section_ok(prog, multi->byte_class_off, 256, 1) ||
+		!section_ok(prog, multi->next_off, (uint64_t) multi->nstates * multi->nclasses, 2) ||
+		!section_ok(prog, multi->accept_off, multi->nstates, 1))
+		return false;
+	byte_class = (const uint8_t *) section(prog, multi->byte_class_off);
+	next = (const uint16_t *) section(prog, multi->next_off);
+	for (int b = 0; b < 256; b++)
+		if (byte_class[b] >= multi->nclasses)
+			return false;
+	for (uint64_t i = 0; i < (uint64_t) multi->nstates * multi->nclasses; i++)
+		if (next[i] >= multi->nstates)
+			return false;
+	return true;
+}
+
+static bool
+dfa_ok(const GlProgram *prog)
+{
+	const GlDfaProgram *dfa = &prog->u.dfa;
+	const uint16_t *trans;
+	const uint16_t *ascii_color;
+	const GlColorRange *ranges;
+
+	if (dfa->nstates < 1 || dfa->ncolors < 1 || dfa->start_state >= dfa->nstates ||
+		dfa->default_color >= dfa->ncolors ||
+		!section_ok(prog, dfa->trans_off, (uint64_t) dfa->nstates * dfa->ncolors, 2) ||
+		!section_ok(prog, dfa->flags_off, dfa->nstates, 1) ||
+		!section_ok(prog, dfa->ascii_color_off, 128, 2) ||
+		!section_ok(prog, dfa->ranges_off, dfa->nranges, sizeof(GlColorRange)))
+		return false;
+	trans = (const uint16_t *) section(prog, dfa->trans_off);
+	ascii_color = (const uint16_t *) section(prog, dfa->ascii_color_off);
+	ranges = (const GlColorRange *) section(prog, dfa->ranges_off);
+	for (uint64_t i = 0; i < (uint64_t) dfa->nstates * dfa->ncolors; i++)
+		if (trans[i] >= dfa->nstates)
+			return false;
+	for (int c = 0; c < 128; c++)
+		if (ascii_color[c] >= dfa->ncolors)
+			return false;
+	for (uint32_t r = 0; r < dfa->nranges; r++)
+		if (ranges[r].color >= dfa->ncolors)
+			return false;
+	return true;
+}
+
+/* Allocate the device blob: the program, then aux_bytes of derived table. */
+static bool
+alloc_blob(const GlProgram *prog, uint64_t aux_bytes, size_t shared_limit,
+		   GlPreparedProgram *pp, char *errbuf, size_t errlen)
+{
+	uint64_t	prog_bytes = gl_program_align(prog->total_size);
+	uint64_t	total = prog_bytes + gl_program_align(aux_bytes);
+
+	if (total > MAX_BLOB_BYTES)
+		return gl_cuda_fail("program too large for the GPU engine", errbuf, errlen);
+	pp->in_shared = total <= shared_limit;
+	pp->blob = (uint64_t *) calloc(total / 8, 8);
+	if (pp->blob == NULL)
+		return gl_cuda_fail("out of host memory preparing a program", errbuf, errlen);
+	memcpy(pp->blob, prog, prog->total_size);
+	pp->blob_bytes = (uint32_t) total;
+	pp->aux_off = (uint32_t) prog_bytes;
+	return true;
+}
+
+static void
+choose_like_needle(const GlProgram *prog, GlPreparedProgram *pp)
+{
+	const GlLikeSegment *segs = (const GlLikeSegment *) section(prog, prog->u.like.segments_off);
+	const GlCharMasks *best_masks = NULL;
+	uint32_t	best_start = 0;
+	uint32_t	best_len = 0;
+
+	for (uint32_t s = 0; s < prog->u.like.nsegments; s++)
+	{
+		const GlCharMasks *masks = (const GlCharMasks *) section(prog, segs[s].masks_off);
+		const GlCodepointMask *exceptions =
+			(const GlCodepointMask *) section(prog, masks->exceptions_off);
+		uint64_t	not_ascii_only = masks->any_mask;
+		uint32_t	run = 0;
+
+		for (uint32_t e = 0; e < masks->nexceptions; e++)
+			not_ascii_only |= exceptions[e].mask;
+		for (uint32_t i = 0; i < segs[s].nchars; i++)
+		{
+			uint32_t	len;
+
+			run = ((not_ascii_only >> i) & 1) ? 0 : run + 1;
+			len = run < MAX_NEEDLE_CHARS ? run : MAX_NEEDLE_CHARS;
+			if (len > best_len)
+			{
+				best_masks = masks;
+				best_start = i + 1 - len;
+				best_len = len;
+			}
+		}
+	}
+	if (best_len < MIN_NEEDLE_CHARS)
+		return;
+	memset(&pp->needle, 0, sizeof(pp->needle));
+	for (int b = 1; b < 128; b++)
+		pp->needle.mask[b] = (uint32_t) ((best_masks->ascii[b] >> best_start) &
+										 ((UINT64_C(1) << best_len) - 1));
+	pp->needle.top = 1u << (best_len - 1);
+	pp->needle_chars = best_len;
+	pp->skim = GL_SKIM_SHIFT_AND;
+}
+
+/* Longest literal = deepest state, by breadth-first search from the root. */
+static uint32_t
+multi_depth(const GlProgram *prog)
+{
+	const GlMultiProgram *multi = &prog->u.multi;
+	const uint16_t *next = (const uint16_t *) section(prog, multi->next_off);
+	uint32_t   *depth = (uint32_t *) malloc(multi->nstates * sizeof(uint32_t));
+	uint32_t   *queue = (uint32_t *) malloc(multi->nstates * sizeof(uint32_t));
+	uint32_t	head = 0,
+				tail = 0,
+				deepest = 0;
+
+	if (depth == NULL || queue == NULL)
+	{
+		free(depth);
+		free(queue);
+		return UINT32_MAX;
+	}
+	for (uint32_t s = 0; s < multi->nstates; s++)
+		depth[s] = UINT32_MAX;
+	depth[0] = 0;
+	queue[tail++] = 0;
+	while (head < tail)
+	{
+		uint32_t	s = queue[head++];
+
+		deepest = depth[s];
+		for (uint32_t c = 0; c < multi->nclasses; c++)
+		{
+			uint32_t	t = next[(size_t) s * multi->nclasses + c];
+
+			if (depth[t] == UINT32_MAX)
+			{
+				depth[t] = depth[s] + 1;
+				queue[tail++] = t;
+			}
+		}
+	}
+	free(depth);
+	free(queue);
+	return deepest;
+}
+
+static bool
+prepare_multi(const GlProgram *prog, size_t shared_limit, GlPreparedProgram *pp,
+			  char *errbuf, size_t errlen)
+{
+	const GlMultiProgram *multi = &prog->u.multi;
+	const uint16_t *next = (const uint16_t *) section(prog, multi->next_off);
+	const uint8_t *accept = (const uint8_t *) section(prog, multi->accept_off);
+	uint64_t	entries = (uint64_t) multi->nstates * multi->nclasses;
+	uint32_t   *folded;
+	uint32_t	depth;
+
+	if (entries >= (UINT64_C(1) << 31))
+		return gl_cuda_fail("Aho-Corasick program too large for the GPU engine", errbuf, errlen);
+	if (!alloc_blob(prog, entries * sizeof(uint32_t), shared_limit, pp, errbuf, errlen))
+		return false;
+	folded = (uint32_t *) ((char *) pp->blob + pp->aux_off);
+	for (uint64_t i = 0; i < entries; i++)
+		folded[i] = next[i] * multi->nclasses | (uint32_t) (accept[next[i]] != 0) << 31;
+	depth = multi_depth(prog);
+	if (depth == UINT32_MAX)
+		return gl_cuda_fail("out of host memory preparing a program", errbuf, errlen);
+	if (!accept[0])
+	{
+		pp->skim = GL_SKIM_MULTI;
+		pp->warmup_bytes = (depth + 15) / 16 * 16;
+	}
+	return true;
+}
+
+static bool
+prepare_dfa(const GlProgram *prog, size_t shared_limit, GlPreparedProgram *pp,
+			char *errbuf, size_t errlen)
+{
+	const GlDfaProgram *dfa = &prog->u.dfa;
+	const uint16_t *trans = (const uint16_t *) section(prog, dfa->trans_off);
+	const uint8_t *flags = (const uint8_t *) section(prog, dfa->flags_off);
+	const uint16_t *ascii_color = (const uint16_t *) section(prog, dfa->ascii_color_off);
+	uint16_t   *folded;
+
+	if (dfa->nstates > GL_DFA_FOLD_MAX_STATES)
+		return gl_cuda_fail("regex DFA has too many states for the GPU engine", errbuf, errlen);
+	if (!alloc_blob(prog, (uint64_t) dfa->nstates * 128 * sizeof(uint16_t), shared_limit,
+					pp, errbuf, errlen))
+		return false;
+	folded = (uint16_t *) ((char *) pp->blob + pp->aux_off);
+	for (uint32_t s = 0; s < dfa->nstates; s++)
+		for (uint32_t b = 0; b < 128; b++)
+		{
+			uint32_t	t = trans[(size_t) s * dfa->ncolors + ascii_color[b]];
+
+			folded[s * 128 + b] = (uint16_t) (t |
+											  ((flags[t] & GL_DFA_ACCEPT) ? GL_DFA_FOLD_ACCEPT : 0) |
+											  ((flags[t] & GL_DFA_DEAD) ? GL_DFA_FOLD_DEAD : 0));
+		}
+	return true;
+}
+
+bool
+gl_prepare_program(const GlProgram *prog, size_t shared_limit, GlPreparedProgram *pp,
+				   char *errbuf, size_t errlen)
+{
+	memset(pp, 0, sizeof(*pp));
+	if (prog == NULL || prog->magic != GL_PROGRAM_MAGIC || prog->total_size < sizeof(GlProgram))
+		return gl_cuda_fail("not a gpulike program", errbuf, errlen);
+	pp->kind = (GlProgramKind) prog->kind;
+	switch (pp->kind)
+	{
+		case GL_PROG_LIKE:
+			if (!like_ok(prog))
+				break;
+			if (!alloc_blob(prog, 0, shared_limit, pp, errbuf, errlen))
+				return false;
+			choose_like_needle(prog, pp);
+			return true;
+		case GL_PROG_MULTI:
+			if (!multi_ok(prog))
+				break;
+			return prepare_multi(prog, shared_limit, pp, errbuf, errlen);
+		case GL_PROG_DFA:
+			if (!dfa_ok(prog))
+				break;
+			return prepare_dfa(prog, shared_limit, pp, errbuf, errlen);
+	}
+	return gl_cuda_fail("malformed gpulike program", errbuf, errlen);
+}
+
+void
+gl_prepared_free(GlPreparedProgram *pp)
+{
+	free(pp->blob);
+	pp->blob = NULL;
+}

@@ -1,0 +1,43 @@
+/*-------------------------------------------------------------------------
+ *
+ * program_prep.h
+ *	  Host-side preparation of a program for the kernels (internal to cuda/):
+ *	  validation, derived tables, and the choice of skim.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef GPULIKE_PROGRAM_PREP_H
+#define GPULIKE_PROGRAM_PREP_H
+
+#include "kernels.h"
+
+typedef enum GlSkimKind
+{
+	GL_SKIM_NONE,				/* every chunk goes to the rows pass */
+	GL_SKIM_SHIFT_AND,			/* a literal run of a LIKE pattern */
+	GL_SKIM_MULTI				/* the Aho–Corasick automaton itself */
+} GlSkimKind;
+
+typedef struct GlPreparedProgram
+{
+	GlProgramKind kind;
+	uint64_t   *blob;			/* malloc'd: the program, then derived tables */
+	uint32_t	blob_bytes;
+	uint32_t	aux_off;
+	uint32_t	warmup_bytes;
+	bool		in_shared;		/* fits the shared memory of a block */
+	GlSkimKind	skim;
+	GlSkimMasks needle;			/* GL_SKIM_SHIFT_AND */
+	uint32_t	needle_chars;	/* positions in the needle (for reports) */
+} GlPreparedProgram;
+
+/*
+ * Check that every offset, count and table entry of prog stays inside the
+ * blob (the kernels trust them), and build the device blob.  false with a
+ * message if the program is malformed.
+ */
+extern bool gl_prepare_program(const GlProgram *prog, size_t shared_limit,
+							   GlPreparedProgram *pp, char *errbuf, size_t errlen);
+extern void gl_prepared_free(GlPreparedProgram *pp);
+
+#endif							/* GPULIKE_PROGRAM_PREP_H */

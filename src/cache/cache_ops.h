@@ -1,0 +1,52 @@
+/*-------------------------------------------------------------------------
+ *
+ * cache_ops.h
+ *	  Caching, uncaching and rebuilding one column of one table: the steps
+ *	  shared by the SQL functions, the DDL watch and the reloader
+ *	  (cache_ops.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef GPULIKE_CACHE_OPS_H
+#define GPULIKE_CACHE_OPS_H
+
+#include "nodes/pg_list.h"
+#include "utils/relcache.h"
+
+typedef enum GlLoadMode
+{
+	GL_LOAD_EXPLICIT,			/* gpulike.cache(): register, enable triggers */
+	GL_LOAD_RELOAD,				/* gpulike.reload(): enable triggers */
+	GL_LOAD_BACKGROUND			/* reloader: leave a disabled trigger alone */
+} GlLoadMode;
+
+typedef enum GlLoadOutcome
+{
+	GL_LOADED,
+	GL_SKIPPED_TRIGGER_DISABLED,
+	GL_SKIPPED_NOT_NEEDED		/* someone else rebuilt it meanwhile */
+} GlLoadOutcome;
+
+/* Errors unless rel/attname is a column gpulike can cache; its attnum. */
+extern AttrNumber gl_cacheable_column(Relation rel, const char *attname);
+
+/* The plain tables behind relid (itself, or a partitioned table's leaves). */
+extern List *gl_cache_leaf_tables(Oid relid, const char *attname);
+
+extern GlLoadOutcome gl_cache_column(Oid relid, const char *attname,
+									 GlLoadMode mode);
+/* false if the column was not cached */
+extern bool gl_uncache_column(Oid relid, const char *attname);
+
+/* DDL watch: a cached table (attnum 0) or column was dropped. */
+extern void gl_cache_forget_dropped(Oid relid, AttrNumber attnum);
+
+/*
+ * Bring the registry in line with gpulike.cached_columns for this
+ * database: drop registrations of vanished tables and columns, forget
+ * slots nobody registered, give every registration a slot.  Returns the
+ * valid registrations (List of GlRegistration *).
+ */
+extern List *gl_cache_reconcile(void);
+
+#endif							/* GPULIKE_CACHE_OPS_H */

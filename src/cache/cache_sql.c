@@ -1,0 +1,247 @@
+/*-------------------------------------------------------------------------
+ *
+ * cache_sql.c
+ *	  The SQL face of caching:
+ *
+ *	  gpulike.cache(rel regclass, col name)    register and load a column
+ *	  gpulike.uncache(rel regclass, col name)  drop it
+ *	  gpulike.reload()                         rebuild this database's caches
+ *	  gpulike.cache_slots()                    registry rows behind the
+ *	                                           gpulike.caches view
+ *	  gpulike.registration_added()             trigger on cached_columns
+ *
+ * cache() and uncache() require ownership of the table, like ALTER TABLE
+ * (they add and drop triggers).  A partitioned table stands for all its
+ * leaf partitions: each is cached, registered and kept in sync on its own,
+ * which is also how the planner sees them.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "catalog/objectaddress.h"
+#include "catalog/pg_class.h"
+#include "commands/trigger.h"
+#include "fmgr.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "utils/acl.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/syscache.h"
+
+#include "cache/cache_ops.h"
+#include "cache/registration.h"
+#include "cache/registry_internal.h"
+#include "gpulike.h"
+#include "sync/delta_log_internal.h"
+
+PG_FUNCTION_INFO_V1(gl_cache_sql);
+PG_FUNCTION_INFO_V1(gl_uncache_sql);
+PG_FUNCTION_INFO_V1(gl_reload_sql);
+PG_FUNCTION_INFO_V1(gl_cache_slots_sql);
+PG_FUNCTION_INFO_V1(gl_registration_added);
+
+static void
+require_preloaded(void)
+{
+	if (!gl_preloaded || gl_registry_entries() == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("gpulike is not loaded through shared_preload_libraries"),
+				 errhint("Add gpulike to shared_preload_libraries in postgresql.conf and restart the server.")));
+}
+
+static void
+require_owner(Oid relid)
+{
+	char		relkind = get_rel_relkind(relid);
+
+	if (relkind == '\0')
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("relation with OID %u does not exist", relid)));
+	if (!pg_class_ownercheck(relid, GetUserId()))
+		aclcheck_error(ACLCHECK_NOT_OWNER, get_relkind_objtype(relkind),
+					   get_rel_name(relid));
+}
+
+Datum
+gl_cache_sql(PG_FUNCTION_ARGS)
+{
+	Oid			relid = PG_GETARG_OID(0);
+	char	   *attname = NameStr(*PG_GETARG_NAME(1));
+	ListCell   *lc;
+
+	require_preloaded();
+	require_owner(relid);
+	foreach(lc, gl_cache_leaf_tables(relid, attname))
+	{
+		require_owner(lfirst_oid(lc));
+		gl_cache_column(lfirst_oid(lc), attname, GL_LOAD_EXPLICIT);
+	}
+	PG_RETURN_VOID();
+}
+
+Datum
+gl_uncache_sql(PG_FUNCTION_ARGS)
+{
+	Oid			relid = PG_GETARG_OID(0);
+	char	   *attname = NameStr(*PG_GETARG_NAME(1));
+	bool		found = false;
+	ListCell   *lc;
+
+	require_preloaded();
+	require_owner(relid);
+	foreach(lc, gl_cache_leaf_tables(relid, attname))
+	{
+		require_owner(lfirst_oid(lc));
+		found |= gl_uncache_column(lfirst_oid(lc), attname);
+	}
+	if (!found)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("column \"%s\" of relation \"%s\" is not cached",
+						attname, get_rel_name(relid))));
+	PG_RETURN_VOID();
+}
+
+/*
+ * Rebuild every registered column of this database whose table the caller
+ * owns (all of them for a superuser), re-enabling disabled sync triggers.
+ * Returns the number of columns loaded.
+ */
+Datum
+gl_reload_sql(PG_FUNCTION_ARGS)
+{
+	int32		loaded = 0;
+	ListCell   *lc;
+
+	require_preloaded();
+	foreach(lc, gl_cache_reconcile())
+	{
+		GlRegistration *registration = (GlRegistration *) lfirst(lc);
+
+		if (!pg_class_ownercheck(registration->relid, GetUserId()))
+			continue;
+		if (gl_cache_column(registration->relid, registration->attname,
+							GL_LOAD_RELOAD) == GL_LOADED)
+			loaded++;
+	}
+	PG_RETURN_INT32(loaded);
+}
+
+static text *
+state_text(const GlCacheEntry *entry)
+{
+	switch (entry->state)
+	{
+		case GL_CACHE_LOADING:
+			{
+				uint64		percent = entry->load_rows_total == 0 ? 0 :
+				entry->load_rows_done * 100 / entry->load_rows_total;
+
+				/* "100%" only once it is ready */
+				return cstring_to_text(psprintf("loading " UINT64_FORMAT "%%",
+												Min(percent, 99)));
+			}
+		case GL_CACHE_READY:
+			return cstring_to_text("ready");
+		case GL_CACHE_STALE:
+			return cstring_to_text("stale");
+		case GL_CACHE_EVICTED:
+			return cstring_to_text("evicted");
+		case GL_CACHE_EMPTY:
+			break;
+	}
+	return cstring_to_text("empty");
+}
+
+/*
+ * One row per slot of this database.  A READY slot whose table has been
+ * rewritten since (VACUUM FULL, CLUSTER) is reported, and marked, stale:
+ * nothing else would notice until the next query plans on it.
+ */
+Datum
+gl_cache_slots_sql(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+
+	InitMaterializedSRF(fcinfo, 0);
+	for (int i = 0; i < gl_registry_size(); i++)
+	{
+		GlCacheEntry entry;
+		Datum		values[9];
+		bool		nulls[9] = {0};
+
+		if (!gl_registry_snapshot(i, &entry) || entry.dbid != MyDatabaseId)
+			continue;
+		if (entry.state == GL_CACHE_READY)
+		{
+			HeapTuple	tuple = SearchSysCache1(RELOID,
+												ObjectIdGetDatum(entry.relid));
+
+			if (HeapTupleIsValid(tuple))
+			{
+				if (((Form_pg_class) GETSTRUCT(tuple))->relfilenode != entry.relfilenode)
+				{
+					gl_registry_mark_slot_stale(i);
+					entry.state = GL_CACHE_STALE;
+				}
+				ReleaseSysCache(tuple);
+			}
+		}
+		values[0] = ObjectIdGetDatum(entry.relid);
+		values[1] = Int16GetDatum(entry.attnum);
+		values[2] = PointerGetDatum(state_text(&entry));
+		values[3] = Int64GetDatum((int64) entry.nrows);
+		values[4] = Int64GetDatum((int64) entry.host_bytes);
+		values[5] = Int64GetDatum((int64) entry.device_bytes);
+		if (entry.device[0] == '\0')
+			nulls[6] = true;
+		else
+			values[6] = CStringGetTextDatum(gl_regression_mode ? "hidden" : entry.device);
+		values[7] = Int64GetDatum((int64) gl_delta_log_pending_slot(i));
+		values[8] = Int64GetDatum((int64) entry.queries_served);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	return (Datum) 0;
+}
+
+/*
+ * AFTER INSERT trigger on gpulike.cached_columns.  Registrations that
+ * arrive other than through gpulike.cache() (pg_restore, a hand-written
+ * INSERT) get a stale slot, so the background reloader loads them without
+ * waiting for a restart.  gpulike.cache() takes its slot before it
+ * registers, so for it this finds the slot and does nothing.
+ */
+Datum
+gl_registration_added(PG_FUNCTION_ARGS)
+{
+	TriggerData *trigdata = (TriggerData *) fcinfo->context;
+	HeapTuple	tuple;
+	TupleDesc	desc;
+	bool		isnull;
+	Oid			relid;
+	char	   *attname;
+	AttrNumber	attnum;
+
+	if (!CALLED_AS_TRIGGER(fcinfo) ||
+		!TRIGGER_FIRED_BY_INSERT(trigdata->tg_event) ||
+		!TRIGGER_FIRED_FOR_ROW(trigdata->tg_event))
+		ereport(ERROR,
+				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
+				 errmsg("gpulike.registration_added must be fired AFTER INSERT FOR EACH ROW")));
+	if (gl_registry_entries() == NULL)
+		return PointerGetDatum(NULL);
+
+	tuple = trigdata->tg_trigtuple;
+	desc = RelationGetDescr(trigdata->tg_relation);
+	relid = DatumGetObjectId(heap_getattr(tuple, 1, desc, &isnull));
+	attname = NameStr(*DatumGetName(heap_getattr(tuple, 2, desc, &isnull)));
+	attnum = get_attnum(relid, attname);
+	if (attnum > 0 && gl_registry_find_or_add(relid, attnum) >= 0)
+		gl_registry_wake_launcher();
+	return PointerGetDatum(NULL);
+}

@@ -1,0 +1,29 @@
+/*-------------------------------------------------------------------------
+ *
+ * sync_triggers.h
+ *	  Creating, checking and dropping the sync triggers of a cached table
+ *	  (see sync_triggers.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef GPULIKE_SYNC_TRIGGERS_H
+#define GPULIKE_SYNC_TRIGGERS_H
+
+#include "utils/relcache.h"
+
+/*
+ * Make sure rel has both sync triggers, firing ALWAYS, and returns the row
+ * trigger's function.  Missing triggers are created.  A trigger that exists
+ * but does not fire ALWAYS (the user disabled it) is re-enabled when
+ * `enable` is true; otherwise InvalidOid is returned and nothing changes.
+ * Caller holds ShareRowExclusiveLock on rel.
+ */
+extern Oid	gl_sync_triggers_ensure(Relation rel, bool enable);
+
+/* Drop both sync triggers of rel, if present (last column uncached). */
+extern void gl_sync_triggers_drop(Relation rel);
+
+/* Is this the OID of gpulike.sync_row() or gpulike.sync_truncate()? */
+extern bool gl_is_sync_function(Oid funcoid);
+
+#endif							/* GPULIKE_SYNC_TRIGGERS_H */

@@ -1,0 +1,196 @@
+/*-------------------------------------------------------------------------
+ *
+ * cpu_engine.c
+ *	  The CPU engine's entry points (engine.h): one value, or a whole column
+ *	  on a pool of threads.
+ *
+ * A program is "prepared" once per call (section pointers resolved, skim
+ * bytes chosen) and the plan is then shared read-only by all threads.
+ *
+ * Columns are cut into chunks of 64 bitmap words (4096 rows).  Threads take
+ * the next chunk from a shared atomic counter until none is left, so a
+ * thread stuck on a chunk of megabyte values does not hold up the others,
+ * and each thread writes whole bitmap words that no other thread touches:
+ * no locks, no false sharing beyond chunk borders.  The calling thread works
+ * too, so "nthreads" is the total.  If some threads cannot be started the
+ * ones that did (and the caller) still finish every chunk.  The only
+ * failure left is a program that cannot be prepared (bad magic, or no
+ * memory for the plan of a pattern with many segments): false, as for
+ * threads that cannot be started, and the result is then undefined.
+ *
+ * Threads run only leaf code: no palloc, no elog, no PostgreSQL state.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/engine.h"
+#include "engine/cpu_dfa.h"
+#include "engine/cpu_like.h"
+#include "engine/cpu_multi.h"
+
+#define WORDS_PER_CHUNK		64
+
+typedef struct CpuPlan
+{
+	const GlProgram *prog;
+	GlProgramKind kind;
+	GlLikePlan	like;
+	GlMultiPlan multi;
+} CpuPlan;
+
+typedef struct ColumnJob
+{
+	const CpuPlan *plan;
+	const GlColumn *col;
+	uint64_t   *result;
+	uint64_t	nwords;
+	uint64_t	next_chunk;		/* taken with __atomic_fetch_add */
+} ColumnJob;
+
+static bool
+plan_prepare(const GlProgram *prog, CpuPlan *plan)
+{
+	plan->prog = prog;
+	plan->kind = (GlProgramKind) prog->kind;
+	if (prog->magic != GL_PROGRAM_MAGIC)
+		return false;
+	switch (plan->kind)
+	{
+		case GL_PROG_LIKE:
+			return gl_cpu_like_prepare(prog, &plan->like);
+		case GL_PROG_MULTI:
+			gl_cpu_multi_prepare(prog, &plan->multi);
+			return true;
+		case GL_PROG_DFA:
+			return true;
+	}
+	return false;
+}
+
+static void
+plan_release(CpuPlan *plan)
+{
+	if (plan->kind == GL_PROG_LIKE)
+		gl_cpu_like_release(&plan->like);
+}
+
+static inline bool
+plan_match(const CpuPlan *plan, const char *s, uint32_t len)
+{
+	switch (plan->kind)
+	{
+		case GL_PROG_LIKE:
+			return gl_cpu_like_match(&plan->like, s, len);
+		case GL_PROG_MULTI:
+			return gl_cpu_multi_match(&plan->multi, s, len);
+		case GL_PROG_DFA:
+			return gl_cpu_match_dfa(plan->prog, s, len);
+	}
+	return false;
+}
+
+bool
+gl_cpu_match_value(const GlProgram *prog, const char *s, uint32_t len)
+{
+	CpuPlan		plan;
+	bool		matched;
+
+	if (!plan_prepare(prog, &plan))
+		return false;
+	matched = plan_match(&plan, s, len);
+	plan_release(&plan);
+	return matched;
+}
+
+/* Match the rows of bitmap words [first, last). */
+static void
+match_words(const CpuPlan *plan, const GlColumn *col, uint64_t *result,
+			uint64_t first, uint64_t last)
+{
+	uint64_t	w;
+
+	for (w = first; w < last; w++)
+	{
+		uint64_t	row = w * 64;
+		uint64_t	end = (row + 64 < col->nrows) ? row + 64 : col->nrows;
+		uint64_t	nulls = col->nulls[w];
+		uint64_t	bits = 0;
+
+		for (; row < end; row++)
+		{
+			uint32_t	len;
+			const char *value;
+
+			if ((nulls >> (row % 64)) & 1)
+				continue;
+			value = gl_column_value(col, row, &len);
+			if (plan_match(plan, value, len))
+				bits |= (uint64_t) 1 << (row % 64);
+		}
+		result[w] = bits;
+	}
+}
+
+static void *
+column_worker(void *arg)
+{
+	ColumnJob  *job = arg;
+
+	for (;;)
+	{
+		uint64_t	chunk = __atomic_fetch_add(&job->next_chunk, 1, __ATOMIC_RELAXED);
+		uint64_t	first = chunk * WORDS_PER_CHUNK;
+		uint64_t	last = first + WORDS_PER_CHUNK;
+
+		if (first >= job->nwords)
+			break;
+		if (last > job->nwords)
+			last = job->nwords;
+		match_words(job->plan, job->col, job->result, first, last);
+	}
+	return NULL;
+}
+
+bool
+gl_cpu_match_column(const GlProgram *prog, const GlColumn *col,
+					uint64_t *result, int nthreads)
+{
+	CpuPlan		plan;
+	ColumnJob	job;
+	pthread_t  *threads = NULL;
+	uint64_t	nchunks;
+	int			started = 0;
+	int			i;
+
+	job.nwords = gl_bitmap_words(col->nrows);
+	if (!plan_prepare(prog, &plan))
+		return false;			/* not a program, or no memory for its plan */
+	job.plan = &plan;
+	job.col = col;
+	job.result = result;
+	job.next_chunk = 0;
+
+	nchunks = (job.nwords + WORDS_PER_CHUNK - 1) / WORDS_PER_CHUNK;
+	if (nthreads > 1 && (uint64_t) nthreads > nchunks)
+		nthreads = (int) nchunks;
+	if (nthreads > 1)
+		threads = malloc(sizeof(pthread_t) * (nthreads - 1));
+	if (threads != NULL)
+	{
+		for (i = 0; i < nthreads - 1; i++)
+		{
+			if (pthread_create(&threads[started], NULL, column_worker, &job) != 0)
+				break;
+			started++;
+		}
+	}
+	column_worker(&job);
+	for (i = 0; i < started; i++)
+		pthread_join(threads[i], NULL);
+	free(threads);
+	plan_release(&plan);
+	return true;
+}

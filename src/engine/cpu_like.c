@@ -1,0 +1,530 @@
+/*-------------------------------------------------------------------------
+ *
+ * cpu_like.c
+ *	  CPU engine: running a GL_PROG_LIKE program over one value.
+ *
+ * The segments of the pattern (see like_build.c) are matched left to
+ * right, each at its leftmost earliest end after the previous one; no
+ * backtracking is ever needed.  Per segment:
+ *
+ *	- anchored at the start: compare at byte 0 (memcmp, or step the masks
+ *	  over exactly nchars characters);
+ *	- anchored at the end: a segment has a fixed number of characters, so
+ *	  its only possible place is the last nchars characters: walk back that
+ *	  many characters and compare there;
+ *	- free (between '%'s):
+ *	  * literal: memchr for a truly rare byte, else skim 16 start positions
+ *		at a time for two of the segment's bytes (SSE2); verify candidates
+ *		with memcmp.  Text full of those bytes would make this
+ *		quadratic-ish, so verifications are budgeted against bytes
+ *		skimmed; past the budget memchr gives way to the pair skim, and
+ *		the pair skim to KMP, which is linear whatever the input.
+ *	  * masks ('_', ILIKE classes): Shift-And over characters, skipping
+ *		ahead cheaply while no partial match is alive.
+ *
+ * UTF-8 is decoded only for Shift-And; literal segments compare bytes,
+ * which is exact because whole encoded characters are compared.
+ *
+ * No allocation, no PostgreSQL calls: this runs on the server's threads.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include <stdlib.h>
+#include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+#include "engine/cpu_like.h"
+
+/*
+ * How common a byte is in typical text, 0 (rare) .. 255 (very common):
+ * letters by English frequency, then space, punctuation, digits, capitals.
+ * Only the order matters; a poor guess costs speed, never correctness.
+ */
+static int
+byte_commonness(uint8_t b)
+{
+	static const char by_frequency[] = "etaoinshrdlcumwfgypbvkjxqz";
+	const char *hit;
+
+	if (b == ' ')
+		return 255;
+	if (b >= 'a' && b <= 'z')
+	{
+		hit = strchr(by_frequency, b);
+		return 250 - (int) (hit - by_frequency) * 4;
+	}
+	if (b == '.' || b == ',' || b == '-' || b == '\'')
+		return 120;
+	if (b >= '0' && b <= '9')
+		return 90;
+	if (b >= 'A' && b <= 'Z')
+		return 80;
+	if (b >= 0x80 && b < 0xC0)
+		return 70;				/* UTF-8 continuation bytes */
+	return 40;
+}
+
+/*
+ * If position 0 accepts only one or two ASCII characters (a literal, or an
+ * ILIKE pair like s/S), store them in first[] and return how many; else 0.
+ */
+static uint32_t
+first_position_bytes(const GlCharMasks *masks, const GlCodepointMask *exceptions,
+					 uint8_t *first)
+{
+	uint32_t	n = 0;
+	uint32_t	i;
+	int			c;
+
+	if (masks->any_mask & 1)
+		return 0;
+	for (i = 0; i < masks->nexceptions; i++)
+		if (exceptions[i].mask & 1)
+			return 0;
+	for (c = 0; c < 128; c++)
+	{
+		if (masks->ascii[c] & 1)
+		{
+			if (n == 2)
+				return 0;
+			first[n++] = (uint8_t) c;
+		}
+	}
+	return n;
+}
+
+/* The first byte at or after pos that is a or b, or len. */
+static inline uint32_t
+skim_two_bytes(const uint8_t *s, uint32_t pos, uint32_t len, uint8_t a, uint8_t b)
+{
+#ifdef __SSE2__
+	__m128i		want_a = _mm_set1_epi8((char) a);
+	__m128i		want_b = _mm_set1_epi8((char) b);
+
+	for (; pos + 16 <= len; pos += 16)
+	{
+		__m128i		block = _mm_loadu_si128((const __m128i *) (s + pos));
+		uint32_t	hits = (uint32_t) _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(block, want_a),
+																	 _mm_cmpeq_epi8(block, want_b)));
+
+		if (hits != 0)
+			return pos + (uint32_t) __builtin_ctz(hits);
+	}
+#endif
+	for (; pos < len; pos++)
+		if (s[pos] == a || s[pos] == b)
+			return pos;
+	return len;
+}
+
+/*
+ * The pair skim's second byte: the rarest at another offset, preferring a
+ * value other than the first's (two different bytes filter far better in
+ * runs like "QQQQZ").  The first offset itself for one-byte literals.
+ */
+static uint32_t
+pick_second_byte(const uint8_t *bytes, uint32_t n, uint32_t first)
+{
+	uint32_t	best = first;
+	uint32_t	i;
+
+	for (i = 0; i < n; i++)
+	{
+		bool		differs = bytes[i] != bytes[first];
+		bool		best_differs = bytes[best] != bytes[first];
+
+		if (i == first)
+			continue;
+		if (best == first || (differs && !best_differs) ||
+			(differs == best_differs &&
+			 byte_commonness(bytes[i]) < byte_commonness(bytes[best])))
+			best = i;
+	}
+	return best;
+}
+
+bool
+gl_cpu_like_prepare(const GlProgram *prog, GlLikePlan *plan)
+{
+	const GlLikeSegment *segs;
+	uint32_t	s;
+
+	plan->prog = prog;
+	plan->like = &prog->u.like;
+	plan->utf8 = prog->utf8 != 0;
+	plan->segs = plan->inline_segs;
+	if (plan->like->nsegments > GL_LIKE_INLINE_SEGMENTS)
+	{
+		plan->segs = malloc(sizeof(GlLikeSegPlan) * plan->like->nsegments);
+		if (plan->segs == NULL)
+			return false;
+	}
+	segs = gl_program_section(prog, plan->like->segments_off);
+	for (s = 0; s < plan->like->nsegments; s++)
+	{
+		GlLikeSegPlan *sp = &plan->segs[s];
+		uint32_t	i;
+
+		sp->seg = &segs[s];
+		sp->masks = gl_program_section(prog, segs[s].masks_off);
+		sp->exceptions = gl_program_section(prog, sp->masks->exceptions_off);
+		sp->bytes = NULL;
+		sp->kmp = NULL;
+		sp->rare_index = 0;
+		sp->rare_index2 = 0;
+		sp->rare_is_rare = false;
+		sp->nfirst = first_position_bytes(sp->masks, sp->exceptions, sp->first);
+		if (segs[s].is_literal)
+		{
+			sp->bytes = gl_program_section(prog, segs[s].bytes_off);
+			sp->kmp = gl_program_section(prog, segs[s].kmp_off);
+			for (i = 1; i < segs[s].nbytes; i++)
+				if (byte_commonness(sp->bytes[i]) <
+					byte_commonness(sp->bytes[sp->rare_index]))
+					sp->rare_index = i;
+			/* capitals, digits, symbols: few memchr hits, long strides */
+			sp->rare_is_rare = segs[s].nbytes == 1 ||
+				byte_commonness(sp->bytes[sp->rare_index]) <= 90;
+			sp->rare_index2 = pick_second_byte(sp->bytes, segs[s].nbytes,
+											   sp->rare_index);
+		}
+	}
+	return true;
+}
+
+void
+gl_cpu_like_release(GlLikePlan *plan)
+{
+	if (plan->segs != plan->inline_segs)
+		free(plan->segs);
+	plan->segs = NULL;
+}
+
+/*
+ * Decode the character at s[*pos] and advance.  Values are valid text, but
+ * a malformed byte must not make us read past the end: it counts as one
+ * character of its own (a code point no pattern position names).
+ */
+static inline uint32_t
+next_char(const uint8_t *s, uint32_t len, uint32_t *pos, bool utf8)
+{
+	uint8_t		b = s[*pos];
+	uint32_t	cp;
+	uint32_t	n,
+				i;
+
+	if (b < 0x80 || !utf8)
+	{
+		(*pos)++;
+		return b;
+	}
+	if (b >= 0xC0 && b < 0xE0)
+		n = 2, cp = b & 0x1F;
+	else if (b >= 0xE0 && b < 0xF0)
+		n = 3, cp = b & 0x0F;
+	else if (b >= 0xF0 && b < 0xF8)
+		n = 4, cp = b & 0x07;
+	else
+	{
+		(*pos)++;
+		return 0xFFFFFFFF;
+	}
+	if (*pos + n > len)
+	{
+		*pos = len;
+		return 0xFFFFFFFF;
+	}
+	for (i = 1; i < n; i++)
+		cp = (cp << 6) | (s[*pos + i] & 0x3F);
+	*pos += n;
+	return cp;
+}
+
+/* Shift-And mask of code point cp (see GlCharMasks). */
+static inline uint64_t
+char_mask(const GlLikeSegPlan *sp, uint32_t cp)
+{
+	uint32_t	lo = 0,
+				hi = sp->masks->nexceptions;
+
+	if (cp < 128)
+		return sp->masks->ascii[cp];
+	while (lo < hi)
+	{
+		uint32_t	mid = (lo + hi) / 2;
+
+		if (sp->exceptions[mid].codepoint < cp)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < sp->masks->nexceptions && sp->exceptions[lo].codepoint == cp)
+		return sp->masks->any_mask | sp->exceptions[lo].mask;
+	return sp->masks->any_mask;
+}
+
+/* Does the segment match starting exactly at pos?  Its end, or -1. */
+static int64_t
+match_at(const GlLikeSegPlan *sp, const uint8_t *s, uint32_t pos,
+		 uint32_t len, bool utf8)
+{
+	uint32_t	j;
+
+	if (sp->seg->is_literal)
+	{
+		if (len - pos < sp->seg->nbytes ||
+			memcmp(s + pos, sp->bytes, sp->seg->nbytes) != 0)
+			return -1;
+		return (int64_t) pos + sp->seg->nbytes;
+	}
+	for (j = 0; j < sp->seg->nchars; j++)
+	{
+		if (pos >= len)
+			return -1;
+		if (!((char_mask(sp, next_char(s, len, &pos, utf8)) >> j) & 1))
+			return -1;
+	}
+	return pos;
+}
+
+/* Does the segment match the last characters of s[from..len)? */
+static bool
+match_suffix(const GlLikeSegPlan *sp, const uint8_t *s, uint32_t from,
+			 uint32_t len, bool utf8)
+{
+	uint32_t	start = len;
+	uint32_t	j;
+
+	if (sp->seg->is_literal)
+		start = (len - from >= sp->seg->nbytes) ? len - sp->seg->nbytes : UINT32_MAX;
+	else
+	{
+		for (j = 0; j < sp->seg->nchars && start != UINT32_MAX; j++)
+		{
+			if (start <= from)
+				start = UINT32_MAX;
+			else
+			{
+				start--;
+				while (utf8 && start > from && (s[start] & 0xC0) == 0x80)
+					start--;
+			}
+		}
+	}
+	if (start == UINT32_MAX)
+		return false;
+	return match_at(sp, s, start, len, utf8) == (int64_t) len;
+}
+
+/* KMP search for a literal segment from byte pos on; its end, or -1. */
+static int64_t
+kmp_find_end(const GlLikeSegPlan *sp, const uint8_t *s, uint32_t pos,
+			 uint32_t len)
+{
+	uint32_t	n = sp->seg->nbytes;
+	int32_t		k = 0;
+
+	for (; pos < len; pos++)
+	{
+		while (k > 0 && s[pos] != sp->bytes[k])
+			k = sp->kmp[k - 1];
+		if (s[pos] == sp->bytes[k])
+			k++;
+		if ((uint32_t) k == n)
+			return (int64_t) pos + 1;
+	}
+	return -1;
+}
+
+/* Past this many failed verifications per 8 bytes searched, give up a skim. */
+static inline bool
+verification_budget_spent(uint32_t verifications, uint32_t searched)
+{
+	return verifications > 16 + searched / 8;
+}
+
+#ifdef __SSE2__
+/*
+ * Pair skim: candidate starts are those where the segment's two chosen
+ * bytes both sit at their offsets; 16 starts are tested per step by two
+ * unaligned loads and compares (Muła's "generic SIMD" substring search).
+ * Loads stay inside the value: a 16-start block is taken only when all
+ * 16 starts leave room for the whole segment.  KMP past the budget.
+ */
+static int64_t
+pair_skim_find_end(const GlLikeSegPlan *sp, const uint8_t *s, uint32_t from,
+				   uint32_t len)
+{
+	uint32_t	n = sp->seg->nbytes;
+	uint32_t	r1 = sp->rare_index;
+	uint32_t	r2 = sp->rare_index2;
+	__m128i		want1 = _mm_set1_epi8((char) sp->bytes[r1]);
+	__m128i		want2 = _mm_set1_epi8((char) sp->bytes[r2]);
+	uint32_t	verifications = 0;
+	uint32_t	last_start;
+	uint32_t	start = from;
+
+	if (len - from < n)
+		return -1;
+	last_start = len - n;
+	for (; start + 15 <= last_start; start += 16)
+	{
+		__m128i		at1 = _mm_loadu_si128((const __m128i *) (s + start + r1));
+		__m128i		at2 = _mm_loadu_si128((const __m128i *) (s + start + r2));
+		uint32_t	hits = (uint32_t) _mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(at1, want1),
+																	   _mm_cmpeq_epi8(at2, want2)));
+
+		while (hits != 0)
+		{
+			uint32_t	candidate = start + (uint32_t) __builtin_ctz(hits);
+
+			if (memcmp(s + candidate, sp->bytes, n) == 0)
+				return (int64_t) candidate + n;
+			/* Every start up to this candidate has been ruled out. */
+			if (verification_budget_spent(++verifications, candidate - from))
+				return kmp_find_end(sp, s, candidate + 1, len);
+			hits &= hits - 1;
+		}
+	}
+	/* Fewer than 16 starts left: at most 15 verifications, inline. */
+	for (; start <= last_start; start++)
+		if (s[start + r1] == sp->bytes[r1] && s[start + r2] == sp->bytes[r2] &&
+			memcmp(s + start, sp->bytes, n) == 0)
+			return (int64_t) start + n;
+	return -1;
+}
+#endif
+
+/*
+ * Rare-byte skim: memchr for the rarest byte, memcmp to verify.  Past the
+ * budget (text full of that byte), the pair skim, or KMP without SSE2.
+ */
+static int64_t
+memchr_find_end(const GlLikeSegPlan *sp, const uint8_t *s, uint32_t from,
+				uint32_t len)
+{
+	uint32_t	n = sp->seg->nbytes;
+	uint32_t	r = sp->rare_index;
+	uint32_t	verifications = 0;
+	uint32_t	last_start;
+	uint32_t	start = from;
+
+	if (len - from < n)
+		return -1;
+	last_start = len - n;
+	while (start <= last_start)
+	{
+		const uint8_t *hit = memchr(s + start + r, sp->bytes[r], last_start - start + 1);
+
+		if (hit == NULL)
+			return -1;
+		start = (uint32_t) (hit - s) - r;
+		if (memcmp(s + start, sp->bytes, n) == 0)
+			return (int64_t) start + n;
+		if (verification_budget_spent(++verifications, start - from))
+		{
+#ifdef __SSE2__
+			return pair_skim_find_end(sp, s, start + 1, len);
+#else
+			return kmp_find_end(sp, s, start + 1, len);
+#endif
+		}
+		start++;
+	}
+	return -1;
+}
+
+/*
+ * Leftmost occurrence of a literal segment at or after from: its end, or
+ * -1.  A truly rare byte (a capital, a digit) is found fastest by memchr's
+ * long strides; common ones by the pair skim, which needs two bytes in
+ * place.  Either gives way when its candidates keep failing, ending with
+ * KMP, which is linear whatever the input.
+ */
+static int64_t
+literal_find_end(const GlLikeSegPlan *sp, const uint8_t *s, uint32_t from,
+				 uint32_t len)
+{
+#ifdef __SSE2__
+	if (!sp->rare_is_rare)
+		return pair_skim_find_end(sp, s, from, len);
+#endif
+	return memchr_find_end(sp, s, from, len);
+}
+
+/*
+ * Shift-And search for a masked segment from byte from on: the end of its
+ * leftmost-ending occurrence, or -1.
+ */
+static int64_t
+masked_find_end(const GlLikeSegPlan *sp, const uint8_t *s, uint32_t from,
+				uint32_t len, bool utf8)
+{
+	const uint64_t *ascii = sp->masks->ascii;
+	uint64_t	accept = (uint64_t) 1 << (sp->seg->nchars - 1);
+	uint64_t	state = 0;
+	uint32_t	pos = from;
+
+	while (pos < len)
+	{
+		if (state == 0)
+		{
+			/* No partial match alive: skip what position 0 rejects. */
+			if (sp->nfirst > 0)
+				pos = skim_two_bytes(s, pos, len, sp->first[0],
+									 sp->first[sp->nfirst - 1]);
+			else
+				while (pos < len && s[pos] < 0x80 && !(ascii[s[pos]] & 1))
+					pos++;
+			if (pos >= len)
+				return -1;
+		}
+		state = ((state << 1) | 1) & char_mask(sp, next_char(s, len, &pos, utf8));
+		if (state & accept)
+			return pos;
+	}
+	return -1;
+}
+
+bool
+gl_cpu_like_match(const GlLikePlan *plan, const char *value, uint32_t len)
+{
+	const GlLikeProgram *like = plan->like;
+	const uint8_t *s = (const uint8_t *) value;
+	uint32_t	nsegments = like->nsegments;
+	uint32_t	pos = 0;
+	uint32_t	i;
+
+	if (len < like->min_bytes)
+		return false;
+	if (nsegments == 0)
+		return like->anchored_start ? len == 0 : true;
+
+	for (i = 0; i < nsegments; i++)
+	{
+		const GlLikeSegPlan *sp = &plan->segs[i];
+		bool		last = (i == nsegments - 1);
+		int64_t		end;
+
+		if (i == 0 && like->anchored_start)
+		{
+			end = match_at(sp, s, 0, len, plan->utf8);
+			if (end < 0)
+				return false;
+			if (last && like->anchored_end)
+				return end == len;
+		}
+		else if (last && like->anchored_end)
+			return match_suffix(sp, s, pos, len, plan->utf8);
+		else if (sp->seg->is_literal)
+			end = literal_find_end(sp, s, pos, len);
+		else
+			end = masked_find_end(sp, s, pos, len, plan->utf8);
+		if (end < 0)
+			return false;
+		pos = (uint32_t) end;
+	}
+	return true;
+}

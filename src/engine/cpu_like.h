@@ -1,0 +1,51 @@
+/*-------------------------------------------------------------------------
+ *
+ * cpu_like.h
+ *	  CPU engine: running a GL_PROG_LIKE program.
+ *
+ * A program is prepared once (section pointers resolved, a rare byte chosen
+ * per literal segment) and then run over any number of values, possibly
+ * from several threads at once: the plan is read-only while matching.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef GPULIKE_CPU_LIKE_H
+#define GPULIKE_CPU_LIKE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pattern/program.h"
+
+typedef struct GlLikeSegPlan
+{
+	const GlLikeSegment *seg;
+	const GlCharMasks *masks;
+	const GlCodepointMask *exceptions;
+	const uint8_t *bytes;		/* literal segments only */
+	const int32_t *kmp;			/* literal segments only */
+	uint32_t	rare_index;		/* literal: offset of its rarest byte */
+	uint32_t	rare_index2;	/* literal: the next rarest (== rare_index if 1 byte) */
+	bool		rare_is_rare;	/* literal: memchr for it beats a pair skim */
+	uint32_t	nfirst;			/* 1 or 2: position 0 accepts only first[] */
+	uint8_t		first[2];		/* (ASCII bytes, e.g. 's' and 'S' for ILIKE) */
+} GlLikeSegPlan;
+
+/* Plans of patterns with this many segments or fewer need no malloc. */
+#define GL_LIKE_INLINE_SEGMENTS 8
+
+typedef struct GlLikePlan
+{
+	const GlProgram *prog;
+	const GlLikeProgram *like;
+	bool		utf8;
+	GlLikeSegPlan *segs;
+	GlLikeSegPlan inline_segs[GL_LIKE_INLINE_SEGMENTS];
+} GlLikePlan;
+
+/* false only when memory for a plan with many segments ran out */
+extern bool gl_cpu_like_prepare(const GlProgram *prog, GlLikePlan *plan);
+extern void gl_cpu_like_release(GlLikePlan *plan);
+extern bool gl_cpu_like_match(const GlLikePlan *plan, const char *s, uint32_t len);
+
+#endif							/* GPULIKE_CPU_LIKE_H */

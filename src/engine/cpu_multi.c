@@ -1,0 +1,61 @@
+/*-------------------------------------------------------------------------
+ *
+ * cpu_multi.c
+ *	  CPU engine: running a GL_PROG_MULTI (Aho–Corasick) program over one
+ *	  value.
+ *
+ * The automaton is complete (multi_build.c), so matching is one table load
+ * per byte: state = next[state][class[byte]], done at the first accepting
+ * state.  Most text bytes start no literal at all; while the automaton sits
+ * at the root, a tight loop skips bytes that would leave it there, which is
+ * where nearly all the time of a low-selectivity search goes.  Worst case
+ * (text that keeps the automaton away from the root) is still one load per
+ * byte: no input is slower than that.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "engine/cpu_multi.h"
+
+void
+gl_cpu_multi_prepare(const GlProgram *prog, GlMultiPlan *plan)
+{
+	int			b;
+
+	plan->multi = &prog->u.multi;
+	plan->byte_class = gl_program_section(prog, plan->multi->byte_class_off);
+	plan->next = gl_program_section(prog, plan->multi->next_off);
+	plan->accept = gl_program_section(prog, plan->multi->accept_off);
+	for (b = 0; b < 256; b++)
+		plan->root_stays[b] = plan->next[plan->byte_class[b]] == 0;
+}
+
+bool
+gl_cpu_multi_match(const GlMultiPlan *plan, const char *value, uint32_t len)
+{
+	const uint8_t *s = (const uint8_t *) value;
+	const uint8_t *byte_class = plan->byte_class;
+	const uint16_t *next = plan->next;
+	const uint8_t *accept = plan->accept;
+	uint32_t	nclasses = plan->multi->nclasses;
+	uint32_t	state = 0;
+	uint32_t	pos = 0;
+
+	if (len < plan->multi->min_bytes)
+		return false;
+	if (accept[0])
+		return true;			/* an empty literal: everything matches */
+	while (pos < len)
+	{
+		if (state == 0)
+		{
+			while (pos < len && plan->root_stays[s[pos]])
+				pos++;
+			if (pos == len)
+				return false;
+		}
+		state = next[state * nclasses + byte_class[s[pos++]]];
+		if (accept[state])
+			return true;
+	}
+	return false;
+}

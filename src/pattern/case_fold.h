@@ -1,0 +1,29 @@
+/*-------------------------------------------------------------------------
+ *
+ * case_fold.h
+ *	  The inverse of a collation's lower(), for exact ILIKE case classes.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef GPULIKE_CASE_FOLD_H
+#define GPULIKE_CASE_FOLD_H
+
+#include <stdint.h>
+
+typedef struct GlCaseFold GlCaseFold;
+
+/*
+ * The table of a libc collation in a UTF-8 database (built on first use,
+ * then cached for the life of the backend), or NULL with *refusal set when
+ * lower() is not a per-character mapping there.
+ */
+extern const GlCaseFold *gl_case_fold_for(Oid collation, const char **refusal);
+
+/*
+ * A GlCaseClassFn (like_build.h) over such a table (arg): every code point
+ * x with lower(x) == cp.
+ */
+extern int	gl_case_fold_class(void *arg, uint32_t cp, uint32_t *members,
+							   int max_members);
+
+#endif							/* GPULIKE_CASE_FOLD_H */

@@ -1,0 +1,25 @@
+/*-------------------------------------------------------------------------
+ *
+ * compile_like.h
+ *	  Backend side of LIKE / ILIKE compilation (compile_like.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef GPULIKE_COMPILE_LIKE_H
+#define GPULIKE_COMPILE_LIKE_H
+
+#include "pattern/program.h"
+
+/* One LIKE (or ILIKE) pattern; palloc'd program, or NULL with *refusal. */
+extern GlProgram *gl_compile_like(text *pattern, bool case_insensitive,
+								  Oid collation, const char **refusal);
+
+/*
+ * "Matches any of these" as one Aho–Corasick program, when every pattern
+ * is '%literal%' and the folding is bytewise exact; NULL with *refusal.
+ */
+extern GlProgram *gl_compile_like_any(text **patterns, int npatterns,
+									  bool case_insensitive, Oid collation,
+									  const char **refusal);
+
+#endif							/* GPULIKE_COMPILE_LIKE_H */

@@ -1,0 +1,287 @@
+/*-------------------------------------------------------------------------
+ *
+ * compile_regex.c
+ *	  Regular expression (~ ~* and SIMILAR TO) -> GL_PROG_DFA program.
+ *
+ * 1. Compile exactly as textregexeq / texticregexeq do: through
+ *	  RE_compile_and_cache with REG_ADVANCED (plus REG_ICASE for ~*) and the
+ *	  expression's collation.  An invalid regex therefore raises PostgreSQL's
+ *	  own error, and embedded options ((?i), (?n), ***= ...) mean what they
+ *	  mean to PostgreSQL, because they are already folded into the NFA and
+ *	  the colormap: case-insensitivity, for instance, is just extra members
+ *	  in each letter's color.
+ * 2. Export the search NFA and the code point -> color map
+ *	  (regex_export.c).
+ * 3. Choose the input alphabet.  A color that some NFA arc names needs a
+ *	  column of its own; colors only "any character" arcs see (white,
+ *	  colors used only inside lookaround constraints, which the export
+ *	  treats as satisfied) behave alike and share one column.
+ * 4. Determinize, minimize, merge equal columns (regex_dfa.c).
+ * 5. Assemble the program: the transition table, state flags, the color
+ *	  column of ASCII code points, and sorted ranges for the others, the
+ *	  most common column left out as default_color.
+ *
+ * The program is exact unless the regex has back-references or lookaround
+ * constraints; then it is a superset prefilter (exact = 0) and the executor's
+ * recheck decides.  A regex needing more than GL_REGEX_MAX_DFA_STATES states
+ * is refused: PostgreSQL evaluates it.
+ *
+ * The regex cache may free the compiled regex at its next use, so all we
+ * need from it is read out before anything else can compile a regex.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "mb/pg_wchar.h"
+#include "regex/regex.h"
+#include "regex/regexport.h"
+#include "utils/memutils.h"
+
+#include "pattern/compile_regex.h"
+#include "pattern/program_builder.h"
+#include "pattern/regex_dfa.h"
+#include "pattern/regex_export.h"
+
+/* Also bounds state numbers to the uint16 transition table. */
+#define GL_REGEX_MAX_DFA_STATES 4096
+
+/*
+ * Columns for the colors characters can have.  Returns the number of
+ * columns; column_of_color[co] = -1 for colors no character has.
+ */
+static int
+choose_columns(const GlRegexNfa *nfa, const GlRegexColorMap *map,
+			   int *column_of_color)
+{
+	bool	   *has_chars = palloc0(nfa->ncolors * sizeof(bool));
+	bool	   *named_by_arc = palloc0(nfa->ncolors * sizeof(bool));
+	int			shared_column = -1;
+	int			ncolumns = 0;
+	int			i;
+
+	for (i = 0; i < 128; i++)
+		has_chars[map->ascii[i]] = true;
+	for (i = 0; i < map->nruns; i++)
+		has_chars[map->runs[i].color] = true;
+	for (i = 0; i < nfa->arc_start[nfa->nstates]; i++)
+		if (nfa->arc_color[i] >= 0)
+			named_by_arc[nfa->arc_color[i]] = true;
+
+	for (i = 0; i < nfa->ncolors; i++)
+	{
+		if (!has_chars[i])
+			column_of_color[i] = -1;
+		else if (named_by_arc[i])
+			column_of_color[i] = ncolumns++;
+		else
+		{
+			if (shared_column < 0)
+				shared_column = ncolumns++;
+			column_of_color[i] = shared_column;
+		}
+	}
+	pfree(has_chars);
+	pfree(named_by_arc);
+	return ncolumns;
+}
+
+/* The DFA of a regex PostgreSQL has proven can never match. */
+static void
+impossible_dfa(GlRegexDfa *dfa)
+{
+	dfa->nstates = 1;
+	dfa->ncolumns = 1;
+	dfa->start = 0;
+	dfa->trans = palloc0(sizeof(uint16));
+	dfa->flags = palloc(1);
+	dfa->flags[0] = GL_DFA_DEAD;
+}
+
+/*
+ * Non-ASCII code points: runs mapped to final columns, equal neighbours
+ * merged, the column covering most code points left out as the default.
+ * Fills *ranges (palloc'd) and returns their number.
+ */
+static int
+build_ranges(const GlRegexColorMap *map, const int *final_column,
+			 int ncolumns, uint32 *default_column, GlColorRange **ranges)
+{
+	GlColorRange *merged = palloc(Max(map->nruns, 1) * sizeof(GlColorRange));
+	uint64	   *coverage = palloc0(ncolumns * sizeof(uint64));
+	int			nmerged = 0;
+	int			nranges = 0;
+	int			best = 0;
+	int			i;
+
+	for (i = 0; i < map->nruns; i++)
+	{
+		uint32		col = final_column[map->runs[i].color];
+
+		if (nmerged > 0 && merged[nmerged - 1].color == col &&
+			merged[nmerged - 1].hi + 1 == map->runs[i].lo)
+			merged[nmerged - 1].hi = map->runs[i].hi;
+		else
+		{
+			merged[nmerged].lo = map->runs[i].lo;
+			merged[nmerged].hi = map->runs[i].hi;
+			merged[nmerged].color = col;
+			merged[nmerged].pad = 0;
+			nmerged++;
+		}
+		coverage[col] += (uint64) map->runs[i].hi - map->runs[i].lo + 1;
+	}
+	for (i = 1; i < ncolumns; i++)
+		if (coverage[i] > coverage[best])
+			best = i;
+
+	for (i = 0; i < nmerged; i++)
+		if (merged[i].color != (uint32) best)
+			merged[nranges++] = merged[i];
+	*default_column = best;
+	*ranges = merged;
+	pfree(coverage);
+	return nranges;
+}
+
+/* The program blob (malloc'd by the builder), or NULL if memory ran out. */
+static GlProgram *
+assemble_program(const GlRegexDfa *dfa, const uint16 *ascii_column,
+				 const GlColorRange *ranges, int nranges,
+				 uint32 default_column, bool exact, bool utf8)
+{
+	GlProgramBuilder b;
+	uint32		trans_off,
+				flags_off,
+				ascii_off,
+				ranges_off;
+	GlProgram  *header;
+
+	gl_builder_init(&b, GL_PROG_DFA);
+	trans_off = gl_builder_add(&b, dfa->trans,
+							   (Size) dfa->nstates * dfa->ncolumns * sizeof(uint16));
+	flags_off = gl_builder_add(&b, dfa->flags, dfa->nstates);
+	ascii_off = gl_builder_add(&b, ascii_column, 128 * sizeof(uint16));
+	ranges_off = gl_builder_add(&b, ranges, nranges * sizeof(GlColorRange));
+	header = gl_builder_header(&b);
+	if (header != NULL)
+	{
+		header->exact = exact ? 1 : 0;
+		header->utf8 = utf8 ? 1 : 0;
+		header->u.dfa.nstates = dfa->nstates;
+		header->u.dfa.ncolors = dfa->ncolumns;
+		header->u.dfa.start_state = dfa->start;
+		header->u.dfa.default_color = default_column;
+		header->u.dfa.trans_off = trans_off;
+		header->u.dfa.flags_off = flags_off;
+		header->u.dfa.ascii_color_off = ascii_off;
+		header->u.dfa.nranges = nranges;
+		header->u.dfa.ranges_off = ranges_off;
+	}
+	return gl_builder_finish(&b);
+}
+
+/*
+ * Everything after compilation, in a scratch memory context.  Returns the
+ * builder's malloc'd program, or NULL with *refusal set (palloc'd in the
+ * scratch context).
+ */
+static GlProgram *
+program_from_regex(const regex_t *re, bool utf8, const char **refusal)
+{
+	uint32		max_codepoint = utf8 ? 0x10FFFF : 0xFF;
+	bool		exact = (re->re_info & (REG_UBACKREF | REG_ULOOKAROUND)) == 0;
+	GlRegexNfa	nfa;
+	GlRegexColorMap map;
+	GlRegexDfa	dfa;
+	int		   *column_of_color;
+	int		   *column_map;
+	int		   *final_column;
+	uint16		ascii_column[128];
+	GlColorRange *ranges;
+	int			nranges;
+	uint32		default_column;
+	int			ncolors;
+	int			ncolumns;
+	int			i;
+	GlProgram  *prog;
+
+	gl_regex_export_colormap(re, max_codepoint, &map);
+	ncolors = pg_reg_getnumcolors(re);
+	column_of_color = palloc(ncolors * sizeof(int));
+
+	if (re->re_info & REG_UIMPOSSIBLE)
+	{
+		/* regexec answers "no match" without running the NFA */
+		impossible_dfa(&dfa);
+		for (i = 0; i < ncolors; i++)
+			column_of_color[i] = 0;
+		ncolumns = 1;
+	}
+	else
+	{
+		gl_regex_export_nfa(re, &nfa);
+		ncolumns = choose_columns(&nfa, &map, column_of_color);
+		*refusal = gl_regex_determinize(&nfa, column_of_color, ncolumns,
+										GL_REGEX_MAX_DFA_STATES, &dfa);
+		if (*refusal != NULL)
+			return NULL;
+		gl_regex_dfa_minimize(&dfa);
+	}
+
+	column_map = palloc(ncolumns * sizeof(int));
+	gl_regex_dfa_merge_columns(&dfa, column_map);
+	final_column = palloc(ncolors * sizeof(int));
+	for (i = 0; i < ncolors; i++)
+		final_column[i] = column_of_color[i] >= 0 ? column_map[column_of_color[i]] : -1;
+
+	for (i = 0; i < 128; i++)
+		ascii_column[i] = (uint16) final_column[map.ascii[i]];
+	nranges = build_ranges(&map, final_column, dfa.ncolumns, &default_column, &ranges);
+
+	prog = assemble_program(&dfa, ascii_column, ranges, nranges,
+							default_column, exact, utf8);
+	if (prog == NULL)
+		*refusal = "out of memory building the regex program";
+	return prog;
+}
+
+GlProgram *
+gl_compile_regex(text *pattern, bool case_insensitive, Oid collation,
+				 const char **refusal)
+{
+	int			cflags = REG_ADVANCED | (case_insensitive ? REG_ICASE : 0);
+	int			encoding = GetDatabaseEncoding();
+	regex_t    *re;
+	MemoryContext scratch;
+	MemoryContext caller;
+	GlProgram  *built;
+	GlProgram  *prog = NULL;
+
+	/* first, so that an invalid regex gets PostgreSQL's error in any case */
+	re = RE_compile_and_cache(pattern, cflags, collation);
+
+	if (encoding != PG_UTF8 && encoding != PG_SQL_ASCII)
+	{
+		*refusal = "regex matching needs a UTF8 or SQL_ASCII database";
+		return NULL;
+	}
+
+	scratch = AllocSetContextCreate(CurrentMemoryContext, "gpulike regex compile",
+									ALLOCSET_DEFAULT_SIZES);
+	caller = MemoryContextSwitchTo(scratch);
+	*refusal = NULL;
+	built = program_from_regex(re, encoding == PG_UTF8, refusal);
+	MemoryContextSwitchTo(caller);
+
+	if (built != NULL)
+	{
+		prog = palloc(built->total_size);
+		memcpy(prog, built, built->total_size);
+		free(built);
+	}
+	else
+		*refusal = pstrdup(*refusal);
+	MemoryContextDelete(scratch);
+	return prog;
+}

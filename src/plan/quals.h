@@ -1,0 +1,67 @@
+/*-------------------------------------------------------------------------
+ *
+ * quals.h
+ *	  Which restriction clauses of a relation gpulike can evaluate, and the
+ *	  walk over an offloaded expression that the executor turns into a
+ *	  request.
+ *
+ * The planner keeps every original qual in the plan (the executor rechecks
+ * them); what it hands the executor in custom_exprs is the offloadable part
+ * of each clause: an expression built only of pattern operators over cached
+ * columns with Const, Param or outer-Var patterns, LIKE ANY/ALL, and
+ * AND/OR/NOT (outer Vars become Params in the plan, see planner.c).  It is
+ * a superset of the clause (never a subset), so candidates found with it
+ * never miss a row.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef GPULIKE_PLAN_QUALS_H
+#define GPULIKE_PLAN_QUALS_H
+
+#include "nodes/pathnodes.h"
+#include "utils/relcache.h"
+
+#include "pattern/compile.h"
+
+/* What the search for offloadable clauses of one relation needs. */
+typedef struct GlOffloadContext GlOffloadContext;
+
+extern GlOffloadContext *gl_offload_begin(RelOptInfo *rel, Relation relation);
+
+/*
+ * The offloadable part of one restriction or join clause of the relation,
+ * or NULL.  Patterns may be Consts, Params, or (in join clauses) plain Vars
+ * of other relations: *outer_relids gets those relations, whose values a
+ * parameterized path receives from the outer side of a nested loop.
+ */
+extern Expr *gl_offloadable_part(GlOffloadContext *ctx, Expr *clause,
+								 Relids *outer_relids);
+
+/* Are all these cached columns resident in GPU memory right now? */
+extern bool gl_offload_on_device(GlOffloadContext *ctx, List *attnums);
+
+/* The distinct columns of relation relid an offloaded list reads. */
+extern List *gl_offloaded_attnums(List *offloaded, Index relid);
+
+/*
+ * One leaf of an offloaded expression, as the executor sees it: "column OP
+ * pattern" or "column OP ANY/ALL (array)".
+ */
+typedef struct GlQualLeaf
+{
+	AttrNumber	attnum;
+	GlPatternOp op;
+	bool		op_negated;		/* !~~, !~~*, !~, !~* */
+	bool		is_array;		/* ScalarArrayOpExpr */
+	bool		array_use_or;	/* ANY (true) or ALL (false) */
+	Oid			collation;
+	Expr	   *pattern;		/* evaluated once per scan: text, or text[] */
+} GlQualLeaf;
+
+/* Split an offloaded leaf expression (OpExpr or ScalarArrayOpExpr). */
+extern void gl_qual_leaf(Expr *expr, GlQualLeaf *leaf);
+
+/* Is expr a leaf (as opposed to a BoolExpr)? */
+extern bool gl_qual_is_leaf(Expr *expr);
+
+#endif							/* GPULIKE_PLAN_QUALS_H */

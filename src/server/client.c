@@ -1,0 +1,441 @@
+/*-------------------------------------------------------------------------
+ *
+ * client.c
+ *	  Backend side of talking to the gpulike server: MATCH requests
+ *	  (client.h), column loads and forgets (loader_api.h).
+ *
+ * A request is built in backend memory as the postfix items and program
+ * blobs of one GlMatchMessage, each leaf's column resolved to its registry
+ * slot and generation through gl_cache_usable() when the leaf is added;
+ * the server answers only from that generation.  If any column is not
+ * usable, gl_request_run() returns NULL without asking the server.
+ *
+ * A load streams rows in batches of GL_LOAD_BATCH bytes; a value too large
+ * for one batch travels alone in its own message.  Every wait is bounded by
+ * the server's liveness (protocol.c), so a dead server turns into an ERROR
+ * for a load and into a NULL answer (with the reason) for a request.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "lib/stringinfo.h"
+#include "portability/instr_time.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/timestamp.h"
+
+#include "cache/registry.h"
+#include "column/column.h"
+#include "gpulike.h"
+#include "server/client.h"
+#include "server/loader_api.h"
+#include "server/protocol.h"
+#include "server/server_shmem.h"
+
+#define GL_LOAD_BATCH			(512 * 1024)
+#define GL_FORGET_TIMEOUT_MS	10000
+
+struct GlRequest
+{
+	Relation	rel;
+	int			nitems;
+	int			maxitems;
+	GlMatchItem *items;
+	StringInfoData programs;	/* blobs; offsets relative to this buffer */
+	const char *unusable;		/* why the server cannot answer, or NULL */
+};
+
+struct GlLoadStream
+{
+	GlSession  *session;
+	char	   *batch;			/* GlLoadRowsMessage header, then rows */
+	Size		used;
+	uint32		nrows;
+};
+
+/* ------------------------------------------------------------ requests */
+
+GlRequest *
+gl_request_begin(Relation rel)
+{
+	GlRequest  *req = palloc0(sizeof(GlRequest));
+
+	req->rel = rel;
+	req->maxitems = 8;
+	req->items = palloc(req->maxitems * sizeof(GlMatchItem));
+	initStringInfo(&req->programs);
+	if (gl_server_shared == NULL)
+		req->unusable = "gpulike is not in shared_preload_libraries";
+	return req;
+}
+
+static GlMatchItem *
+new_item(GlRequest *req, GlMatchOp op)
+{
+	GlMatchItem *item;
+
+	if (req->nitems == req->maxitems)
+	{
+		req->maxitems *= 2;
+		req->items = repalloc(req->items, req->maxitems * sizeof(GlMatchItem));
+	}
+	item = &req->items[req->nitems++];
+	memset(item, 0, sizeof(GlMatchItem));
+	item->op = op;
+	return item;
+}
+
+void
+gl_request_add_leaf(GlRequest *req, AttrNumber attnum, const GlProgram *prog,
+					bool negated)
+{
+	GlMatchItem *item = new_item(req, GL_MATCH_LEAF);
+	GlCacheInfo info;
+	static const char zeros[8] = {0};
+
+	item->negated = negated;
+	if (req->unusable == NULL && !gl_cache_usable(req->rel, attnum, &info))
+		req->unusable = "the column's gpulike cache is not ready";
+	if (req->unusable != NULL)
+		return;
+	item->slot = info.slot;
+	item->generation = info.generation;
+	item->program_off = req->programs.len;
+	item->program_size = prog->total_size;
+	appendBinaryStringInfo(&req->programs, (const char *) prog, prog->total_size);
+	appendBinaryStringInfo(&req->programs, zeros,
+						   gl_program_align(prog->total_size) - prog->total_size);
+}
+
+void
+gl_request_add_and(GlRequest *req, int noperands)
+{
+	new_item(req, GL_MATCH_AND)->noperands = noperands;
+}
+
+void
+gl_request_add_or(GlRequest *req, int noperands)
+{
+	new_item(req, GL_MATCH_OR)->noperands = noperands;
+}
+
+static void
+clear_stats(GlRequestStats *stats)
+{
+	if (stats != NULL)
+		memset(stats, 0, sizeof(GlRequestStats));
+}
+
+/* Receive ntids TIDs in chunk messages; false if the server went away. */
+static bool
+receive_tids(GlSession *session, ItemPointerData *tids, uint64 ntids)
+{
+	uint64		received = 0;
+
+	while (received < ntids)
+	{
+		Size		nbytes;
+		void	   *data;
+		uint64		n;
+
+		if (!gl_session_receive(session, &nbytes, &data, 0))
+			return false;
+		n = nbytes / sizeof(ItemPointerData);
+		if (nbytes % sizeof(ItemPointerData) != 0 || n > ntids - received)
+			elog(ERROR, "gpulike: malformed answer from the gpulike server");
+		memcpy(tids + received, data, nbytes);
+		received += n;
+	}
+	return true;
+}
+
+GlTidList *
+gl_request_run(GlRequest *req, GlRequestStats *stats, const char **why_not)
+{
+	Size		header_size = offsetof(GlMatchMessage, items) +
+		req->nitems * sizeof(GlMatchItem);
+	GlMatchMessage *msg;
+	GlSession  *session;
+	shm_mq_iovec iov[2];
+	GlReply		reply;
+	GlTidList  *result;
+	Size		nbytes;
+	void	   *data;
+	instr_time	start;
+	instr_time	elapsed;
+	int			i;
+
+	clear_stats(stats);
+	if (req->unusable != NULL)
+	{
+		*why_not = req->unusable;
+		return NULL;
+	}
+	INSTR_TIME_SET_CURRENT(start);
+
+	/* Header and items; program offsets become offsets in the message. */
+	header_size = MAXALIGN(header_size);
+	msg = palloc0(header_size);
+	msg->hdr.kind = GL_MSG_MATCH;
+	msg->nitems = req->nitems;
+	msg->device_choice = gl_device_choice;
+	memcpy(msg->items, req->items, req->nitems * sizeof(GlMatchItem));
+	for (i = 0; i < req->nitems; i++)
+	{
+		if (msg->items[i].op == GL_MATCH_LEAF)
+			msg->items[i].program_off += header_size;
+	}
+	iov[0].data = (const char *) msg;
+	iov[0].len = header_size;
+	iov[1].data = req->programs.data;
+	iov[1].len = req->programs.len;
+
+	session = gl_session_open(Min(header_size + req->programs.len + 1024,
+								  GL_LOAD_QUEUE),
+							  GL_MATCH_ANSWER_QUEUE, why_not);
+	if (session == NULL)
+		return NULL;
+	if (!gl_session_send(session, iov, 2) ||
+		!gl_session_receive(session, &nbytes, &data, 0))
+	{
+		gl_session_close(session);
+		*why_not = "the gpulike server stopped before answering";
+		return NULL;
+	}
+	if (nbytes != sizeof(GlReply))
+		elog(ERROR, "gpulike: malformed answer from the gpulike server");
+	memcpy(&reply, data, sizeof(GlReply));
+	if (reply.status != GL_REPLY_OK)
+	{
+		gl_session_close(session);
+		*why_not = pstrdup(reply.message);
+		return NULL;
+	}
+
+	result = palloc(sizeof(GlTidList));
+	result->ntids = reply.u.match.ntids;
+	result->tids = MemoryContextAllocHuge(CurrentMemoryContext,
+										  Max(result->ntids, 1) * sizeof(ItemPointerData));
+	if (!receive_tids(session, result->tids, result->ntids))
+	{
+		gl_session_close(session);
+		pfree(result->tids);
+		pfree(result);
+		*why_not = "the gpulike server stopped while answering";
+		return NULL;
+	}
+	gl_session_close(session);
+
+	if (stats != NULL)
+	{
+		INSTR_TIME_SET_CURRENT(elapsed);
+		INSTR_TIME_SUBTRACT(elapsed, start);
+		strlcpy(stats->engine, reply.u.match.engine, sizeof(stats->engine));
+		stats->engine_ms = reply.u.match.engine_ms;
+		stats->total_ms = INSTR_TIME_GET_MILLISEC(elapsed);
+		stats->rows_scanned = reply.u.match.rows_scanned;
+		stats->fell_back = reply.u.match.fell_back;
+	}
+	return result;
+}
+
+/* --------------------------------------------------------------- loads */
+
+/*
+ * The server could not take more: it replied why and detached.  Report its
+ * reason, or that it went away.
+ */
+static void
+load_failed(GlLoadStream *stream)
+{
+	Size		nbytes;
+	void	   *data;
+	GlReply		reply;
+
+	if (gl_session_receive(stream->session, &nbytes, &data, 1000) &&
+		nbytes == sizeof(GlReply))
+	{
+		memcpy(&reply, data, sizeof(GlReply));
+		if (reply.status != GL_REPLY_OK)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("%s", reply.message)));
+	}
+	ereport(ERROR,
+			(errcode(ERRCODE_CONNECTION_FAILURE),
+			 errmsg("gpulike: the gpulike server stopped while loading a column")));
+}
+
+static void
+send_or_fail(GlLoadStream *stream, shm_mq_iovec *iov, int iovcnt)
+{
+	if (!gl_session_send(stream->session, iov, iovcnt))
+		load_failed(stream);
+}
+
+/* Wait for the reply that ends a step; ERROR unless it is OK. */
+static void
+expect_ok(GlLoadStream *stream, GlReply *reply)
+{
+	Size		nbytes;
+	void	   *data;
+
+	if (!gl_session_receive(stream->session, &nbytes, &data, 0) ||
+		nbytes != sizeof(GlReply))
+		load_failed(stream);
+	memcpy(reply, data, sizeof(GlReply));
+	if (reply->status != GL_REPLY_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s", reply->message)));
+}
+
+GlLoadStream *
+gl_load_begin(int slot, uint64 generation, uint64 rows_hint, uint64 bytes_hint)
+{
+	GlLoadStream *stream = palloc0(sizeof(GlLoadStream));
+	GlLoadBeginMessage msg;
+	shm_mq_iovec iov;
+	GlReply		reply;
+	const char *why_not;
+
+	stream->session = gl_session_open(GL_LOAD_QUEUE, GL_SMALL_QUEUE, &why_not);
+	if (stream->session == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("gpulike: cannot load a column: %s", why_not)));
+
+	memset(&msg, 0, sizeof(msg));
+	msg.hdr.kind = GL_MSG_LOAD_BEGIN;
+	msg.slot = slot;
+	msg.generation = generation;
+	msg.rows_hint = rows_hint;
+	msg.bytes_hint = bytes_hint;
+	iov.data = (const char *) &msg;
+	iov.len = sizeof(msg);
+	send_or_fail(stream, &iov, 1);
+	expect_ok(stream, &reply);
+
+	stream->batch = palloc(GL_LOAD_BATCH);
+	stream->used = sizeof(GlLoadRowsMessage);
+	return stream;
+}
+
+static void
+flush_batch(GlLoadStream *stream)
+{
+	GlLoadRowsMessage *hdr = (GlLoadRowsMessage *) stream->batch;
+	shm_mq_iovec iov;
+
+	if (stream->nrows == 0)
+		return;
+	memset(hdr, 0, sizeof(GlLoadRowsMessage));
+	hdr->hdr.kind = GL_MSG_LOAD_ROWS;
+	hdr->nrows = stream->nrows;
+	iov.data = stream->batch;
+	iov.len = stream->used;
+	send_or_fail(stream, &iov, 1);
+	stream->used = sizeof(GlLoadRowsMessage);
+	stream->nrows = 0;
+}
+
+void
+gl_load_row(GlLoadStream *stream, ItemPointer tid, const char *value,
+			uint32 len, bool isnull)
+{
+	GlTid		packed = gl_tid_make(ItemPointerGetBlockNumberNoCheck(tid),
+									 ItemPointerGetOffsetNumberNoCheck(tid));
+	uint32		stored_len = isnull ? GL_ROW_NULL : len;
+	Size		row_size = GL_ROW_HEADER_SIZE + (isnull ? 0 : len);
+	char	   *p;
+
+	if (stream->used + row_size > GL_LOAD_BATCH)
+		flush_batch(stream);
+
+	if (sizeof(GlLoadRowsMessage) + row_size > GL_LOAD_BATCH)
+	{
+		/* A huge value goes alone, without copying it into the batch. */
+		GlLoadRowsMessage hdr;
+		char		rowhdr[GL_ROW_HEADER_SIZE];
+		shm_mq_iovec iov[3];
+
+		if (sizeof(hdr) + row_size > MaxAllocSize)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("gpulike: a value of %u bytes is too large to cache", len)));
+		memset(&hdr, 0, sizeof(hdr));
+		hdr.hdr.kind = GL_MSG_LOAD_ROWS;
+		hdr.nrows = 1;
+		memcpy(rowhdr, &packed, sizeof(packed));
+		memcpy(rowhdr + sizeof(packed), &stored_len, sizeof(stored_len));
+		iov[0].data = (const char *) &hdr;
+		iov[0].len = sizeof(hdr);
+		iov[1].data = rowhdr;
+		iov[1].len = GL_ROW_HEADER_SIZE;
+		iov[2].data = value;
+		iov[2].len = len;
+		send_or_fail(stream, iov, 3);
+		return;
+	}
+
+	p = stream->batch + stream->used;
+	memcpy(p, &packed, sizeof(packed));
+	memcpy(p + sizeof(packed), &stored_len, sizeof(stored_len));
+	if (!isnull && len > 0)
+		memcpy(p + GL_ROW_HEADER_SIZE, value, len);
+	stream->used += row_size;
+	stream->nrows++;
+}
+
+void
+gl_load_end(GlLoadStream *stream)
+{
+	GlMessageHeader hdr;
+	shm_mq_iovec iov;
+	GlReply		reply;
+
+	flush_batch(stream);
+	memset(&hdr, 0, sizeof(hdr));
+	hdr.kind = GL_MSG_LOAD_END;
+	iov.data = (const char *) &hdr;
+	iov.len = sizeof(hdr);
+	send_or_fail(stream, &iov, 1);
+	expect_ok(stream, &reply);
+
+	gl_session_close(stream->session);
+	pfree(stream->batch);
+	pfree(stream);
+}
+
+/* ------------------------------------------------------ forget, running */
+
+void
+gl_server_forget(int slot)
+{
+	GlForgetMessage msg;
+	shm_mq_iovec iov;
+	GlSession  *session;
+	const char *why_not;
+	Size		nbytes;
+	void	   *data;
+
+	/* No server: nothing is held (a new server starts empty). */
+	session = gl_session_open(GL_SMALL_QUEUE, GL_SMALL_QUEUE, &why_not);
+	if (session == NULL)
+		return;
+	memset(&msg, 0, sizeof(msg));
+	msg.hdr.kind = GL_MSG_FORGET;
+	msg.slot = slot;
+	iov.data = (const char *) &msg;
+	iov.len = sizeof(msg);
+	if (gl_session_send(session, &iov, 1))
+		(void) gl_session_receive(session, &nbytes, &data, GL_FORGET_TIMEOUT_MS);
+	gl_session_close(session);
+}
+
+bool
+gl_server_running(void)
+{
+	return gl_server_current(NULL, NULL, NULL);
+}

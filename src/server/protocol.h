@@ -1,0 +1,216 @@
+/*-------------------------------------------------------------------------
+ *
+ * protocol.h
+ *	  Messages between backends and the gpulike server, and the session
+ *	  (one DSM segment holding two shm_mq's) that carries them.
+ *
+ * A backend opens a session per conversation: it creates a segment with a
+ * request queue (backend -> server) and a response queue (server ->
+ * backend), posts the segment's handle in the server's mailbox
+ * (server_shmem.h) and talks.  Conversations are short: one MATCH and its
+ * answer, one STATUS, one FORGET, or one load stream (LOAD_BEGIN, any number
+ * of LOAD_ROWS, LOAD_END).  When the conversation ends either side detaches;
+ * the segment disappears with its last user, so nothing leaks when a
+ * backend errors out or the server dies.
+ *
+ * All messages start with a GlMessageHeader.  Answers are one GlReply; a
+ * MATCH answer with ntids > 0 is followed by TID chunk messages, each a bare
+ * array of ItemPointerData, until ntids TIDs have been sent.
+ *
+ * Load rows are packed back to back in a LOAD_ROWS message: an 8-byte
+ * GlTid, a 4-byte length (GL_ROW_NULL for a NULL), then the value bytes,
+ * with no padding (read with memcpy).
+ *
+ * Backends never block without watching the server: every wait is on the
+ * process latch with a timeout, checks for interrupts, and gives up when
+ * the server's pid or generation changes (server_shmem.h).  The server
+ * never waits for a backend except while streaming an answer to one that
+ * is reading it; if that backend goes away, its queue detaches and the
+ * send returns at once.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef GPULIKE_PROTOCOL_H
+#define GPULIKE_PROTOCOL_H
+
+#include "storage/dsm.h"
+#include "storage/shm_mq.h"
+#include "utils/timestamp.h"
+
+typedef enum GlMessageKind
+{
+	GL_MSG_MATCH = 1,
+	GL_MSG_LOAD_BEGIN,
+	GL_MSG_LOAD_ROWS,
+	GL_MSG_LOAD_END,
+	GL_MSG_FORGET,
+	GL_MSG_STATUS,
+	GL_MSG_REPLY
+} GlMessageKind;
+
+typedef struct GlMessageHeader
+{
+	uint32		kind;			/* GlMessageKind */
+	uint32		pad;
+} GlMessageHeader;
+
+/* ---------------------------------------------------------------- MATCH */
+
+typedef enum GlMatchOp
+{
+	GL_MATCH_LEAF = 1,
+	GL_MATCH_AND,
+	GL_MATCH_OR
+} GlMatchOp;
+
+/* One postfix item; a leaf's program lies at program_off in the message. */
+typedef struct GlMatchItem
+{
+	uint32		op;				/* GlMatchOp */
+	uint32		negated;		/* leaf: NOT of the program */
+	int32		slot;			/* leaf: registry slot of the column */
+	uint32		noperands;		/* AND / OR: operands popped */
+	uint64		generation;		/* leaf: generation of that slot */
+	uint32		program_off;	/* leaf: offset from message start */
+	uint32		program_size;
+} GlMatchItem;
+
+typedef struct GlMatchMessage
+{
+	GlMessageHeader hdr;
+	uint32		nitems;
+	int32		device_choice;	/* the backend's gpulike.device */
+	GlMatchItem items[FLEXIBLE_ARRAY_MEMBER];
+	/* followed by the program blobs, each 8-byte aligned */
+} GlMatchMessage;
+
+/* ----------------------------------------------------------------- LOAD */
+
+typedef struct GlLoadBeginMessage
+{
+	GlMessageHeader hdr;
+	int32		slot;
+	uint32		pad;
+	uint64		generation;
+	uint64		rows_hint;
+	uint64		bytes_hint;
+} GlLoadBeginMessage;
+
+#define GL_ROW_NULL			UINT32_MAX
+#define GL_ROW_HEADER_SIZE	(sizeof(uint64) + sizeof(uint32))
+
+typedef struct GlLoadRowsMessage
+{
+	GlMessageHeader hdr;
+	uint32		nrows;
+	uint32		pad;
+	/* packed rows follow */
+} GlLoadRowsMessage;
+
+/* ------------------------------------------------------- FORGET, STATUS */
+
+typedef struct GlForgetMessage
+{
+	GlMessageHeader hdr;
+	int32		slot;
+	uint32		pad;
+} GlForgetMessage;
+
+/* What the server reports about itself (gpulike.status()). */
+typedef struct GlStatusInfo
+{
+	char		engine[16];		/* "cuda" or "cpu" */
+	char		device_name[256];	/* "" without a GPU */
+	bool		has_device;
+	uint64		device_total_bytes;
+	uint64		device_free_bytes;
+	int32		cpu_threads;
+	int32		ncolumns;		/* columns held */
+	uint64		host_bytes;
+	uint64		device_bytes;
+} GlStatusInfo;
+
+/* ---------------------------------------------------------------- REPLY */
+
+typedef enum GlReplyStatus
+{
+	GL_REPLY_OK = 0,
+	GL_REPLY_UNAVAILABLE,		/* cannot answer; ask PostgreSQL instead */
+	GL_REPLY_ERROR				/* the request failed: report message */
+} GlReplyStatus;
+
+typedef struct GlMatchResult
+{
+	uint64		ntids;			/* TIDs that follow in chunk messages */
+	char		engine[64];
+	double		engine_ms;
+	uint64		rows_scanned;
+	bool		fell_back;
+} GlMatchResult;
+
+typedef struct GlLoadResult
+{
+	uint64		nrows;
+	uint64		host_bytes;
+	uint64		device_bytes;
+} GlLoadResult;
+
+typedef struct GlReply
+{
+	GlMessageHeader hdr;		/* GL_MSG_REPLY */
+	int32		status;			/* GlReplyStatus */
+	uint32		pad;
+	char		message[256];	/* why, when status is not OK */
+	union
+	{
+		GlMatchResult match;
+		GlLoadResult load;
+		GlStatusInfo status;
+	}			u;
+} GlReply;
+
+/* TIDs per chunk message of a MATCH answer. */
+#define GL_TID_CHUNK		(1 << 20)
+
+/* ------------------------------------------------------------- sessions */
+
+typedef struct GlSession
+{
+	dsm_segment *seg;
+	shm_mq_handle *outq;		/* what we send */
+	shm_mq_handle *inq;			/* what we receive */
+	uint64		server_generation;	/* backend side: the server addressed */
+} GlSession;
+
+/* Queue sizes for the kinds of conversation. */
+#define GL_SMALL_QUEUE		(64 * 1024)
+#define GL_MATCH_ANSWER_QUEUE	(4 * 1024 * 1024)
+#define GL_LOAD_QUEUE		(8 * 1024 * 1024)
+
+/*
+ * Backend side.  gl_session_open returns NULL (and *why_not) when no server
+ * runs.  Send and receive return false when the server went away; receive
+ * also when timeout_ms (0 = none) passed.  All of them may ereport(ERROR)
+ * on interrupts (query cancel), after which the resource owner detaches
+ * the segment.
+ */
+extern GlSession *gl_session_open(Size request_queue, Size response_queue,
+								  const char **why_not);
+extern bool gl_session_send(GlSession *session, shm_mq_iovec *iov, int iovcnt);
+extern bool gl_session_receive(GlSession *session, Size *nbytes, void **data,
+							   int timeout_ms);
+extern void gl_session_close(GlSession *session);
+
+/*
+ * Server side: attach a posted segment (NULL if its backend already left),
+ * and the two directions.  Receive never waits; send waits only while the
+ * backend is attached and reading.
+ */
+extern GlSession *gl_session_attach(dsm_handle handle);
+extern shm_mq_result gl_session_receive_nowait(GlSession *session,
+											   Size *nbytes, void **data);
+extern bool gl_session_send_blocking(GlSession *session, const void *data,
+									 Size nbytes);
+extern void gl_session_detach(GlSession *session);
+
+#endif							/* GPULIKE_PROTOCOL_H */

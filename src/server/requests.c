@@ -1,0 +1,274 @@
+/*-------------------------------------------------------------------------
+ *
+ * requests.c
+ *	  What the gpulike server does with each message (protocol.h).
+ *
+ * MATCH: apply the delta log first (every row a query's snapshot can see
+ * was logged before that snapshot was taken, hence before the request was
+ * sent), then check that each leaf's cache is still ready under the
+ * generation the backend named (a cache can turn stale between the
+ * backend's check and now), evaluate, and stream the sorted TIDs back in
+ * chunks.  Anything that prevents an exact answer is an UNAVAILABLE reply:
+ * the backend then lets PostgreSQL answer.
+ *
+ * LOAD_BEGIN / LOAD_ROWS / LOAD_END: build a new column for (slot,
+ * generation) in the store and install it at the end.  LOAD_BEGIN is
+ * acknowledged, so the loader starts scanning only once delta rows of that
+ * generation are being kept (a row inserted behind the scan's position
+ * then reaches the column through the delta log).  A failure (budget, out
+ * of memory) is replied and ends the conversation; the backend reads the
+ * reply when its next send finds the queue detached.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "storage/itemptr.h"
+
+#include "server/engines.h"
+#include "server/requests.h"
+#include "server/store.h"
+
+static void
+send_reply(GlServerSession *ss, GlReply *reply)
+{
+	reply->hdr.kind = GL_MSG_REPLY;
+	if (!gl_session_send_blocking(ss->session, reply, sizeof(GlReply)))
+		ss->finished = true;
+}
+
+static void
+send_failure(GlServerSession *ss, GlReplyStatus status, const char *message)
+{
+	GlReply		reply;
+
+	memset(&reply, 0, sizeof(reply));
+	reply.status = status;
+	strlcpy(reply.message, message, sizeof(reply.message));
+	send_reply(ss, &reply);
+	ss->finished = true;
+}
+
+/* Stream TIDs as ItemPointerData chunks; stops if the backend left. */
+static void
+send_tids(GlServerSession *ss, const GlTid *tids, uint64 ntids)
+{
+	uint64		chunk = Min(ntids, (uint64) GL_TID_CHUNK);
+	ItemPointerData *buf = palloc(Max(chunk, 1) * sizeof(ItemPointerData));
+	uint64		done = 0;
+
+	while (done < ntids && !ss->finished)
+	{
+		uint64		n = Min(chunk, ntids - done);
+		uint64		i;
+
+		for (i = 0; i < n; i++)
+			ItemPointerSet(&buf[i], gl_tid_block(tids[done + i]),
+						   gl_tid_offset(tids[done + i]));
+		if (!gl_session_send_blocking(ss->session, buf, n * sizeof(ItemPointerData)))
+			ss->finished = true;
+		done += n;
+	}
+	pfree(buf);
+}
+
+static void
+serve_match(GlServerSession *ss, const char *data, Size len)
+{
+	const GlMatchMessage *msg = (const GlMatchMessage *) data;
+	GlReply		reply;
+	GlTid	   *tids;
+	uint64		ntids = 0;
+	uint32		i;
+
+	gl_store_sync();
+
+	if (len >= offsetof(GlMatchMessage, items) &&
+		msg->nitems <= (len - offsetof(GlMatchMessage, items)) / sizeof(GlMatchItem))
+	{
+		for (i = 0; i < msg->nitems; i++)
+		{
+			const GlMatchItem *item = &msg->items[i];
+
+			if (item->op == GL_MATCH_LEAF &&
+				!gl_store_registry_ready(item->slot, item->generation))
+			{
+				send_failure(ss, GL_REPLY_UNAVAILABLE,
+							 "the gpulike cache changed (stale or rebuilt) since the query started");
+				return;
+			}
+		}
+	}
+
+	memset(&reply, 0, sizeof(reply));
+	tids = gl_engines_run_match(msg, len, &ntids, &reply.u.match,
+								reply.message, sizeof(reply.message));
+	if (tids == NULL)
+	{
+		send_failure(ss, GL_REPLY_UNAVAILABLE, reply.message);
+		return;
+	}
+	reply.status = GL_REPLY_OK;
+	send_reply(ss, &reply);
+	send_tids(ss, tids, ntids);
+	ss->finished = true;
+}
+
+static void
+serve_load_begin(GlServerSession *ss, const char *data, Size len)
+{
+	const GlLoadBeginMessage *msg = (const GlLoadBeginMessage *) data;
+	GlReply		reply;
+
+	if (len != sizeof(GlLoadBeginMessage) || ss->loading)
+	{
+		send_failure(ss, GL_REPLY_ERROR, "gpulike: malformed load request");
+		return;
+	}
+	memset(&reply, 0, sizeof(reply));
+	if (!gl_store_load_begin(msg->slot, msg->generation, msg->rows_hint,
+							 msg->bytes_hint, reply.message, sizeof(reply.message)))
+	{
+		send_failure(ss, GL_REPLY_ERROR, reply.message);
+		return;
+	}
+	ss->loading = true;
+	ss->load_slot = msg->slot;
+	ss->load_generation = msg->generation;
+	reply.status = GL_REPLY_OK;
+	send_reply(ss, &reply);
+}
+
+static void
+serve_load_rows(GlServerSession *ss, const char *data, Size len)
+{
+	const GlLoadRowsMessage *msg = (const GlLoadRowsMessage *) data;
+	char		err[256];
+
+	if (len < sizeof(GlLoadRowsMessage) || !ss->loading)
+	{
+		send_failure(ss, GL_REPLY_ERROR, "gpulike: malformed load request");
+		return;
+	}
+	if (!gl_store_load_rows(ss->load_slot, ss->load_generation,
+							data + sizeof(GlLoadRowsMessage),
+							len - sizeof(GlLoadRowsMessage), msg->nrows,
+							err, sizeof(err)))
+	{
+		gl_serve_abandon(ss);
+		send_failure(ss, GL_REPLY_ERROR, err);
+	}
+}
+
+static void
+serve_load_end(GlServerSession *ss, Size len)
+{
+	GlReply		reply;
+
+	if (len != sizeof(GlMessageHeader) || !ss->loading)
+	{
+		send_failure(ss, GL_REPLY_ERROR, "gpulike: malformed load request");
+		return;
+	}
+	/* Rows logged for this generation while it loaded go in before install. */
+	gl_store_sync();
+	memset(&reply, 0, sizeof(reply));
+	ss->loading = false;
+	if (!gl_store_load_end(ss->load_slot, ss->load_generation,
+						   &reply.u.load.nrows, &reply.u.load.host_bytes,
+						   &reply.u.load.device_bytes,
+						   reply.message, sizeof(reply.message)))
+	{
+		send_failure(ss, GL_REPLY_ERROR, reply.message);
+		return;
+	}
+	reply.status = GL_REPLY_OK;
+	send_reply(ss, &reply);
+	ss->finished = true;
+}
+
+static void
+serve_forget(GlServerSession *ss, const char *data, Size len)
+{
+	const GlForgetMessage *msg = (const GlForgetMessage *) data;
+	GlReply		reply;
+
+	if (len != sizeof(GlForgetMessage))
+	{
+		send_failure(ss, GL_REPLY_ERROR, "gpulike: malformed forget request");
+		return;
+	}
+	gl_store_forget(msg->slot);
+	memset(&reply, 0, sizeof(reply));
+	reply.status = GL_REPLY_OK;
+	send_reply(ss, &reply);
+	ss->finished = true;
+}
+
+static void
+serve_status(GlServerSession *ss)
+{
+	GlReply		reply;
+	int			ncolumns;
+
+	memset(&reply, 0, sizeof(reply));
+	gl_engines_describe(&reply.u.status);
+	gl_store_totals(&ncolumns, &reply.u.status.host_bytes,
+					&reply.u.status.device_bytes);
+	reply.u.status.ncolumns = ncolumns;
+	reply.status = GL_REPLY_OK;
+	send_reply(ss, &reply);
+	ss->finished = true;
+}
+
+void
+gl_serve_message(GlServerSession *ss, const char *data, Size len)
+{
+	GlMessageHeader hdr;
+
+	if (len < sizeof(hdr))
+	{
+		send_failure(ss, GL_REPLY_ERROR, "gpulike: malformed request");
+		return;
+	}
+	memcpy(&hdr, data, sizeof(hdr));
+	if (ss->loading && hdr.kind != GL_MSG_LOAD_ROWS && hdr.kind != GL_MSG_LOAD_END)
+	{
+		gl_serve_abandon(ss);
+		send_failure(ss, GL_REPLY_ERROR, "gpulike: unexpected message during a load");
+		return;
+	}
+
+	switch ((GlMessageKind) hdr.kind)
+	{
+		case GL_MSG_MATCH:
+			serve_match(ss, data, len);
+			break;
+		case GL_MSG_LOAD_BEGIN:
+			serve_load_begin(ss, data, len);
+			break;
+		case GL_MSG_LOAD_ROWS:
+			serve_load_rows(ss, data, len);
+			break;
+		case GL_MSG_LOAD_END:
+			serve_load_end(ss, len);
+			break;
+		case GL_MSG_FORGET:
+			serve_forget(ss, data, len);
+			break;
+		case GL_MSG_STATUS:
+			serve_status(ss);
+			break;
+		default:
+			send_failure(ss, GL_REPLY_ERROR, "gpulike: unknown request");
+			break;
+	}
+}
+
+void
+gl_serve_abandon(GlServerSession *ss)
+{
+	if (ss->loading)
+		gl_store_load_abort(ss->load_slot, ss->load_generation);
+	ss->loading = false;
+}

@@ -1,0 +1,144 @@
+/*-------------------------------------------------------------------------
+ *
+ * status.c
+ *	  gpulike.status(): one row describing the gpulike server, obtained by
+ *	  a STATUS request; and gpulike.preloaded() for the extension script.
+ *
+ * status() never fails for want of a server: when the library was not
+ * preloaded, when no server runs, or when it does not answer within
+ * GL_STATUS_TIMEOUT_MS, the row says so in its "server" column and the
+ * other columns are NULL.  With gpulike.regression_mode on, everything that
+ * differs between hosts (device, memory, pid, uptime, thread count) is
+ * hidden, so regression output is the same on CPU and GPU machines.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "fmgr.h"
+#include "funcapi.h"
+#include "utils/builtins.h"
+#include "utils/timestamp.h"
+
+#include "gpulike.h"
+#include "server/loader_api.h"
+#include "server/protocol.h"
+#include "server/server_shmem.h"
+
+#define GL_STATUS_TIMEOUT_MS	10000
+#define GL_STATUS_COLUMNS		11
+
+PG_FUNCTION_INFO_V1(gl_status);
+PG_FUNCTION_INFO_V1(gl_preloaded_sql);
+
+/* Ask the server; false (with *server_state) when it cannot answer. */
+static bool
+ask_server(GlStatusInfo *info, const char **server_state)
+{
+	GlSession  *session;
+	GlMessageHeader msg;
+	shm_mq_iovec iov;
+	const char *why_not;
+	Size		nbytes;
+	void	   *data;
+	GlReply		reply;
+
+	if (gl_server_shared == NULL)
+	{
+		*server_state = "not preloaded";
+		return false;
+	}
+	session = gl_session_open(GL_SMALL_QUEUE, GL_SMALL_QUEUE, &why_not);
+	if (session == NULL)
+	{
+		*server_state = "not running";
+		return false;
+	}
+	memset(&msg, 0, sizeof(msg));
+	msg.kind = GL_MSG_STATUS;
+	iov.data = (const char *) &msg;
+	iov.len = sizeof(msg);
+	if (!gl_session_send(session, &iov, 1) ||
+		!gl_session_receive(session, &nbytes, &data, GL_STATUS_TIMEOUT_MS) ||
+		nbytes != sizeof(GlReply))
+	{
+		gl_session_close(session);
+		*server_state = gl_server_running() ? "not responding" : "not running";
+		return false;
+	}
+	memcpy(&reply, data, sizeof(reply));
+	gl_session_close(session);
+	if (reply.status != GL_REPLY_OK)
+	{
+		*server_state = "not responding";
+		return false;
+	}
+	*info = reply.u.status;
+	*server_state = "running";
+	return true;
+}
+
+Datum
+gl_status(PG_FUNCTION_ARGS)
+{
+	TupleDesc	tupdesc;
+	Datum		values[GL_STATUS_COLUMNS];
+	bool		nulls[GL_STATUS_COLUMNS];
+	GlStatusInfo info;
+	const char *server_state;
+	pid_t		pid;
+	TimestampTz started_at;
+	bool		hide = gl_regression_mode;
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	if (tupdesc->natts != GL_STATUS_COLUMNS)
+		elog(ERROR, "gpulike.status() is declared with %d columns, expected %d",
+			 tupdesc->natts, GL_STATUS_COLUMNS);
+
+	memset(nulls, true, sizeof(nulls));
+	memset(info.device_name, 0, sizeof(info.device_name));
+	if (ask_server(&info, &server_state) &&
+		gl_server_current(&pid, NULL, &started_at))
+	{
+		nulls[1] = false;
+		values[1] = CStringGetTextDatum(info.engine);
+		if (hide)
+		{
+			nulls[2] = false;
+			values[2] = CStringGetTextDatum("(hidden)");
+		}
+		else
+		{
+			if (info.has_device)
+			{
+				nulls[2] = nulls[3] = nulls[4] = false;
+				values[2] = CStringGetTextDatum(info.device_name);
+				values[3] = Int64GetDatum(info.device_total_bytes >> 20);
+				values[4] = Int64GetDatum(info.device_free_bytes >> 20);
+			}
+			nulls[5] = nulls[6] = nulls[7] = false;
+			values[5] = Int32GetDatum(info.cpu_threads);
+			values[6] = Int32GetDatum(pid);
+			values[7] = DirectFunctionCall2(timestamp_mi,
+											TimestampTzGetDatum(GetCurrentTimestamp()),
+											TimestampTzGetDatum(started_at));
+		}
+		nulls[8] = nulls[9] = nulls[10] = false;
+		values[8] = Int32GetDatum(info.ncolumns);
+		values[9] = Int64GetDatum(info.host_bytes);
+		values[10] = Int64GetDatum(info.device_bytes);
+	}
+	nulls[0] = false;
+	values[0] = CStringGetTextDatum(server_state);
+
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+}
+
+/* Was the library loaded through shared_preload_libraries? */
+Datum
+gl_preloaded_sql(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(gl_preloaded);
+}

@@ -1,0 +1,620 @@
+/*-------------------------------------------------------------------------
+ *
+ * store.c
+ *	  The server's column store (see store.h).
+ *
+ * Each registry slot may have two columns: the one serving requests and,
+ * while the slot is being (re)built, the one being loaded.  A finished
+ * load replaces the serving column in one step, so requests never see a
+ * half-loaded column.  Both carry the generation they belong to; rows from
+ * the delta log are appended only to a column of the same generation, and
+ * a request is answered only by the column of the generation it names.
+ *
+ * Host memory: every column counts at its allocated capacity
+ * (gl_column_host_bytes); a load that pushes the total past
+ * gpulike.host_memory fails.  Delta rows are always accepted: refusing them
+ * would make the column miss rows, which is worse than a small overshoot.
+ *
+ * Device memory (CUDA builds): a serving column gets a device copy when it
+ * is loaded or used while the GPU engine is in use.  When the copies would
+ * exceed gpulike.gpu_memory (0: 80% of the device), the least recently used
+ * other copies are dropped first; a column that still does not fit is
+ * served by the CPU engine and tried again on its next use.
+ *
+ * The registry (src/cache/) shows what the store holds: the store writes
+ * nrows, bytes, device, counters of a slot whenever they change, and only
+ * while the registry entry still has the column's generation.  Entries the
+ * registry no longer wants (uncached, rebuilt under a new generation) are
+ * dropped by gl_store_sync.  At server start nothing is held, so entries
+ * that were ready are marked evicted: their data went with the old server.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "storage/lwlock.h"
+#include "utils/memutils.h"
+#include "utils/timestamp.h"
+
+#include "cache/registry.h"
+#include "cache/registry_internal.h"
+#include "gpulike.h"
+#include "server/engines.h"
+#include "server/protocol.h"
+#include "server/store.h"
+#include "sync/delta_log.h"
+#ifdef GPULIKE_HAVE_CUDA
+#include "gpulike_cuda.h"
+#endif
+
+static int	store_nslots = 0;
+static GlStoredColumn **serving = NULL;
+static GlStoredColumn **loading = NULL;
+static bool *changed = NULL;		/* slots whose counters need publishing */
+static bool *serving_missed = NULL;	/* lost a delta row (out of memory) */
+static bool *loading_missed = NULL;
+static int	evicted_at_start = 0;
+
+static void
+publish(GlStoredColumn *sc, bool count_query)
+{
+	GlCacheEntry *entry = &gl_registry_entries()[sc->slot];
+
+	LWLockAcquire(gl_registry_lock(), LW_EXCLUSIVE);
+	if (entry->state != GL_CACHE_EMPTY && entry->generation == sc->generation)
+	{
+		entry->nrows = sc->col.nrows;
+		entry->host_bytes = gl_column_host_bytes(&sc->col);
+		entry->device_bytes = sc->device_bytes;
+		strlcpy(entry->device, sc->device ? "cuda:0" : "cpu",
+				sizeof(entry->device));
+		if (count_query)
+		{
+			entry->queries_served++;
+			entry->last_used = sc->last_used;
+		}
+	}
+	LWLockRelease(gl_registry_lock());
+}
+
+void
+gl_store_init(void)
+{
+	GlCacheEntry *entries = gl_registry_entries();
+	int			i;
+
+	store_nslots = gl_registry_size();
+	serving = MemoryContextAllocZero(TopMemoryContext,
+									 store_nslots * sizeof(GlStoredColumn *));
+	loading = MemoryContextAllocZero(TopMemoryContext,
+									 store_nslots * sizeof(GlStoredColumn *));
+	changed = MemoryContextAllocZero(TopMemoryContext, store_nslots * sizeof(bool));
+	serving_missed = MemoryContextAllocZero(TopMemoryContext,
+											store_nslots * sizeof(bool));
+	loading_missed = MemoryContextAllocZero(TopMemoryContext,
+											store_nslots * sizeof(bool));
+
+	LWLockAcquire(gl_registry_lock(), LW_EXCLUSIVE);
+	for (i = 0; i < store_nslots; i++)
+	{
+		if (entries[i].state != GL_CACHE_READY)
+			continue;
+		entries[i].state = GL_CACHE_EVICTED;
+		evicted_at_start++;
+		entries[i].nrows = 0;
+		entries[i].host_bytes = 0;
+		entries[i].device_bytes = 0;
+		entries[i].device[0] = '\0';
+	}
+	LWLockRelease(gl_registry_lock());
+}
+
+/*
+ * Once the server answers, let the cache reloader (src/cache/) rebuild
+ * what gl_store_init marked evicted.
+ */
+void
+gl_store_request_reloads(void)
+{
+	if (evicted_at_start > 0)
+		gl_registry_wake_launcher();
+	evicted_at_start = 0;
+}
+
+bool
+gl_store_slot_valid(int slot)
+{
+	return slot >= 0 && slot < store_nslots;
+}
+
+GlStoredColumn *
+gl_store_lookup(int slot, uint64 generation)
+{
+	GlStoredColumn *sc;
+
+	if (!gl_store_slot_valid(slot))
+		return NULL;
+	sc = serving[slot];
+	if (sc == NULL || sc->generation != generation)
+		return NULL;
+	return sc;
+}
+
+static uint64
+host_bytes_total(void)
+{
+	uint64		total = 0;
+	int			i;
+
+	for (i = 0; i < store_nslots; i++)
+	{
+		if (serving[i])
+			total += gl_column_host_bytes(&serving[i]->col);
+		if (loading[i])
+			total += gl_column_host_bytes(&loading[i]->col);
+	}
+	return total;
+}
+
+static uint64
+host_budget(void)
+{
+	return (uint64) gl_host_memory_mb * 1024 * 1024;
+}
+
+static void
+free_column(GlStoredColumn *sc)
+{
+	gl_store_drop_device(sc);
+	gl_column_free(&sc->col);
+	pfree(sc);
+}
+
+/* ------------------------------------------------------------ loading */
+
+bool
+gl_store_load_begin(int slot, uint64 generation, uint64 rows_hint,
+					uint64 bytes_hint, char *err, size_t errlen)
+{
+	GlStoredColumn *sc;
+	uint64		used = host_bytes_total();
+	uint64		room = used < host_budget() ? host_budget() - used : 0;
+
+	if (!gl_store_slot_valid(slot))
+	{
+		snprintf(err, errlen, "gpulike: invalid cache slot %d", slot);
+		return false;
+	}
+	if (loading[slot] != NULL)
+	{
+		/* A newer load of the slot supersedes an unfinished older one. */
+		free_column(loading[slot]);
+		loading[slot] = NULL;
+	}
+	loading_missed[slot] = false;
+
+	/*
+	 * The hints size the first allocation; keep that within the budget so
+	 * an overestimate (reltuples of a bloated table) does not fail a load
+	 * that fits.
+	 */
+	bytes_hint = Min(bytes_hint, room / 2);
+	rows_hint = Min(rows_hint, room / (4 * (sizeof(GlTid) + sizeof(uint64))));
+
+	sc = MemoryContextAllocZero(TopMemoryContext, sizeof(GlStoredColumn));
+	sc->slot = slot;
+	sc->generation = generation;
+	if (!gl_column_init(&sc->col, rows_hint, bytes_hint))
+	{
+		pfree(sc);
+		snprintf(err, errlen, "gpulike: out of memory starting to load a column");
+		return false;
+	}
+	loading[slot] = sc;
+	return true;
+}
+
+static GlStoredColumn *
+loading_column(int slot, uint64 generation, char *err, size_t errlen)
+{
+	if (!gl_store_slot_valid(slot) || loading[slot] == NULL ||
+		loading[slot]->generation != generation)
+	{
+		snprintf(err, errlen,
+				 "gpulike: the load of cache slot %d was abandoned by the server",
+				 slot);
+		return NULL;
+	}
+	return loading[slot];
+}
+
+bool
+gl_store_load_rows(int slot, uint64 generation, const char *rows, Size len,
+				   uint32 nrows, char *err, size_t errlen)
+{
+	GlStoredColumn *sc = loading_column(slot, generation, err, errlen);
+	Size		pos = 0;
+	uint32		i;
+
+	if (sc == NULL)
+		return false;
+	for (i = 0; i < nrows; i++)
+	{
+		GlTid		tid;
+		uint32		vlen;
+		bool		isnull;
+
+		if (len - pos < GL_ROW_HEADER_SIZE)
+			goto malformed;
+		memcpy(&tid, rows + pos, sizeof(tid));
+		memcpy(&vlen, rows + pos + sizeof(tid), sizeof(vlen));
+		pos += GL_ROW_HEADER_SIZE;
+		isnull = vlen == GL_ROW_NULL;
+		if (isnull)
+			vlen = 0;
+		if (len - pos < vlen)
+			goto malformed;
+		if (!gl_column_append(&sc->col, tid, rows + pos, vlen, isnull))
+		{
+			snprintf(err, errlen, "gpulike: out of memory loading a column");
+			return false;
+		}
+		pos += vlen;
+	}
+	if (pos != len)
+		goto malformed;
+
+	if (host_bytes_total() > host_budget())
+	{
+		snprintf(err, errlen,
+				 "gpulike: host memory budget of %d MB exceeded loading a column of %llu rows so far (raise gpulike.host_memory)",
+				 gl_host_memory_mb, (unsigned long long) sc->col.nrows);
+		return false;
+	}
+	return true;
+
+malformed:
+	snprintf(err, errlen, "gpulike: malformed load message");
+	return false;
+}
+
+bool
+gl_store_load_end(int slot, uint64 generation, uint64 *nrows,
+				  uint64 *host_bytes, uint64 *device_bytes,
+				  char *err, size_t errlen)
+{
+	GlStoredColumn *sc = loading_column(slot, generation, err, errlen);
+
+	if (sc == NULL)
+		return false;
+	if (loading_missed[slot])
+	{
+		snprintf(err, errlen, "gpulike: out of memory applying changes to a column being loaded");
+		gl_store_load_abort(slot, generation);
+		return false;
+	}
+	loading[slot] = NULL;
+	if (serving[slot] != NULL)
+		free_column(serving[slot]);
+	serving[slot] = sc;
+	serving_missed[slot] = false;
+	sc->last_used = GetCurrentTimestamp();
+
+	(void) gl_store_ensure_device(sc);
+	publish(sc, false);
+
+	*nrows = sc->col.nrows;
+	*host_bytes = gl_column_host_bytes(&sc->col);
+	*device_bytes = sc->device_bytes;
+	return true;
+}
+
+void
+gl_store_load_abort(int slot, uint64 generation)
+{
+	if (gl_store_slot_valid(slot) && loading[slot] != NULL &&
+		loading[slot]->generation == generation)
+	{
+		free_column(loading[slot]);
+		loading[slot] = NULL;
+		loading_missed[slot] = false;
+	}
+}
+
+void
+gl_store_forget(int slot)
+{
+	if (!gl_store_slot_valid(slot))
+		return;
+	if (serving[slot] != NULL)
+		free_column(serving[slot]);
+	if (loading[slot] != NULL)
+		free_column(loading[slot]);
+	serving[slot] = NULL;
+	loading[slot] = NULL;
+	changed[slot] = false;
+	serving_missed[slot] = false;
+	loading_missed[slot] = false;
+}
+
+/* -------------------------------------------------------------- sync */
+
+/*
+ * Called by gl_delta_log_drain for every pending row, possibly under the
+ * delta log's own lock: no ereport, no other locks, just appends.
+ */
+static void
+apply_delta(int slot, uint64 generation, GlTid tid, const char *value,
+			uint32 len, bool isnull, void *arg)
+{
+	GlStoredColumn *targets[2];
+	int			i;
+
+	if (!gl_store_slot_valid(slot))
+		return;
+	targets[0] = serving[slot];
+	targets[1] = loading[slot];
+	for (i = 0; i < 2; i++)
+	{
+		GlStoredColumn *sc = targets[i];
+
+		if (sc == NULL || sc->generation != generation)
+			continue;
+		if (gl_column_append(&sc->col, tid, value, len, isnull))
+			changed[slot] = true;
+		else if (sc == serving[slot])
+			serving_missed[slot] = true;
+		else
+			loading_missed[slot] = true;
+	}
+}
+
+/*
+ * A serving column that missed a delta row cannot answer exactly any more:
+ * drop it and tell the registry the cache is stale, so it gets rebuilt.
+ */
+static void
+invalidate_serving(int slot)
+{
+	GlCacheEntry *entry = &gl_registry_entries()[slot];
+	uint64		generation = serving[slot]->generation;
+
+	ereport(LOG,
+			(errmsg("gpulike server: out of memory applying changes to cache slot %d; marking it stale",
+					slot)));
+	free_column(serving[slot]);
+	serving[slot] = NULL;
+	LWLockAcquire(gl_registry_lock(), LW_EXCLUSIVE);
+	if (entry->generation == generation && entry->state == GL_CACHE_READY)
+		entry->state = GL_CACHE_STALE;
+	LWLockRelease(gl_registry_lock());
+}
+
+/* Is the registry entry of a slot still asking for this generation? */
+static bool
+registry_wants(int slot, uint64 generation)
+{
+	GlCacheEntry *entry = &gl_registry_entries()[slot];
+	bool		wants;
+
+	LWLockAcquire(gl_registry_lock(), LW_SHARED);
+	wants = entry->state != GL_CACHE_EMPTY && entry->generation == generation;
+	LWLockRelease(gl_registry_lock());
+	return wants;
+}
+
+bool
+gl_store_registry_ready(int slot, uint64 generation)
+{
+	GlCacheEntry *entry;
+	bool		ready;
+
+	if (!gl_store_slot_valid(slot))
+		return false;
+	entry = &gl_registry_entries()[slot];
+	LWLockAcquire(gl_registry_lock(), LW_SHARED);
+	ready = entry->state == GL_CACHE_READY && entry->generation == generation;
+	LWLockRelease(gl_registry_lock());
+	return ready;
+}
+
+void
+gl_store_sync(void)
+{
+	int			i;
+
+	gl_delta_log_drain(apply_delta, NULL);
+
+	for (i = 0; i < store_nslots; i++)
+	{
+		GlStoredColumn *sc = serving[i];
+
+		if (sc != NULL && serving_missed[i])
+		{
+			invalidate_serving(i);
+			serving_missed[i] = false;
+			changed[i] = false;
+			continue;
+		}
+		if (sc != NULL && !registry_wants(i, sc->generation))
+		{
+			free_column(sc);
+			serving[i] = NULL;
+			changed[i] = false;
+			continue;
+		}
+		if (sc != NULL && changed[i])
+		{
+			if (sc->device != NULL)
+				(void) gl_store_ensure_device(sc);
+			publish(sc, false);
+		}
+		changed[i] = false;
+	}
+}
+
+void
+gl_store_note_query(GlStoredColumn *sc)
+{
+	sc->last_used = GetCurrentTimestamp();
+	publish(sc, true);
+}
+
+void
+gl_store_totals(int *ncolumns, uint64 *host_bytes, uint64 *device_bytes)
+{
+	int			i;
+
+	*ncolumns = 0;
+	*host_bytes = 0;
+	*device_bytes = 0;
+	for (i = 0; i < store_nslots; i++)
+	{
+		if (serving[i] == NULL)
+			continue;
+		(*ncolumns)++;
+		*host_bytes += gl_column_host_bytes(&serving[i]->col);
+		*device_bytes += serving[i]->device_bytes;
+	}
+	for (i = 0; i < store_nslots; i++)
+	{
+		if (loading[i] != NULL)
+			*host_bytes += gl_column_host_bytes(&loading[i]->col);
+	}
+}
+
+/* ------------------------------------------------------------- device */
+
+#ifdef GPULIKE_HAVE_CUDA
+
+static uint64
+device_bytes_total(void)
+{
+	uint64		total = 0;
+	int			i;
+
+	for (i = 0; i < store_nslots; i++)
+	{
+		if (serving[i] != NULL)
+			total += serving[i]->device_bytes;
+	}
+	return total;
+}
+
+/* Drop least recently used device copies (not keep's) until need fits. */
+static bool
+make_device_room(uint64 need, GlStoredColumn *keep)
+{
+	uint64		budget = gl_engines_device_budget();
+
+	while (device_bytes_total() + need > budget)
+	{
+		GlStoredColumn *victim = NULL;
+		int			i;
+
+		for (i = 0; i < store_nslots; i++)
+		{
+			GlStoredColumn *sc = serving[i];
+
+			if (sc == NULL || sc == keep || sc->device == NULL)
+				continue;
+			if (victim == NULL || sc->last_used < victim->last_used)
+				victim = sc;
+		}
+		if (victim == NULL)
+			return false;
+		ereport(LOG,
+				(errmsg("gpulike server: evicting cache slot %d from the GPU to make room",
+						victim->slot)));
+		gl_store_drop_device(victim);
+		publish(victim, false);
+	}
+	return true;
+}
+
+void
+gl_store_fit_device_budget(void)
+{
+	(void) make_device_room(0, NULL);
+}
+
+bool
+gl_store_ensure_device(GlStoredColumn *sc)
+{
+	char		err[256];
+	uint64		estimate;
+
+	if (!gl_engines_gpu_ready() || sc->col.nrows == 0)
+		return false;			/* an empty column is no work for a GPU */
+	if (sc->device != NULL)
+	{
+		if (sc->device_rows < sc->col.nrows)
+		{
+			if (!gl_cuda_append(sc->device, &sc->col, sc->device_rows,
+								err, sizeof(err)))
+			{
+				ereport(LOG,
+						(errmsg("gpulike server: could not append rows on the GPU: %s", err)));
+				gl_store_drop_device(sc);
+				return false;
+			}
+			sc->device_rows = sc->col.nrows;
+			sc->device_bytes = gl_cuda_device_bytes(sc->device);
+		}
+		return true;
+	}
+
+	/* Values plus per-row length, offset and padding: a rough upper bound. */
+	estimate = sc->col.nbytes + sc->col.nrows * 16;
+	if (!make_device_room(estimate, sc))
+		return false;
+	sc->device = gl_cuda_upload(&sc->col, err, sizeof(err));
+	if (sc->device == NULL)
+	{
+		ereport(LOG,
+				(errmsg("gpulike server: could not upload cache slot %d to the GPU: %s",
+						sc->slot, err)));
+		return false;
+	}
+	sc->device_rows = sc->col.nrows;
+	sc->device_bytes = gl_cuda_device_bytes(sc->device);
+	if (!make_device_room(0, sc))
+	{
+		gl_store_drop_device(sc);
+		return false;
+	}
+	return true;
+}
+
+void
+gl_store_drop_device(GlStoredColumn *sc)
+{
+	if (sc->device != NULL)
+		gl_cuda_free(sc->device);
+	sc->device = NULL;
+	sc->device_rows = 0;
+	sc->device_bytes = 0;
+}
+
+#else							/* !GPULIKE_HAVE_CUDA */
+
+void
+gl_store_fit_device_budget(void)
+{
+}
+
+bool
+gl_store_ensure_device(GlStoredColumn *sc)
+{
+	return false;
+}
+
+void
+gl_store_drop_device(GlStoredColumn *sc)
+{
+	sc->device = NULL;
+	sc->device_rows = 0;
+	sc->device_bytes = 0;
+}
+
+#endif							/* GPULIKE_HAVE_CUDA */

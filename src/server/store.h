@@ -1,0 +1,71 @@
+/*-------------------------------------------------------------------------
+ *
+ * store.h
+ *	  The gpulike server's column store: for each registry slot, the column
+ *	  being served and the one being loaded, their device copies, and the
+ *	  host and device memory budgets.
+ *
+ * Only the server's main thread uses the store (engines read the columns
+ * it hands them while it waits).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef GPULIKE_STORE_H
+#define GPULIKE_STORE_H
+
+#include "column/column.h"
+#include "utils/timestamp.h"
+
+typedef struct GlStoredColumn
+{
+	int			slot;
+	uint64		generation;
+	GlColumn	col;
+	struct GlDeviceColumn *device;	/* cuda/gpulike_cuda.h; NULL: not on the GPU */
+	uint64		device_rows;	/* rows of col present in the device copy */
+	uint64		device_bytes;
+	TimestampTz last_used;
+} GlStoredColumn;
+
+extern void gl_store_init(void);
+extern void gl_store_request_reloads(void);
+
+/* The complete column serving (slot, generation), or NULL. */
+extern GlStoredColumn *gl_store_lookup(int slot, uint64 generation);
+extern bool gl_store_slot_valid(int slot);
+
+/* Loading; failures fill err (a message for the loading backend). */
+extern bool gl_store_load_begin(int slot, uint64 generation, uint64 rows_hint,
+								uint64 bytes_hint, char *err, size_t errlen);
+extern bool gl_store_load_rows(int slot, uint64 generation, const char *rows,
+							   Size len, uint32 nrows, char *err, size_t errlen);
+extern bool gl_store_load_end(int slot, uint64 generation, uint64 *nrows,
+							  uint64 *host_bytes, uint64 *device_bytes,
+							  char *err, size_t errlen);
+extern void gl_store_load_abort(int slot, uint64 generation);
+extern void gl_store_forget(int slot);
+
+/* Apply the delta log, then drop columns the registry no longer wants. */
+extern void gl_store_sync(void);
+
+/*
+ * Does the registry still call (slot, generation) ready?  A cache marked
+ * stale (a delta log overflow, TRUNCATE) must not answer even if the store
+ * still holds it.
+ */
+extern bool gl_store_registry_ready(int slot, uint64 generation);
+
+/* A request used the column: LRU stamp and registry counters. */
+extern void gl_store_note_query(GlStoredColumn *sc);
+
+/* Make sure a device copy exists and is current; false: use the CPU. */
+extern bool gl_store_ensure_device(GlStoredColumn *sc);
+extern void gl_store_drop_device(GlStoredColumn *sc);
+
+/* After gpulike.gpu_memory changed: drop LRU device copies over it. */
+extern void gl_store_fit_device_budget(void);
+
+extern void gl_store_totals(int *ncolumns, uint64 *host_bytes,
+							uint64 *device_bytes);
+
+#endif							/* GPULIKE_STORE_H */

@@ -1,0 +1,150 @@
+/*-------------------------------------------------------------------------
+ *
+ * engine_test.c
+ *	  Unit tests of gl_cpu_match_column (cpu_engine.c): a whole column on
+ *	  1..8 threads must give, bit for bit, what gl_cpu_match_value gives
+ *	  row by row -- with NULL rows (never match), empty rows, megabyte rows,
+ *	  and row counts that do not fill the last bitmap word or chunk.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/engine.h"
+#include "pattern/like_build.h"
+#include "pattern/multi_build.h"
+#include "tap.h"
+
+static uint32_t rng_state = 4242;
+
+static uint32_t
+rnd(uint32_t n)
+{
+	rng_state = rng_state * 1103515245 + 12345;
+	return (rng_state >> 8) % n;
+}
+
+static const char *const words[] = {
+	"special", "requests", "Customer", "Complaints", "é", "€", "furiously",
+	"pending", "deposits", "k", "K", "\xe2\x84\xaa", " ", " ", " "
+};
+
+/* A column of comment-like rows; every 13th NULL, every 17th empty, some huge. */
+static void
+build_column(GlColumn *col, uint64_t nrows)
+{
+	static char buf[1 << 21];
+	uint64_t	r;
+
+	gl_column_init(col, nrows, nrows * 40);
+	for (r = 0; r < nrows; r++)
+	{
+		size_t		len = 0;
+		size_t		target = (r % 997 == 5) ? (1 << 20) + rnd(1000) : rnd(120);
+
+		while (len < target)
+		{
+			const char *w = words[rnd(sizeof(words) / sizeof(words[0]))];
+			size_t		wl = strlen(w);
+
+			if (len + wl > sizeof(buf))
+				break;
+			memcpy(buf + len, w, wl);
+			len += wl;
+		}
+		if (r % 17 == 3)
+			len = 0;
+		gl_column_append(col, gl_tid_make((uint32_t) (r / 100), (uint16_t) (r % 100 + 1)),
+						 buf, (uint32_t) len, r % 13 == 7);
+	}
+}
+
+static bool
+column_agrees(const GlProgram *prog, const GlColumn *col, int nthreads,
+			  uint64_t *nmatched)
+{
+	size_t		nwords = gl_bitmap_words(col->nrows);
+	uint64_t   *bits = malloc(nwords * sizeof(uint64_t));
+	uint64_t	r;
+	bool		ok = true;
+
+	memset(bits, 0xA5, nwords * sizeof(uint64_t));	/* must be overwritten */
+	if (!gl_cpu_match_column(prog, col, bits, nthreads))
+		ok = false;
+	*nmatched = 0;
+	for (r = 0; ok && r < nwords * 64; r++)
+	{
+		bool		got = (bits[r / 64] >> (r % 64)) & 1;
+		bool		want = false;
+
+		if (r < col->nrows && !gl_column_is_null(col, r))
+		{
+			uint32_t	len;
+			const char *v = gl_column_value(col, r, &len);
+
+			want = gl_cpu_match_value(prog, v, len);
+		}
+		if (got != want)
+		{
+			tap_diag("row %llu: column %d value %d", (unsigned long long) r, got, want);
+			ok = false;
+		}
+		*nmatched += got;
+	}
+	free(bits);
+	return ok;
+}
+
+int
+main(void)
+{
+	static const char *const patterns[] = {
+		"%special%requests%", "%Customer%Complaints%", "%é_€%", "%k%",
+		"special%", "% ", "", "%", "%_%_%_%", "%requests"
+	};
+	static const uint64_t sizes[] = {0, 1, 63, 64, 65, 4095, 4097, 30011};
+	const char *lits[] = {"special", "Complaints", "é€"};
+	size_t		lens[] = {7, 10, 5};
+	const char *error;
+	size_t		p,
+				z;
+	int			threads;
+
+	for (z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++)
+	{
+		GlColumn	col;
+
+		build_column(&col, sizes[z]);
+		for (p = 0; p < sizeof(patterns) / sizeof(patterns[0]); p++)
+		{
+			GlProgram  *prog = gl_build_like(patterns[p], strlen(patterns[p]), true,
+										 p % 2 ? gl_ascii_case_class : NULL, NULL, &error);
+
+			for (threads = 1; threads <= 8; threads *= 2)
+			{
+				uint64_t	matched = 0;
+				bool		agrees = prog && column_agrees(prog, &col, threads, &matched);
+
+				tap_ok(agrees,
+					   "%llu rows, '%s' (%s), %d threads: %llu matched",
+					   (unsigned long long) sizes[z], patterns[p],
+					   p % 2 ? "ASCII ILIKE" : "LIKE", threads,
+					   (unsigned long long) matched);
+			}
+			free(prog);
+		}
+		{
+			GlProgram  *prog = gl_build_multi(lits, lens, 3, z % 2, true, &error);
+			uint64_t	matched = 0;
+			bool		agrees = prog && column_agrees(prog, &col, 3, &matched);
+
+			tap_ok(agrees,
+				   "%llu rows, Aho-Corasick, 3 threads: %llu matched",
+				   (unsigned long long) sizes[z], (unsigned long long) matched);
+			free(prog);
+		}
+		gl_column_free(&col);
+	}
+	return tap_done();
+}
