@@ -7,8 +7,10 @@
  *
  *	skim	(kernels_skim.cu) one thread per 256-byte chunk of the stream
  *			runs a byte automaton that needs no row borders -- Shift-And
- *			for a literal run of the pattern, or Aho–Corasick -- and flags
- *			the chunks where the rows holding a hit start;
+ *			for a literal run of the pattern, or Aho–Corasick.  When the
+ *			automaton is the whole predicate it sets the result bits and
+ *			the pipeline ends there; otherwise it flags the chunks where
+ *			the rows holding a hit start;
  *	compact	the flagged chunks become a dense list (warp ballots);
  *	rows	(kernels_rows.cu) one thread per chunk (every chunk, or only the
  *			listed ones) runs the exact per-row automaton over the rows that
@@ -32,6 +34,7 @@ typedef struct GlKernelProgram
 	uint32_t	in_shared;		/* 0: too large, kernels read it in place */
 	uint32_t	aux_off;		/* derived table, an offset inside the blob */
 	uint32_t	warmup_bytes;	/* MULTI skim: bytes to replay before a chunk */
+	uint32_t	shared_limit;	/* dynamic shared memory a block may have */
 } GlKernelProgram;
 
 /* Shift-And masks of a byte needle of at most 32 positions. */
@@ -49,10 +52,13 @@ typedef struct GlLaunch
 	size_t		errlen;
 } GlLaunch;
 
+/* exact: set the result bits of rows with a hit; else flag chunks. */
 extern bool gl_launch_skim_shift_and(const GlLaunch *l, const GlSkimMasks *masks,
-									 uint8_t *chunk_flags);
+									 uint32_t warmup_bytes, bool exact,
+									 uint8_t *chunk_flags, uint32_t *result);
+/* Aho–Corasick is the whole predicate: always exact. */
 extern bool gl_launch_skim_multi(const GlLaunch *l, const GlKernelProgram *kp,
-								 uint8_t *chunk_flags);
+								 uint32_t *result);
 extern bool gl_launch_compact(const GlLaunch *l, const uint8_t *chunk_flags,
 							  uint32_t *chunk_list, uint32_t *list_len);
 

@@ -14,10 +14,12 @@
  * Rows of one thread are consecutive, so result bits are gathered in a
  * register and written with one atomicOr per 32-row word.
  *
- * Byte k of each word is extracted with compile-time shifts (the loop over
- * the word is unrolled), so nothing is indexed dynamically and nothing
- * spills to local memory.  After the early exit of a row (matched, or
- * dead) the loop only looks for the separator.
+ * Bytes are taken from 32-bit groups with compile-time shifts, so nothing
+ * is indexed dynamically and nothing spills to local memory; only four
+ * copies of the per-byte step are inlined, and the rare paths (non-ASCII
+ * characters) are out of line, which keeps the loop in the instruction
+ * cache.  After the early exit of a row (matched, or dead) whole 4-byte
+ * groups without a separator are skipped.
  *
  *-------------------------------------------------------------------------
  */
@@ -47,52 +49,103 @@ find_separator(const uint8_t *data, uint64_t from, uint64_t limit)
 	return limit;
 }
 
+/* Byte k (0..15, known only at run time) of a 16-byte word. */
+__device__ __forceinline__ uint32_t
+byte_at(const uint4 &w, uint32_t k)
+{
+	uint32_t	word = (k < 4) ? w.x : (k < 8) ? w.y : (k < 12) ? w.z : w.w;
+
+	return (word >> ((k & 3) * 8)) & 0xFF;
+}
+
+__device__ __forceinline__ bool
+has_zero_byte(uint32_t w)
+{
+	return ((w - 0x01010101u) & ~w & 0x80808080u) != 0;
+}
+
+/* Where a thread is in its rows. */
+struct RowCursor
+{
+	uint64_t	row_start;
+	uint64_t	limit;
+	uint32_t	row;
+	uint32_t   *result;
+	GlResultWriter out;
+};
+
+/*
+ * Feed the byte at stream position at; a separator ends the row.  false
+ * once the next row starts at or past the chunk's end: the thread is done.
+ */
+template <class Matcher>
+__device__ __forceinline__ bool
+feed(Matcher &m, RowCursor &c, uint32_t b, uint64_t at)
+{
+	if (b != 0)
+	{
+		if (!m.done)
+			m.step(b);
+		return true;
+	}
+	if (m.finish((uint32_t) (at - c.row_start)))
+		c.out.set(c.result, c.row);
+	c.row++;
+	c.row_start = at + 1;
+	if (c.row_start >= c.limit)
+		return false;
+	m.begin();
+	return true;
+}
+
+/*
+ * The rows starting in [start, limit).  The first (partial) word is fed
+ * byte by byte; then each 16-byte word (the next one already loading) is
+ * fed as four 32-bit groups, and a group without a separator is skipped
+ * outright once the row's answer is known.
+ */
 template <class Matcher>
 __device__ static void
 run_rows(Matcher &m, const uint8_t *data, uint64_t start, uint64_t limit,
 		 uint32_t row, uint32_t *result)
 {
-	GlResultWriter out;
+	RowCursor	c;
 	uint64_t	pos = start & ~(uint64_t) 15;
-	uint32_t	skip = (uint32_t) (start & 15);
-	uint64_t	row_start = start;
-	bool		stop = false;
 	uint4		word = gl_load16(data + pos);
+	uint4		ahead = gl_load16(data + pos + 16);
 
-	out.init();
+	c.row_start = start;
+	c.limit = limit;
+	c.row = row;
+	c.result = result;
+	c.out.init();
 	m.begin();
-	while (!stop)
+	for (uint32_t k = (uint32_t) (start & 15); k < 16; k++)
+		if (!feed(m, c, byte_at(word, k), pos + k))
+			goto done;
+	for (;;)
 	{
-		uint4		ahead = gl_load16(data + pos + 16);
-
-#pragma unroll
-		for (int k = 0; k < 16; k++)
-		{
-			uint32_t	b = gl_byte_of(word, k);
-
-			if (stop || (uint32_t) k < skip)
-				continue;
-			if (b == 0)
-			{
-				uint64_t	end = pos + k;
-
-				if (m.finish((uint32_t) (end - row_start)))
-					out.set(result, row);
-				row++;
-				row_start = end + 1;
-				if (row_start >= limit)
-					stop = true;
-				else
-					m.begin();
-			}
-			else if (!m.done)
-				m.step(b);
-		}
-		skip = 0;
 		pos += 16;
 		word = ahead;
+		ahead = gl_load16(data + pos + 16);
+#pragma unroll 1
+		for (uint32_t q = 0; q < 4; q++)
+		{
+			uint32_t	group = word.x;
+
+			word.x = word.y;
+			word.y = word.z;
+			word.z = word.w;
+			if (m.done && !has_zero_byte(group))
+				continue;
+#pragma unroll
+			for (int j = 0; j < 4; j++)
+				if (!feed(m, c, (group >> (8 * j)) & 0xFF, pos + q * 4 + j))
+					goto done;
+		}
 	}
-	out.flush(result);
+done:
+	c.out.flush(result);
 }
 
 template <class Matcher, bool InShared>

@@ -2,27 +2,35 @@
  *
  * kernels_skim.cu
  *	  The skim pass: a byte automaton streamed over the whole column with
- *	  no regard for row borders, flagging the chunks that need the exact
- *	  per-row pass (kernels_rows.cu); and the compaction of those flags.
+ *	  no regard for row borders; and the compaction of flagged chunks.
  *
- * One thread per 256-byte chunk.  It first replays the bytes just before
- * its chunk (32 for Shift-And, the longest literal for Aho–Corasick) to
- * reach the automaton state the stream has there, then issues four 16-byte
- * loads at a time (64 bytes in flight per thread, whole 32-byte sectors, so
- * no byte fetched from DRAM is wasted) and steps the automaton through
- * every byte.  The 0x00 separators between rows reset both automata, so a
- * hit always lies inside one row; that row starts either inside the chunk
- * or where the chunk index says the chunk's first row starts, and both
- * chunks are flagged.  The cost per byte does not depend on the text:
- * adversarial input (aaaa...ab) runs exactly as fast as any other.
+ * One thread per 256-byte chunk, a warp per 32 consecutive chunks.  The
+ * warp reads its 8 KB in four 64-byte slices per chunk: each load
+ * instruction of the warp covers eight whole 64-byte runs (coalesced, full
+ * sectors), the pieces go through a small padded shared-memory stage, and
+ * each lane takes back its own chunk's slice (the padding keeps both sides
+ * free of bank conflicts).  The next slice's loads are issued before the
+ * current one is stepped, so memory latency overlaps the work.  Before its
+ * chunk a thread replays the few bytes that precede it (the needle's
+ * length, or the longest literal) to reach the automaton state the stream
+ * has there.  The 0x00 separators between rows reset both automata, so a
+ * hit always lies inside one row.  The cost per byte does not depend on
+ * the text: adversarial input (aaaa...ab) runs as fast as any other.
  *
- * Shift-And: state = ((state << 1) | 1) & mask[byte]; the needle (at most
- * 32 positions, each a set of ASCII bytes) hit when the top bit appears.
- * The 256 masks are replicated 32 times in shared memory, copy i read only
- * by lane i, so the random lookups of a warp never conflict on a bank.
+ * Two outputs:
+ *	exact	the automaton is the whole predicate ('%literal%', ILIKE of an
+ *			ASCII literal, Aho–Corasick): a slice with a hit is replayed
+ *			byte by byte, counting separators from the chunk index's row,
+ *			and the rows' result bits are set directly.  No rows pass.
+ *	flags	a necessary condition only (one run of a longer LIKE pattern):
+ *			the chunks where rows holding a hit start are flagged for the
+ *			exact rows pass (kernels_rows.cu).
  *
- * Aho–Corasick: state = folded[state + class[byte]], the table folded by
- * match.cu (next state premultiplied, accept flag in bit 31).
+ * Shift-And: state = ((state << 1) | 1) & mask[byte], a hit when the top
+ * bit appears; the 256 masks are replicated 32 times in shared memory, copy
+ * i read only by lane i, so a warp's random lookups never conflict.
+ * Aho–Corasick: state = folded[state + class[byte]] with the table folded
+ * by program_prep.cu (next state premultiplied, accept flag in bit 31).
  *
  *-------------------------------------------------------------------------
  */
@@ -32,6 +40,103 @@
 
 static const int SKIM_BLOCK = 256;
 static const int SKIM_REPLICAS = 32;
+static const uint32_t SLICE_BYTES = 64;
+static const uint32_t SLICE_PITCH16 = 5;	/* 80 bytes: 64 + 16 of padding */
+static const uint32_t STAGE_BYTES = SKIM_BLOCK * SLICE_PITCH16 * 16;
+
+struct ShiftAndAutomaton
+{
+	const uint32_t *masks;		/* this lane's replica: entry b at b * 32 */
+	uint32_t	top;
+
+	__device__ __forceinline__ uint32_t step(uint32_t state, uint32_t b, uint32_t &hits) const
+	{
+		state = ((state << 1) | 1) & masks[b * SKIM_REPLICAS];
+		hits |= state;
+		return state;
+	}
+	__device__ __forceinline__ bool hit(uint32_t hits) const
+	{
+		return (hits & top) != 0;
+	}
+};
+
+struct MultiAutomaton
+{
+	const uint8_t *byte_class;
+	const uint32_t *folded;
+
+	__device__ __forceinline__ uint32_t step(uint32_t state, uint32_t b, uint32_t &hits) const
+	{
+		uint32_t	entry = folded[state + byte_class[b]];
+
+		hits |= entry;
+		return entry & 0x7FFFFFFF;
+	}
+	__device__ __forceinline__ bool hit(uint32_t hits) const
+	{
+		return (hits >> 31) != 0;
+	}
+};
+
+template <class A>
+__device__ __forceinline__ uint32_t
+step16(const A &a, uint32_t state, const uint4 &word, uint32_t &hits)
+{
+#pragma unroll
+	for (int k = 0; k < 16; k++)
+		state = a.step(state, gl_byte_of(word, k), hits);
+	return state;
+}
+
+/* Separators in [from, to), both 16-byte aligned. */
+__device__ static uint32_t
+count_separators(const uint8_t *data, uint64_t from, uint64_t to)
+{
+	uint32_t	n = 0;
+
+	for (; from < to; from += 16)
+	{
+		uint4		w = gl_load16(data + from);
+		uint32_t	parts[4] = {w.x, w.y, w.z, w.w};
+
+#pragma unroll
+		for (int i = 0; i < 4; i++)
+			n += __popc((parts[i] - 0x01010101u) & ~parts[i] & 0x80808080u);
+	}
+	return n;
+}
+
+/*
+ * A slice of an exact skim had a hit: replay it byte by byte from the state
+ * it started in, numbering rows by the separators since the chunk start.
+ * Rare for selective patterns, so kept out of line.
+ */
+template <class A>
+__device__ static __noinline__ void
+resolve_slice(A a, uint32_t state, uint4 w0, uint4 w1, uint4 w2, uint4 w3,
+			  const uint8_t *data, uint64_t chunk_start, uint64_t slice_start,
+			  uint32_t first_row, uint32_t *result)
+{
+	uint32_t	row = first_row + count_separators(data, chunk_start, slice_start);
+	uint32_t	parts[16] = {w0.x, w0.y, w0.z, w0.w, w1.x, w1.y, w1.z, w1.w,
+	w2.x, w2.y, w2.z, w2.w, w3.x, w3.y, w3.z, w3.w};
+	GlResultWriter out;
+
+	out.init();
+	for (int k = 0; k < 64; k++)
+	{
+		uint32_t	b = (parts[k / 4] >> ((k % 4) * 8)) & 0xFF;
+		uint32_t	hits = 0;
+
+		state = a.step(state, b, hits);
+		if (b == 0)
+			row++;
+		else if (a.hit(hits))
+			out.set(result, row);
+	}
+	out.flush(result);
+}
 
 /* Flag the chunk of a hit and the chunk where its chunk's first row starts. */
 __device__ static void
@@ -44,153 +149,185 @@ flag_chunk(uint64_t chunk, const GlChunkIndex *chunks, uint8_t *flags)
 		flags[(chunk * GL_DEV_CHUNK_BYTES - where.back) / GL_DEV_CHUNK_BYTES] = 1;
 }
 
-__device__ __forceinline__ uint32_t
-shift_and_16(uint32_t state, const uint4 &word, const uint32_t *masks, uint32_t &hits)
+/* Piece j (0..3) of slice t for this lane: 16 bytes of one of 8 chunks. */
+__device__ __forceinline__ uint4
+load_piece(const uint8_t *data, uint64_t warp_chunk, uint64_t nchunks, uint32_t lane,
+		   uint32_t t, int j)
 {
-#pragma unroll
-	for (int k = 0; k < 16; k++)
-	{
-		state = ((state << 1) | 1) & masks[gl_byte_of(word, k) * SKIM_REPLICAS];
-		hits |= state;
-	}
-	return state;
+	uint32_t	p = j * 32 + lane;
+	uint64_t	chunk = warp_chunk + p / 4;
+
+	if (chunk >= nchunks)
+		return make_uint4(0, 0, 0, 0);
+	return gl_load16(data + chunk * GL_DEV_CHUNK_BYTES + t * SLICE_BYTES + (p % 4) * 16);
 }
 
+template <class A, bool Exact>
+__device__ static void
+skim(const A &a, const uint8_t *__restrict__ data, uint64_t nchunks,
+	 const GlChunkIndex *__restrict__ chunks, uint32_t warmup_bytes, uint4 *stage,
+	 uint8_t *flags, uint32_t *result)
+{
+	uint32_t	lane = threadIdx.x % 32;
+	uint64_t	chunk = blockIdx.x * (uint64_t) blockDim.x + threadIdx.x;
+	uint64_t	warp_chunk = chunk - lane;
+	uint64_t	chunk_start = chunk * GL_DEV_CHUNK_BYTES;
+	bool		active = chunk < nchunks;
+	uint4	   *warp_stage = stage + (threadIdx.x - lane) * SLICE_PITCH16;
+	uint4		piece[4];
+	uint32_t	state = 0;
+	uint32_t	any_hits = 0;
+
+	if (active)
+	{
+		uint64_t	pos = chunk_start > warmup_bytes ? chunk_start - warmup_bytes : 0;
+		uint32_t	ignored = 0;
+
+		for (; pos < chunk_start; pos += 16)
+			state = step16(a, state, gl_load16(data + pos), ignored);
+	}
+#pragma unroll
+	for (int j = 0; j < 4; j++)
+		piece[j] = load_piece(data, warp_chunk, nchunks, lane, 0, j);
+
+#pragma unroll 1
+	for (uint32_t t = 0; t < GL_DEV_CHUNK_BYTES / SLICE_BYTES; t++)
+	{
+		uint4		words[4];
+		uint32_t	entry_state = state;
+		uint32_t	hits = 0;
+
+#pragma unroll
+		for (int j = 0; j < 4; j++)
+		{
+			uint32_t	p = j * 32 + lane;
+
+			warp_stage[(p / 4) * SLICE_PITCH16 + p % 4] = piece[j];
+		}
+		__syncwarp();
+#pragma unroll
+		for (int j = 0; j < 4; j++)
+			words[j] = warp_stage[lane * SLICE_PITCH16 + j];
+		__syncwarp();
+		if (t + 1 < GL_DEV_CHUNK_BYTES / SLICE_BYTES)
+		{
+#pragma unroll
+			for (int j = 0; j < 4; j++)
+				piece[j] = load_piece(data, warp_chunk, nchunks, lane, t + 1, j);
+		}
+#pragma unroll
+		for (int j = 0; j < 4; j++)
+			state = step16(a, state, words[j], hits);
+		if (Exact)
+		{
+			if (active && a.hit(hits))
+				resolve_slice(a, entry_state, words[0], words[1], words[2], words[3], data,
+							  chunk_start, chunk_start + t * SLICE_BYTES, chunks[chunk].row,
+							  result);
+		}
+		else
+			any_hits |= hits;
+	}
+	if (!Exact && active && a.hit(any_hits))
+		flag_chunk(chunk, chunks, flags);
+}
+
+template <bool Exact>
 __global__ static void __launch_bounds__(SKIM_BLOCK)
 skim_shift_and_kernel(const uint8_t *__restrict__ data, uint64_t nchunks,
 					  const GlChunkIndex *__restrict__ chunks, GlSkimMasks needle,
-					  uint8_t *flags)
+					  uint32_t warmup_bytes, uint8_t *flags, uint32_t *result)
 {
-	__shared__ uint32_t replicated[256 * SKIM_REPLICAS];
-	uint64_t	chunk = blockIdx.x * (uint64_t) blockDim.x + threadIdx.x;
-	const uint32_t *masks = replicated + (threadIdx.x % SKIM_REPLICAS);
-	const uint8_t *p;
-	uint32_t	state = 0;
-	uint32_t	hits = 0;
-	uint32_t	warmup_hits = 0;
+	extern __shared__ uint4 skim_shared[];
+	uint32_t   *replicated = (uint32_t *) (skim_shared + STAGE_BYTES / 16);
+	ShiftAndAutomaton a;
 
 	for (uint32_t i = threadIdx.x; i < 256 * SKIM_REPLICAS; i += blockDim.x)
 		replicated[i] = needle.mask[i / SKIM_REPLICAS];
 	__syncthreads();
-	if (chunk >= nchunks)
-		return;
-	p = data + chunk * GL_DEV_CHUNK_BYTES;
-	if (chunk > 0)
-	{
-		state = shift_and_16(state, gl_load16(p - 32), masks, warmup_hits);
-		state = shift_and_16(state, gl_load16(p - 16), masks, warmup_hits);
-	}
-#pragma unroll
-	for (uint32_t off = 0; off < GL_DEV_CHUNK_BYTES; off += 64)
-	{
-		uint4		w0 = gl_load16(p + off);
-		uint4		w1 = gl_load16(p + off + 16);
-		uint4		w2 = gl_load16(p + off + 32);
-		uint4		w3 = gl_load16(p + off + 48);
-
-		state = shift_and_16(state, w0, masks, hits);
-		state = shift_and_16(state, w1, masks, hits);
-		state = shift_and_16(state, w2, masks, hits);
-		state = shift_and_16(state, w3, masks, hits);
-	}
-	if (hits & needle.top)
-		flag_chunk(chunk, chunks, flags);
-}
-
-bool
-gl_launch_skim_shift_and(const GlLaunch *l, const GlSkimMasks *needle, uint8_t *chunk_flags)
-{
-	const GlDeviceColumn *dcol = l->dcol;
-	uint64_t	blocks = (dcol->nchunks + SKIM_BLOCK - 1) / SKIM_BLOCK;
-
-	skim_shift_and_kernel<<<(unsigned) blocks, SKIM_BLOCK, 0, l->stream>>>
-		(dcol->data, dcol->nchunks, dcol->chunks, *needle, chunk_flags);
-	return gl_cuda_ok(cudaGetLastError(), "launching the Shift-And skim", l->errbuf, l->errlen);
-}
-
-__device__ __forceinline__ uint32_t
-multi_16(uint32_t state, const uint4 &word, const uint8_t *byte_class,
-		 const uint32_t *folded, uint32_t &hits)
-{
-#pragma unroll
-	for (int k = 0; k < 16; k++)
-	{
-		uint32_t	entry = folded[state + byte_class[gl_byte_of(word, k)]];
-
-		state = entry & 0x7FFFFFFF;
-		hits |= entry;
-	}
-	return state;
+	a.masks = replicated + threadIdx.x % SKIM_REPLICAS;
+	a.top = needle.top;
+	skim<ShiftAndAutomaton, Exact>(a, data, nchunks, chunks, warmup_bytes, skim_shared,
+								   flags, result);
 }
 
 template <bool InShared>
 __global__ static void __launch_bounds__(SKIM_BLOCK)
 skim_multi_kernel(const uint8_t *__restrict__ data, uint64_t nchunks,
 				  const GlChunkIndex *__restrict__ chunks, GlKernelProgram kp,
-				  uint8_t *flags)
+				  uint32_t *result)
 {
-	extern __shared__ uint64_t program_shared[];
-	const GlProgram *prog = gl_block_program<InShared>(program_shared, kp.blob, kp.blob_bytes);
-	uint64_t	chunk = blockIdx.x * (uint64_t) blockDim.x + threadIdx.x;
-	const uint8_t *byte_class;
-	const uint32_t *folded;
-	uint64_t	chunk_start;
-	uint64_t	pos;
-	uint32_t	state = 0;
-	uint32_t	hits = 0;
-	uint32_t	warmup_hits = 0;
+	extern __shared__ uint4 skim_shared[];
+	const GlProgram *prog =
+		gl_block_program<InShared>((uint64_t *) (skim_shared + STAGE_BYTES / 16),
+								   kp.blob, kp.blob_bytes);
+	MultiAutomaton a;
 
-	if (chunk >= nchunks)
-		return;
-	byte_class = (const uint8_t *) gl_dev_section(prog, prog->u.multi.byte_class_off);
-	folded = (const uint32_t *) gl_dev_section(prog, kp.aux_off);
-	chunk_start = chunk * GL_DEV_CHUNK_BYTES;
-	pos = chunk_start > kp.warmup_bytes ? chunk_start - kp.warmup_bytes : 0;
-	for (; pos < chunk_start; pos += 16)
-		state = multi_16(state, gl_load16(data + pos), byte_class, folded, warmup_hits);
-#pragma unroll
-	for (uint32_t off = 0; off < GL_DEV_CHUNK_BYTES; off += 64)
+	a.byte_class = (const uint8_t *) gl_dev_section(prog, prog->u.multi.byte_class_off);
+	a.folded = (const uint32_t *) gl_dev_section(prog, kp.aux_off);
+	skim<MultiAutomaton, true>(a, data, nchunks, chunks, kp.warmup_bytes, skim_shared,
+							   NULL, result);
+}
+
+/* Dynamic shared memory beyond 48 KB must be allowed per kernel. */
+template <class Kernel>
+static bool
+allow_shared(Kernel kernel, uint32_t bytes, const GlLaunch *l)
+{
+	if (bytes <= 48 * 1024)
+		return true;
+	return gl_cuda_ok(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+										   (int) bytes),
+					  "cudaFuncSetAttribute (skim)", l->errbuf, l->errlen);
+}
+
+bool
+gl_launch_skim_shift_and(const GlLaunch *l, const GlSkimMasks *needle, uint32_t warmup_bytes,
+						 bool exact, uint8_t *chunk_flags, uint32_t *result)
+{
+	const GlDeviceColumn *dcol = l->dcol;
+	uint64_t	blocks = (dcol->nchunks + SKIM_BLOCK - 1) / SKIM_BLOCK;
+	uint32_t	shared = STAGE_BYTES + 256 * SKIM_REPLICAS * sizeof(uint32_t);
+
+	if (exact)
 	{
-		const uint8_t *p = data + chunk_start + off;
-		uint4		w0 = gl_load16(p);
-		uint4		w1 = gl_load16(p + 16);
-		uint4		w2 = gl_load16(p + 32);
-		uint4		w3 = gl_load16(p + 48);
-
-		state = multi_16(state, w0, byte_class, folded, hits);
-		state = multi_16(state, w1, byte_class, folded, hits);
-		state = multi_16(state, w2, byte_class, folded, hits);
-		state = multi_16(state, w3, byte_class, folded, hits);
+		if (!allow_shared(skim_shift_and_kernel<true>, shared, l))
+			return false;
+		skim_shift_and_kernel<true><<<(unsigned) blocks, SKIM_BLOCK, shared, l->stream>>>
+			(dcol->data, dcol->nchunks, dcol->chunks, *needle, warmup_bytes, NULL, result);
 	}
-	if (hits >> 31)
-		flag_chunk(chunk, chunks, flags);
+	else
+	{
+		if (!allow_shared(skim_shift_and_kernel<false>, shared, l))
+			return false;
+		skim_shift_and_kernel<false><<<(unsigned) blocks, SKIM_BLOCK, shared, l->stream>>>
+			(dcol->data, dcol->nchunks, dcol->chunks, *needle, warmup_bytes, chunk_flags, NULL);
+	}
+	return gl_cuda_ok(cudaGetLastError(), "launching the Shift-And skim", l->errbuf, l->errlen);
 }
 
 template <bool InShared>
 static bool
-launch_skim_multi_in(const GlLaunch *l, const GlKernelProgram *kp, uint8_t *chunk_flags)
+launch_skim_multi_in(const GlLaunch *l, const GlKernelProgram *kp, uint32_t *result)
 {
 	const GlDeviceColumn *dcol = l->dcol;
 	uint64_t	blocks = (dcol->nchunks + SKIM_BLOCK - 1) / SKIM_BLOCK;
-	uint32_t	shared = InShared ? kp->blob_bytes : 0;
+	uint32_t	shared = STAGE_BYTES + (InShared ? kp->blob_bytes : 0);
 
-	if (shared > 48 * 1024 &&
-		!gl_cuda_ok(cudaFuncSetAttribute(skim_multi_kernel<InShared>,
-										 cudaFuncAttributeMaxDynamicSharedMemorySize,
-										 (int) shared),
-					"cudaFuncSetAttribute (Aho-Corasick skim)", l->errbuf, l->errlen))
+	if (!allow_shared(skim_multi_kernel<InShared>, shared, l))
 		return false;
 	skim_multi_kernel<InShared><<<(unsigned) blocks, SKIM_BLOCK, shared, l->stream>>>
-		(dcol->data, dcol->nchunks, dcol->chunks, *kp, chunk_flags);
+		(dcol->data, dcol->nchunks, dcol->chunks, *kp, result);
 	return gl_cuda_ok(cudaGetLastError(), "launching the Aho-Corasick skim", l->errbuf, l->errlen);
 }
 
 bool
-gl_launch_skim_multi(const GlLaunch *l, const GlKernelProgram *kp, uint8_t *chunk_flags)
+gl_launch_skim_multi(const GlLaunch *l, const GlKernelProgram *kp, uint32_t *result)
 {
-	if (kp->in_shared)
-		return launch_skim_multi_in<true>(l, kp, chunk_flags);
-	return launch_skim_multi_in<false>(l, kp, chunk_flags);
+	/* The stage and the program share the block's shared memory. */
+	if (kp->in_shared && STAGE_BYTES + kp->blob_bytes <= kp->shared_limit)
+		return launch_skim_multi_in<true>(l, kp, result);
+	return launch_skim_multi_in<false>(l, kp, result);
 }
 
 /*

@@ -6,9 +6,10 @@
  *
  * The plan (kernels.h) depends on the program (program_prep.cu):
  *
+ *	LIKE '%run%'			 Shift-And skim, exact
  *	LIKE with a literal run	 Shift-And skim -> compact -> rows(listed chunks)
  *	LIKE without one		 rows(every chunk)
- *	MULTI					 Aho–Corasick skim -> compact -> rows(listed)
+ *	MULTI					 Aho–Corasick skim, exact
  *	DFA						 rows(every chunk)
  *
  * then NULL rows are cleared.  For selective patterns the skim does almost
@@ -76,20 +77,20 @@ run_plan(const GlLaunch *l, const GlPreparedProgram *pp, const GlKernelProgram *
 	if (!gl_cuda_ok(cudaMemsetAsync(s->result, 0, gl_bitmap_words(dcol->nrows) * sizeof(uint64_t),
 									l->stream), "cudaMemsetAsync (result)", l->errbuf, l->errlen))
 		return false;
-	if (pp->skim != GL_SKIM_NONE)
+	if (pp->skim == GL_SKIM_MULTI)
+		return gl_launch_skim_multi(l, kp, s->result) && gl_launch_mask_nulls(l, s->result);
+	if (pp->skim == GL_SKIM_SHIFT_AND && pp->skim_exact)
+		return gl_launch_skim_shift_and(l, &pp->needle, pp->warmup_bytes, true, NULL, s->result) &&
+			gl_launch_mask_nulls(l, s->result);
+	if (pp->skim == GL_SKIM_SHIFT_AND)
 	{
-		bool		skimmed;
-
 		if (!gl_cuda_ok(cudaMemsetAsync(s->chunk_flags, 0, dcol->nchunks, l->stream),
 						"cudaMemsetAsync (chunk flags)", l->errbuf, l->errlen) ||
 			!gl_cuda_ok(cudaMemsetAsync(s->list_len, 0, sizeof(uint32_t), l->stream),
-						"cudaMemsetAsync (list length)", l->errbuf, l->errlen))
-			return false;
-		if (pp->skim == GL_SKIM_SHIFT_AND)
-			skimmed = gl_launch_skim_shift_and(l, &pp->needle, s->chunk_flags);
-		else
-			skimmed = gl_launch_skim_multi(l, kp, s->chunk_flags);
-		if (!skimmed || !gl_launch_compact(l, s->chunk_flags, s->chunk_list, s->list_len))
+						"cudaMemsetAsync (list length)", l->errbuf, l->errlen) ||
+			!gl_launch_skim_shift_and(l, &pp->needle, pp->warmup_bytes, false,
+									  s->chunk_flags, NULL) ||
+			!gl_launch_compact(l, s->chunk_flags, s->chunk_list, s->list_len))
 			return false;
 		list = s->chunk_list;
 	}
@@ -138,6 +139,7 @@ gl_cuda_match(GlDeviceColumn *dcol, const GlProgram *prog, uint64_t *result,
 		kp.aux_off = pp.aux_off;
 		kp.warmup_bytes = pp.warmup_bytes;
 		kp.in_shared = pp.in_shared;
+		kp.shared_limit = (uint32_t) shared_limit;
 		launch.dcol = dcol;
 		launch.stream = stream;
 		launch.errbuf = errbuf;

@@ -19,9 +19,9 @@
  * Skim choice for LIKE: the longest run (at most 32) of consecutive pattern
  * positions that accept only ASCII characters.  Any value that matches the
  * pattern contains that run as plain bytes (an ASCII byte is always a whole
- * UTF-8 character), so chunks without it cannot hold a match.  Runs shorter
- * than three positions would flag nearly every chunk: then the rows pass
- * runs alone.
+ * UTF-8 character), so chunks without it cannot hold a match; and when the
+ * pattern is just '%run%' a hit is a match.  Runs shorter than three
+ * positions would flag nearly every chunk: then the rows pass runs alone.
  *
  *-------------------------------------------------------------------------
  */
@@ -150,6 +150,7 @@ choose_like_needle(const GlProgram *prog, GlPreparedProgram *pp)
 {
 	const GlLikeSegment *segs = (const GlLikeSegment *) section(prog, prog->u.like.segments_off);
 	const GlCharMasks *best_masks = NULL;
+	uint32_t	best_seg = 0;
 	uint32_t	best_start = 0;
 	uint32_t	best_len = 0;
 
@@ -172,6 +173,7 @@ choose_like_needle(const GlProgram *prog, GlPreparedProgram *pp)
 			if (len > best_len)
 			{
 				best_masks = masks;
+				best_seg = s;
 				best_start = i + 1 - len;
 				best_len = len;
 			}
@@ -185,7 +187,11 @@ choose_like_needle(const GlProgram *prog, GlPreparedProgram *pp)
 										 ((UINT64_C(1) << best_len) - 1));
 	pp->needle.top = 1u << (best_len - 1);
 	pp->needle_chars = best_len;
+	pp->warmup_bytes = (best_len - 1 + 15) / 16 * 16;
 	pp->skim = GL_SKIM_SHIFT_AND;
+	/* '%needle%' itself: a hit is a match. */
+	pp->skim_exact = prog->u.like.nsegments == 1 && !prog->u.like.anchored_start &&
+		!prog->u.like.anchored_end && best_len == segs[best_seg].nchars;
 }
 
 /* Longest literal = deepest state, by breadth-first search from the root. */
@@ -255,6 +261,7 @@ prepare_multi(const GlProgram *prog, size_t shared_limit, GlPreparedProgram *pp,
 	if (!accept[0])
 	{
 		pp->skim = GL_SKIM_MULTI;
+		pp->skim_exact = true;
 		pp->warmup_bytes = (depth + 15) / 16 * 16;
 	}
 	return true;

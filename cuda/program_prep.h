@@ -27,8 +27,9 @@ typedef struct GlPreparedProgram
 	uint32_t	warmup_bytes;
 	bool		in_shared;		/* fits the shared memory of a block */
 	GlSkimKind	skim;
+	bool		skim_exact;		/* the skim alone decides: no rows pass */
 	GlSkimMasks needle;			/* GL_SKIM_SHIFT_AND */
-	uint32_t	needle_chars;	/* positions in the needle (for reports) */
+	uint32_t	needle_chars;	/* positions in the needle */
 } GlPreparedProgram;
 
 /*

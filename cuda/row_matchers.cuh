@@ -42,6 +42,31 @@
 
 /* ------------------------------------------------------------------ LIKE */
 
+/*
+ * The mask of a non-ASCII character: any_mask, plus its entry in the
+ * sorted exception list.  Out of line: rare in most text, and a binary
+ * search inlined into every byte step would bloat the hot loop.
+ */
+__device__ static __noinline__ uint64_t
+gl_like_wide_mask(const GlCharMasks *masks, const GlCodepointMask *exceptions, uint32_t cp)
+{
+	uint32_t	lo = 0,
+				hi = masks->nexceptions;
+
+	while (lo < hi)
+	{
+		uint32_t	mid = (lo + hi) / 2;
+
+		if (exceptions[mid].codepoint < cp)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < masks->nexceptions && exceptions[lo].codepoint == cp)
+		return masks->any_mask | exceptions[lo].mask;
+	return masks->any_mask;
+}
+
 struct GlLikeRowMatcher
 {
 	const GlProgram *prog;
@@ -95,28 +120,8 @@ struct GlLikeRowMatcher
 		enter_segment(0);
 	}
 
-	__device__ __forceinline__ uint64_t char_mask(uint32_t cp) const
-	{
-		uint32_t	lo = 0,
-					hi = masks->nexceptions;
-
-		if (cp < 128)
-			return masks->ascii[cp];
-		while (lo < hi)
-		{
-			uint32_t	mid = (lo + hi) / 2;
-
-			if (exceptions[mid].codepoint < cp)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo < masks->nexceptions && exceptions[lo].codepoint == cp)
-			return masks->any_mask | exceptions[lo].mask;
-		return masks->any_mask;
-	}
-
-	__device__ __forceinline__ void step_char(uint32_t cp)
+	/* One character, given as its Shift-And mask in the current segment. */
+	__device__ __forceinline__ void advance(uint64_t mask)
 	{
 		bool		anchored_here = (seg == 0 && anchored_start);
 		uint64_t	inject = (anchored_here && !first_char) ? 0 : 1;
@@ -127,7 +132,7 @@ struct GlLikeRowMatcher
 			done = true;		/* the empty pattern and a non-empty value */
 			return;
 		}
-		state = ((state << 1) | inject) & char_mask(cp);
+		state = ((state << 1) | inject) & mask;
 		if (state & accept)
 		{
 			if (seg + 1 < nsegments)
@@ -143,8 +148,13 @@ struct GlLikeRowMatcher
 	{
 		uint32_t	cp;
 
-		if (decoder.feed(b, utf8, &cp))
-			step_char(cp);
+		if (b < 0x80)
+		{
+			decoder.reset();
+			advance(nsegments ? masks->ascii[b] : 0);
+		}
+		else if (decoder.feed(b, utf8, &cp))
+			advance(nsegments ? gl_like_wide_mask(masks, exceptions, cp) : 0);
 	}
 
 	__device__ __forceinline__ bool finish(uint32_t len) const
@@ -206,6 +216,33 @@ constexpr uint32_t GL_DFA_FOLD_MAX_STATES = 0x4000;
 constexpr uint32_t GL_DFA_FOLD_ACCEPT = 0x4000;
 constexpr uint32_t GL_DFA_FOLD_DEAD = 0x8000;
 
+/*
+ * The transition on a non-ASCII character: its color by binary search in
+ * the sorted ranges (default_color when in none), then the table.  Out of
+ * line for the same reason as gl_like_wide_mask().
+ */
+__device__ static __noinline__ uint32_t
+gl_dfa_wide_step(const GlProgram *prog, const uint16_t *trans, const GlColorRange *ranges,
+				 uint32_t state, uint32_t cp)
+{
+	uint32_t	lo = 0,
+				hi = prog->u.dfa.nranges;
+	uint32_t	color = prog->u.dfa.default_color;
+
+	while (lo < hi)
+	{
+		uint32_t	mid = (lo + hi) / 2;
+
+		if (ranges[mid].hi < cp)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < prog->u.dfa.nranges && ranges[lo].lo <= cp)
+		color = ranges[lo].color;
+	return trans[state * prog->u.dfa.ncolors + color];
+}
+
 struct GlDfaRowMatcher
 {
 	const GlProgram *prog;
@@ -245,25 +282,6 @@ struct GlDfaRowMatcher
 		enter(prog->u.dfa.start_state, flags[prog->u.dfa.start_state]);
 	}
 
-	__device__ __forceinline__ uint32_t color_of(uint32_t cp) const
-	{
-		uint32_t	lo = 0,
-					hi = prog->u.dfa.nranges;
-
-		while (lo < hi)
-		{
-			uint32_t	mid = (lo + hi) / 2;
-
-			if (ranges[mid].hi < cp)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo < prog->u.dfa.nranges && ranges[lo].lo <= cp)
-			return ranges[lo].color;
-		return prog->u.dfa.default_color;
-	}
-
 	__device__ __forceinline__ void step(uint32_t b)
 	{
 		uint32_t	cp;
@@ -281,7 +299,7 @@ struct GlDfaRowMatcher
 		}
 		else if (decoder.feed(b, utf8, &cp))
 		{
-			uint32_t	next = trans[state * prog->u.dfa.ncolors + color_of(cp)];
+			uint32_t	next = gl_dfa_wide_step(prog, trans, ranges, state, cp);
 
 			enter(next, flags[next]);
 		}

@@ -104,6 +104,13 @@ ROLLBACK;
 SELECT relation, "column" FROM gpulike.caches WHERE relation = 'cache_t'::regclass;
 SELECT count(*) AS triggers FROM pg_trigger WHERE tgrelid = 'cache_t'::regclass;
 
+-- the registration follows a renamed column
+ALTER TABLE cache_t RENAME COLUMN c TO c_renamed;
+ALTER TABLE cache_t RENAME COLUMN b TO c;
+SELECT relation, "column", state FROM gpulike.caches WHERE relation = 'cache_t'::regclass;
+ALTER TABLE cache_t RENAME COLUMN c TO b;
+ALTER TABLE cache_t RENAME COLUMN c_renamed TO c;
+
 -- dropping a cached column or table drops its registration
 SELECT gpulike.cache('cache_t', 'v');
 DROP VIEW cache_v;

@@ -90,6 +90,9 @@ EXPLAIN (COSTS OFF) SELECT id FROM words WHERE v ~ '^[0-9]+a';
 EXPLAIN (COSTS OFF) SELECT id FROM words WHERE b LIKE 'ab%';
 -- Only the offloadable conjunct goes to the server; all quals are rechecked.
 EXPLAIN (COSTS OFF) SELECT id FROM words WHERE t LIKE '%ab%' AND other LIKE '%cd%';
+-- Patterns ORed on one column (or NOT LIKEs ANDed) become one program.
+EXPLAIN (COSTS OFF) SELECT id FROM words WHERE t LIKE '%ab%' OR t LIKE '%cd%' OR v LIKE '%ef%';
+EXPLAIN (COSTS OFF) SELECT id FROM words WHERE t NOT LIKE '%ab%' AND t NOT LIKE '%cd%';
 -- An OR with a part the server cannot evaluate is not offloadable.
 EXPLAIN (COSTS OFF) SELECT id FROM words WHERE t LIKE '%ab%' OR other LIKE '%cd%';
 -- ... nor is anything without a pattern operator on a cached column.
@@ -152,7 +155,11 @@ SELECT q, scan_check(q) FROM (VALUES
 	($$SELECT id FROM words WHERE (t LIKE '%a%') IS NOT TRUE$$),
 	($$SELECT id FROM words WHERE t LIKE NULL$$),
 	($$SELECT id FROM words WHERE NOT (t LIKE NULL)$$),
-	($$SELECT id FROM words WHERE t LIKE NULL OR v LIKE '%a%'$$)
+	($$SELECT id FROM words WHERE t LIKE NULL OR v LIKE '%a%'$$),
+	($$SELECT id FROM words WHERE t LIKE '%ab%' OR t LIKE '%cd%' OR t LIKE NULL$$),
+	($$SELECT id FROM words WHERE t NOT LIKE '%a%' AND t NOT LIKE '%b%' AND v LIKE '%c%'$$),
+	($$SELECT id FROM words WHERE t ILIKE '%ab%' OR t ILIKE '%É%' OR t ~ 'c$'$$),
+	($$SELECT id FROM words WHERE NOT (t LIKE '%a%' OR t LIKE '%b%')$$)
 ) AS queries(q);
 
 -- LIKE ANY / ALL, with NULL elements and empty arrays.

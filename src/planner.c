@@ -43,6 +43,7 @@
 #include <math.h>
 
 #include "access/table.h"
+#include "catalog/pg_am.h"
 #include "catalog/pg_class.h"
 #include "nodes/extensible.h"
 #include "optimizer/cost.h"
@@ -255,6 +256,13 @@ add_gpulike_paths(PlannerInfo *root, RelOptInfo *rel, RangeTblEntry *rte)
 
 	/* the planner holds a lock on every relation it plans */
 	relation = table_open(rte->relid, NoLock);
+
+	/* candidate TIDs and their fetch are heap semantics */
+	if (relation->rd_rel->relam != HEAP_TABLE_AM_OID)
+	{
+		table_close(relation, NoLock);
+		return;
+	}
 	ctx = gl_offload_begin(rel, relation);
 
 	foreach(lc, rel->baserestrictinfo)
@@ -285,7 +293,7 @@ gpulike_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 		prev_set_rel_pathlist_hook(root, rel, rti, rte);
 
 	/*
-	 * Plain heap tables only.  An inheritance or partitioned parent (inh) is
+	 * Plain tables only (heap ones: see below).  An inheritance or partitioned parent (inh) is
 	 * planned as an Append of its children, and each child comes through
 	 * here as a relation of its own.  TABLESAMPLE picks its own rows.
 	 */

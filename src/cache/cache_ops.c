@@ -12,22 +12,14 @@
  * every row written after the lock is released fires the trigger, which
  * logs it under the new generation.
  *
- * Shared memory is not transactional, the catalog is.  So each backend
- * keeps a list of what it did to the registry in the current transaction,
- * and undoes it if the transaction (or a subtransaction) aborts:
- *	- a slot it loaded is marked stale (the load may have been incomplete,
- *	  or its triggers and registration are being rolled back); the
- *	  reloader then rebuilds it, or forgets it if it is not registered;
- *	- a slot it forgot (uncache, DROP) is re-created stale, since the
- *	  registration it deleted is coming back; the reloader rebuilds it.
- * Both undo actions only ever make a cache stale, which is always safe.
+ * The registry is shared memory, not transactional: see cache_undo.c for
+ * how a rolled-back cache(), uncache() or DROP is undone there.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
 #include "access/table.h"
-#include "access/xact.h"
 #include "catalog/pg_am.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_inherits.h"
@@ -36,105 +28,15 @@
 #include "storage/lmgr.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
-#include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/timestamp.h"
 
 #include "cache/cache_ops.h"
+#include "cache/cache_undo.h"
 #include "cache/loader.h"
 #include "cache/registration.h"
 #include "cache/registry_internal.h"
 #include "cache/sync_triggers.h"
-
-/* ------------------------------------------------ transaction undo list */
-
-typedef enum UndoKind
-{
-	UNDO_LOADED,
-	UNDO_FORGOTTEN
-} UndoKind;
-
-typedef struct UndoAction
-{
-	UndoKind	kind;
-	int			slot;			/* UNDO_LOADED */
-	Oid			relid;			/* UNDO_FORGOTTEN */
-	AttrNumber	attnum;
-} UndoAction;
-
-static List *undo_actions = NIL;
-static bool undo_callbacks_registered = false;
-
-static void
-undo_all(void)
-{
-	ListCell   *lc;
-
-	foreach(lc, undo_actions)
-	{
-		UndoAction *action = (UndoAction *) lfirst(lc);
-
-		if (action->kind == UNDO_LOADED)
-			gl_registry_mark_slot_stale(action->slot);
-		else
-		{
-			int			slot = gl_registry_find_or_add(action->relid,
-													   action->attnum);
-
-			if (slot >= 0)
-				gl_registry_wake_launcher();
-		}
-	}
-}
-
-static void
-undo_xact_callback(XactEvent event, void *arg)
-{
-	if (event == XACT_EVENT_ABORT || event == XACT_EVENT_PARALLEL_ABORT)
-		undo_all();
-	if (event == XACT_EVENT_ABORT || event == XACT_EVENT_PARALLEL_ABORT ||
-		event == XACT_EVENT_COMMIT || event == XACT_EVENT_PARALLEL_COMMIT ||
-		event == XACT_EVENT_PREPARE)
-	{
-		list_free_deep(undo_actions);
-		undo_actions = NIL;
-	}
-}
-
-/*
- * A subtransaction abort may have rolled back any of our catalog changes:
- * undo everything noted so far (making more caches stale than strictly
- * needed is harmless) and keep the list for the outer transaction.
- */
-static void
-undo_subxact_callback(SubXactEvent event, SubTransactionId subid,
-					  SubTransactionId parent, void *arg)
-{
-	if (event == SUBXACT_EVENT_ABORT_SUB)
-		undo_all();
-}
-
-static void
-note_undo(UndoKind kind, int slot, Oid relid, AttrNumber attnum)
-{
-	UndoAction *action;
-	MemoryContext old;
-
-	if (!undo_callbacks_registered)
-	{
-		RegisterXactCallback(undo_xact_callback, NULL);
-		RegisterSubXactCallback(undo_subxact_callback, NULL);
-		undo_callbacks_registered = true;
-	}
-	old = MemoryContextSwitchTo(TopMemoryContext);
-	action = palloc(sizeof(UndoAction));
-	action->kind = kind;
-	action->slot = slot;
-	action->relid = relid;
-	action->attnum = attnum;
-	undo_actions = lappend(undo_actions, action);
-	MemoryContextSwitchTo(old);
-}
 
 /* ------------------------------------------------------------ checking */
 
@@ -268,7 +170,7 @@ gl_cache_column(Oid relid, const char *attname, GlLoadMode mode)
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("gpulike can cache at most %d columns", GL_REGISTRY_SLOTS),
 				 errhint("Uncache a column with gpulike.uncache().")));
-	note_undo(UNDO_LOADED, slot, InvalidOid, 0);
+	gl_cache_undo_on_abort_loaded(slot);
 	if (mode == GL_LOAD_EXPLICIT)
 		gl_registration_add(relid, attname);
 
@@ -292,7 +194,7 @@ forget_slot(Oid relid, AttrNumber attnum)
 
 	if (slot < 0)
 		return;
-	note_undo(UNDO_FORGOTTEN, -1, relid, attnum);
+	gl_cache_undo_on_abort_forgotten(relid, attnum);
 	gl_registry_forget(slot);
 }
 

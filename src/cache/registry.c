@@ -24,9 +24,11 @@
  *
  * A cache is usable by a query only when its slot is READY, its recorded
  * relfilenode is the relation's current one (VACUUM FULL, CLUSTER and
- * rewriting ALTER TABLEs assign a new one, and with it new TIDs), and the
+ * rewriting ALTER TABLEs assign a new one, and with it new TIDs), the
  * relation still has our sync trigger, firing ALWAYS (so even sessions in
- * replica mode, e.g. logical replication apply workers, log their rows).
+ * replica mode, e.g. logical replication apply workers, log their rows),
+ * and this backend has no trigger events of the relation still queued
+ * (rows it wrote that the sync trigger has not logged yet).
  *
  * None of the functions here raise errors: they are called from triggers,
  * transaction callbacks and the object-access hook.
@@ -184,6 +186,15 @@ gl_cache_usable(Relation rel, AttrNumber attnum, GlCacheInfo *info)
 		}
 	}
 	LWLockRelease(registry_lock_ptr);
+
+	/*
+	 * Rows this transaction wrote whose AFTER ROW events have not fired yet
+	 * are not in the delta log.  A query can see them only from inside the
+	 * writing statement (a volatile function called per row) or before
+	 * deferred events fire; such a query must not use the cache.
+	 */
+	if (usable && AfterTriggerPendingOnRel(relid))
+		usable = false;
 
 	/*
 	 * The table was rewritten since the load: its TIDs are all new.  Mark
@@ -363,24 +374,6 @@ gl_registry_forget(int slot)
 }
 
 void
-gl_registry_forget_relation(Oid relid, AttrNumber attnum)
-{
-	for (int i = 0; i < GL_REGISTRY_SLOTS; i++)
-	{
-		GlCacheEntry *entry = &registry->entries[i];
-		bool		match;
-
-		LWLockAcquire(registry_lock_ptr, LW_SHARED);
-		match = entry->state != GL_CACHE_EMPTY &&
-			entry->dbid == MyDatabaseId && entry->relid == relid &&
-			(attnum == 0 || entry->attnum == attnum);
-		LWLockRelease(registry_lock_ptr);
-		if (match)
-			gl_registry_forget(i);
-	}
-}
-
-void
 gl_registry_forget_database(Oid dbid)
 {
 	for (int i = 0; i < GL_REGISTRY_SLOTS; i++)
@@ -394,17 +387,6 @@ gl_registry_forget_database(Oid dbid)
 		if (match)
 			gl_registry_forget(i);
 	}
-}
-
-Oid
-gl_registry_sync_function(int slot)
-{
-	Oid			fn;
-
-	LWLockAcquire(registry_lock_ptr, LW_SHARED);
-	fn = registry->extra[slot].sync_function;
-	LWLockRelease(registry_lock_ptr);
-	return fn;
 }
 
 bool
@@ -479,18 +461,6 @@ gl_registry_wants_reload(int slot, TimestampTz now)
 
 	LWLockAcquire(registry_lock_ptr, LW_SHARED);
 	wants = slot_wants_reload(slot, MyDatabaseId, now);
-	LWLockRelease(registry_lock_ptr);
-	return wants;
-}
-
-bool
-gl_registry_database_wants_reload(Oid dbid, TimestampTz now)
-{
-	bool		wants = false;
-
-	LWLockAcquire(registry_lock_ptr, LW_SHARED);
-	for (int i = 0; i < GL_REGISTRY_SLOTS && !wants; i++)
-		wants = slot_wants_reload(i, dbid, now);
 	LWLockRelease(registry_lock_ptr);
 	return wants;
 }

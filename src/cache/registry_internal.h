@@ -6,8 +6,9 @@
  *	  bookkeeping the background reloader needs.  The public contract the
  *	  planner and the server use is registry.h.
  *
- * Every function here takes the registry lock itself; none of them calls
- * elog, so they are safe from transaction callbacks and triggers alike.
+ * Every function here takes the registry lock itself, except
+ * gl_registry_find (the caller holds it); none of them raises an error, so
+ * they are safe from transaction callbacks and triggers alike.
  *
  *-------------------------------------------------------------------------
  */
@@ -31,7 +32,7 @@ extern void gl_registry_shmem_init(void);
  */
 extern uint64 gl_registry_change_count(void);
 
-/* Slot of (MyDatabaseId, relid, attnum), or -1. */
+/* Slot of (MyDatabaseId, relid, attnum), or -1; caller holds the lock. */
 extern int	gl_registry_find(Oid relid, AttrNumber attnum);
 
 /*
@@ -52,13 +53,8 @@ extern void gl_registry_mark_slot_stale(int slot);
 
 /* Mark the slot EMPTY and tell the server to drop its data. */
 extern void gl_registry_forget(int slot);
-/* Forget every slot of relid (attnum 0: all columns) in this database. */
-extern void gl_registry_forget_relation(Oid relid, AttrNumber attnum);
 /* Forget every slot of a database (DROP EXTENSION, DROP DATABASE). */
 extern void gl_registry_forget_database(Oid dbid);
-
-/* The trigger function of the sync trigger a ready slot relies on. */
-extern Oid	gl_registry_sync_function(int slot);
 
 /* Does this database have any slot for relid? */
 extern bool gl_registry_has_relation(Oid relid);
@@ -80,7 +76,6 @@ extern bool gl_registry_snapshot(int slot, GlCacheEntry *copy);
  */
 extern void gl_registry_defer_retry(int slot, bool until_next_change);
 extern bool gl_registry_wants_reload(int slot, TimestampTz now);
-extern bool gl_registry_database_wants_reload(Oid dbid, TimestampTz now);
 /* Distinct databases with a slot to rebuild now; returns how many. */
 extern int	gl_registry_databases_wanting_reload(Oid *dbids, int max,
 												 TimestampTz now);

@@ -19,13 +19,18 @@
  *		quadratic-ish, so verifications are budgeted against bytes
  *		skimmed; past the budget memchr gives way to the pair skim, and
  *		the pair skim to KMP, which is linear whatever the input.
- *	  * masks ('_', ILIKE classes): Shift-And over characters, skipping
- *		ahead cheaply while no partial match is alive.
+ *	  * masks ('_', ILIKE classes): if some position takes only one or two
+ *		ASCII bytes (a literal letter, an ILIKE pair), skim for the rarest
+ *		such byte, walk back to the one start it implies, verify there;
+ *		otherwise (or when verifications fail too often) Shift-And over
+ *		characters, which is linear whatever the input.
  *
  * UTF-8 is decoded only for Shift-And; literal segments compare bytes,
  * which is exact because whole encoded characters are compared.
  *
- * No allocation, no PostgreSQL calls: this runs on the server's threads.
+ * No PostgreSQL calls, and matching allocates nothing (only preparing a
+ * plan for more than GL_LIKE_INLINE_SEGMENTS segments mallocs): this runs
+ * on the server's threads.
  *
  *-------------------------------------------------------------------------
  */
@@ -67,32 +72,67 @@ byte_commonness(uint8_t b)
 }
 
 /*
- * If position 0 accepts only one or two ASCII characters (a literal, or an
- * ILIKE pair like s/S), store them in first[] and return how many; else 0.
+ * If position j accepts only one or two ASCII characters (a literal, or an
+ * ILIKE pair like s/S), store them in bytes[] and return how many; else 0.
  */
 static uint32_t
-first_position_bytes(const GlCharMasks *masks, const GlCodepointMask *exceptions,
-					 uint8_t *first)
+position_bytes(const GlCharMasks *masks, const GlCodepointMask *exceptions,
+			   uint32_t j, uint8_t *bytes)
 {
+	uint64_t	bit = (uint64_t) 1 << j;
 	uint32_t	n = 0;
 	uint32_t	i;
 	int			c;
 
-	if (masks->any_mask & 1)
+	if (masks->any_mask & bit)
 		return 0;
 	for (i = 0; i < masks->nexceptions; i++)
-		if (exceptions[i].mask & 1)
+		if (exceptions[i].mask & bit)
 			return 0;
 	for (c = 0; c < 128; c++)
 	{
-		if (masks->ascii[c] & 1)
+		if (masks->ascii[c] & bit)
 		{
 			if (n == 2)
 				return 0;
-			first[n++] = (uint8_t) c;
+			bytes[n++] = (uint8_t) c;
 		}
 	}
 	return n;
+}
+
+/*
+ * The masked segment's skim anchor: the position whose one or two ASCII
+ * bytes are rarest (for a pair, the commoner of the two counts).
+ */
+static void
+choose_anchor(GlLikeSegPlan *sp)
+{
+	int			best_commonness = 1000;
+	uint32_t	j;
+
+	sp->nanchor = 0;
+	sp->anchor_pos = 0;
+	for (j = 0; j < sp->seg->nchars; j++)
+	{
+		uint8_t		bytes[2];
+		uint32_t	n = position_bytes(sp->masks, sp->exceptions, j, bytes);
+		int			commonness;
+
+		if (n == 0)
+			continue;
+		commonness = byte_commonness(bytes[0]);
+		if (n == 2 && byte_commonness(bytes[1]) > commonness)
+			commonness = byte_commonness(bytes[1]);
+		if (commonness < best_commonness)
+		{
+			best_commonness = commonness;
+			sp->nanchor = n;
+			sp->anchor[0] = bytes[0];
+			sp->anchor[1] = bytes[n - 1];
+			sp->anchor_pos = j;
+		}
+	}
 }
 
 /* The first byte at or after pos that is a or b, or len. */
@@ -175,7 +215,7 @@ gl_cpu_like_prepare(const GlProgram *prog, GlLikePlan *plan)
 		sp->rare_index = 0;
 		sp->rare_index2 = 0;
 		sp->rare_is_rare = false;
-		sp->nfirst = first_position_bytes(sp->masks, sp->exceptions, sp->first);
+		choose_anchor(sp);
 		if (segs[s].is_literal)
 		{
 			sp->bytes = gl_program_section(prog, segs[s].bytes_off);
@@ -456,11 +496,13 @@ literal_find_end(const GlLikeSegPlan *sp, const uint8_t *s, uint32_t from,
 
 /*
  * Shift-And search for a masked segment from byte from on: the end of its
- * leftmost-ending occurrence, or -1.
+ * leftmost-ending occurrence, or -1.  Linear in the bytes, whatever they
+ * are; while no partial match is alive, bytes that position 0 rejects are
+ * skipped with a table lookup each.
  */
 static int64_t
-masked_find_end(const GlLikeSegPlan *sp, const uint8_t *s, uint32_t from,
-				uint32_t len, bool utf8)
+shift_and_find_end(const GlLikeSegPlan *sp, const uint8_t *s, uint32_t from,
+				   uint32_t len, bool utf8)
 {
 	const uint64_t *ascii = sp->masks->ascii;
 	uint64_t	accept = (uint64_t) 1 << (sp->seg->nchars - 1);
@@ -471,19 +513,59 @@ masked_find_end(const GlLikeSegPlan *sp, const uint8_t *s, uint32_t from,
 	{
 		if (state == 0)
 		{
-			/* No partial match alive: skip what position 0 rejects. */
-			if (sp->nfirst > 0)
-				pos = skim_two_bytes(s, pos, len, sp->first[0],
-									 sp->first[sp->nfirst - 1]);
-			else
-				while (pos < len && s[pos] < 0x80 && !(ascii[s[pos]] & 1))
-					pos++;
+			while (pos < len && s[pos] < 0x80 && !(ascii[s[pos]] & 1))
+				pos++;
 			if (pos >= len)
 				return -1;
 		}
 		state = ((state << 1) | 1) & char_mask(sp, next_char(s, len, &pos, utf8));
 		if (state & accept)
 			return pos;
+	}
+	return -1;
+}
+
+/*
+ * Masked segment with an anchor (a position taking only one or two ASCII
+ * bytes): skim for the anchor byte (SSE2), walk back anchor_pos characters
+ * to the only start that hit can belong to, and verify there.  Starts come
+ * in increasing order, and a segment's end grows with its start (it always
+ * spans nchars characters), so the first verified start also ends
+ * earliest.  Too many failed verifications: Shift-And from that start on.
+ */
+static int64_t
+anchor_find_end(const GlLikeSegPlan *sp, const uint8_t *s, uint32_t from,
+				uint32_t len, bool utf8)
+{
+	uint32_t	j = sp->anchor_pos;
+	uint32_t	verifications = 0;
+	uint32_t	hit = from + j;	/* j characters take at least j bytes */
+
+	while (hit < len)
+	{
+		uint32_t	start;
+		uint32_t	k;
+		int64_t		end;
+
+		hit = skim_two_bytes(s, hit, len, sp->anchor[0], sp->anchor[1]);
+		if (hit >= len)
+			return -1;
+		start = hit;
+		for (k = 0; k < j && start > from; k++)
+		{
+			start--;
+			while (utf8 && start > from && (s[start] & 0xC0) == 0x80)
+				start--;
+		}
+		if (k == j)
+		{
+			end = match_at(sp, s, start, len, utf8);
+			if (end >= 0)
+				return end;
+			if (verification_budget_spent(++verifications, hit - from))
+				return shift_and_find_end(sp, s, start, len, utf8);
+		}
+		hit++;
 	}
 	return -1;
 }
@@ -501,6 +583,15 @@ gl_cpu_like_match(const GlLikePlan *plan, const char *value, uint32_t len)
 		return false;
 	if (nsegments == 0)
 		return like->anchored_start ? len == 0 : true;
+
+	/*
+	 * A literal tail ('%x%y') is one memcmp: most rows fail it, so try it
+	 * before searching the segments ahead of it (which then must also end
+	 * before it starts: checked in order below).
+	 */
+	if (like->anchored_end && nsegments > 1 && plan->segs[nsegments - 1].seg->is_literal &&
+		!match_suffix(&plan->segs[nsegments - 1], s, 0, len, plan->utf8))
+		return false;
 
 	for (i = 0; i < nsegments; i++)
 	{
@@ -520,8 +611,10 @@ gl_cpu_like_match(const GlLikePlan *plan, const char *value, uint32_t len)
 			return match_suffix(sp, s, pos, len, plan->utf8);
 		else if (sp->seg->is_literal)
 			end = literal_find_end(sp, s, pos, len);
+		else if (sp->nanchor > 0)
+			end = anchor_find_end(sp, s, pos, len, plan->utf8);
 		else
-			end = masked_find_end(sp, s, pos, len, plan->utf8);
+			end = shift_and_find_end(sp, s, pos, len, plan->utf8);
 		if (end < 0)
 			return false;
 		pos = (uint32_t) end;

@@ -27,8 +27,9 @@ typedef struct GlLikeSegPlan
 	uint32_t	rare_index;		/* literal: offset of its rarest byte */
 	uint32_t	rare_index2;	/* literal: the next rarest (== rare_index if 1 byte) */
 	bool		rare_is_rare;	/* literal: memchr for it beats a pair skim */
-	uint32_t	nfirst;			/* 1 or 2: position 0 accepts only first[] */
-	uint8_t		first[2];		/* (ASCII bytes, e.g. 's' and 'S' for ILIKE) */
+	uint32_t	nanchor;		/* 0, or 1-2: position anchor_pos accepts */
+	uint8_t		anchor[2];		/* only these ASCII bytes (s, S for ILIKE) */
+	uint32_t	anchor_pos;		/* the rarest such position */
 } GlLikeSegPlan;
 
 /* Plans of patterns with this many segments or fewer need no malloc. */

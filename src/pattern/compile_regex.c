@@ -24,7 +24,7 @@
  * The program is exact unless the regex has back-references or lookaround
  * constraints; then it is a superset prefilter (exact = 0) and the executor's
  * recheck decides.  A regex needing more than GL_REGEX_MAX_DFA_STATES states
- * is refused: PostgreSQL evaluates it.
+ * (after minimization) is refused: PostgreSQL evaluates it.
  *
  * The regex cache may free the compiled regex at its next use, so all we
  * need from it is read out before anything else can compile a regex.
@@ -43,7 +43,13 @@
 #include "pattern/regex_dfa.h"
 #include "pattern/regex_export.h"
 
-/* Also bounds state numbers to the uint16 transition table. */
+/*
+ * Subset construction may pass through many more states than the minimal
+ * DFA has (a search for "a[ab]{10}" meets 2^10 subsets that all collapse
+ * into 12 states), so the construction gets a larger allowance than the
+ * result.  Both bound state numbers to the uint16 transition table.
+ */
+#define GL_REGEX_MAX_SUBSETS	65535
 #define GL_REGEX_MAX_DFA_STATES 4096
 
 /*
@@ -223,10 +229,16 @@ program_from_regex(const regex_t *re, bool utf8, const char **refusal)
 		gl_regex_export_nfa(re, &nfa);
 		ncolumns = choose_columns(&nfa, &map, column_of_color);
 		*refusal = gl_regex_determinize(&nfa, column_of_color, ncolumns,
-										GL_REGEX_MAX_DFA_STATES, &dfa);
+										GL_REGEX_MAX_SUBSETS, &dfa);
 		if (*refusal != NULL)
 			return NULL;
 		gl_regex_dfa_minimize(&dfa);
+		if (dfa.nstates > GL_REGEX_MAX_DFA_STATES)
+		{
+			*refusal = psprintf("regex needs %d DFA states, more than %d",
+								dfa.nstates, GL_REGEX_MAX_DFA_STATES);
+			return NULL;
+		}
 	}
 
 	column_map = palloc(ncolumns * sizeof(int));
@@ -246,8 +258,93 @@ program_from_regex(const regex_t *re, bool utf8, const char **refusal)
 	return prog;
 }
 
-GlProgram *
-gl_compile_regex(text *pattern, bool case_insensitive, Oid collation,
+/*
+ * Compiled programs of the most recently used regexes, most recent first,
+ * like PostgreSQL's own regex cache: the color map of a regex using
+ * character classes costs a million lookups, and gpulike.match() compiles
+ * per call.  Refusals are remembered too.  Entries live in
+ * TopMemoryContext; callers get their own copy.
+ */
+#define GL_REGEX_CACHE_SIZE 16
+
+typedef struct CachedRegexProgram
+{
+	char	   *pattern;		/* not NUL-terminated */
+	int			pattern_len;
+	bool		case_insensitive;
+	Oid			collation;
+	GlProgram  *prog;			/* NULL when refused */
+	char	   *refusal;
+} CachedRegexProgram;
+
+static CachedRegexProgram regex_cache[GL_REGEX_CACHE_SIZE];
+static int	regex_cache_used = 0;
+
+/* The cache entry for this regex, moved to the front; NULL if absent. */
+static CachedRegexProgram *
+cache_lookup(const char *pat, int len, bool case_insensitive, Oid collation)
+{
+	int			i;
+
+	for (i = 0; i < regex_cache_used; i++)
+	{
+		CachedRegexProgram *e = &regex_cache[i];
+
+		if (e->pattern_len == len && e->case_insensitive == case_insensitive &&
+			e->collation == collation && memcmp(e->pattern, pat, len) == 0)
+		{
+			CachedRegexProgram found = *e;
+
+			memmove(&regex_cache[1], &regex_cache[0], i * sizeof(CachedRegexProgram));
+			regex_cache[0] = found;
+			return &regex_cache[0];
+		}
+	}
+	return NULL;
+}
+
+/* Remember a result at the front, forgetting the least recently used. */
+static void
+cache_insert(const char *pat, int len, bool case_insensitive, Oid collation,
+			 const GlProgram *prog, const char *refusal)
+{
+	MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
+	CachedRegexProgram e;
+
+	e.pattern = palloc(Max(len, 1));
+	memcpy(e.pattern, pat, len);
+	e.pattern_len = len;
+	e.case_insensitive = case_insensitive;
+	e.collation = collation;
+	e.prog = NULL;
+	e.refusal = NULL;
+	if (prog != NULL)
+	{
+		e.prog = palloc(prog->total_size);
+		memcpy(e.prog, prog, prog->total_size);
+	}
+	else
+		e.refusal = pstrdup(refusal);
+	MemoryContextSwitchTo(old);
+
+	if (regex_cache_used == GL_REGEX_CACHE_SIZE)
+	{
+		CachedRegexProgram *last = &regex_cache[--regex_cache_used];
+
+		pfree(last->pattern);
+		if (last->prog)
+			pfree(last->prog);
+		if (last->refusal)
+			pfree(last->refusal);
+	}
+	memmove(&regex_cache[1], &regex_cache[0], regex_cache_used * sizeof(CachedRegexProgram));
+	regex_cache[0] = e;
+	regex_cache_used++;
+}
+
+/* Compile, without the cache. */
+static GlProgram *
+compile_uncached(text *pattern, bool case_insensitive, Oid collation,
 				 const char **refusal)
 {
 	int			cflags = REG_ADVANCED | (case_insensitive ? REG_ICASE : 0);
@@ -283,5 +380,31 @@ gl_compile_regex(text *pattern, bool case_insensitive, Oid collation,
 	else
 		*refusal = pstrdup(*refusal);
 	MemoryContextDelete(scratch);
+	return prog;
+}
+
+GlProgram *
+gl_compile_regex(text *pattern, bool case_insensitive, Oid collation,
+				 const char **refusal)
+{
+	const char *pat = VARDATA_ANY(pattern);
+	int			len = VARSIZE_ANY_EXHDR(pattern);
+	CachedRegexProgram *hit = cache_lookup(pat, len, case_insensitive, collation);
+	GlProgram  *prog;
+
+	if (hit != NULL)
+	{
+		if (hit->prog == NULL)
+		{
+			*refusal = pstrdup(hit->refusal);
+			return NULL;
+		}
+		prog = palloc(hit->prog->total_size);
+		memcpy(prog, hit->prog, hit->prog->total_size);
+		return prog;
+	}
+
+	prog = compile_uncached(pattern, case_insensitive, collation, refusal);
+	cache_insert(pat, len, case_insensitive, collation, prog, *refusal);
 	return prog;
 }

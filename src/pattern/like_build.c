@@ -208,6 +208,12 @@ tokenize(const char *p, size_t len, bool utf8, LikeToken *toks,
 }
 
 static int
+capped_segments(int n)
+{
+	return n < GL_LIKE_MAX_SEGMENTS ? n : GL_LIKE_MAX_SEGMENTS;
+}
+
+static int
 compare_exceptions(const void *a, const void *b)
 {
 	uint32_t	x = ((const GlCodepointMask *) a)->codepoint;
@@ -431,8 +437,8 @@ gl_build_like(const char *pattern, size_t len, bool utf8,
 	if (ntoks < 0)
 		goto done;
 
-	/* At most one segment per two tokens, plus one. */
-	parts = calloc(ntoks / 2 + 1, sizeof(SegmentParts));
+	/* At most one segment per two tokens, plus one; at most the cap. */
+	parts = calloc(capped_segments(ntoks / 2 + 1), sizeof(SegmentParts));
 	if (parts == NULL)
 	{
 		*error = "out of memory";
@@ -449,6 +455,11 @@ gl_build_like(const char *pattern, size_t len, bool utf8,
 			start++;
 		if (start == i)
 			break;
+		if (nsegments == GL_LIKE_MAX_SEGMENTS)
+		{
+			*error = "the pattern has more than 1024 '%'-separated runs";
+			goto done;
+		}
 		if (start - i > GL_MAX_SEGMENT_CHARS)
 		{
 			*error = "a run of the pattern between '%' signs is longer than 64 characters";

@@ -24,6 +24,9 @@
 
 #include "pattern/program.h"
 
+/* The most '%'-separated segments a pattern may have. */
+#define GL_LIKE_MAX_SEGMENTS 1024
+
 /* The most code points one ILIKE case class may hold (Kelvin: k K U+212A). */
 #define GL_MAX_CASE_CLASS	16
 

@@ -35,41 +35,49 @@
 
 #include "common/hashfn.h"
 #include "miscadmin.h"
+#include "port/pg_bitutils.h"
 
 #include "pattern/program.h"
 #include "pattern/regex_dfa.h"
 
-/* At most this many transition cells (2 bytes each): keeps tables cacheable. */
+/* At most this many transition cells (2 bytes each) while constructing. */
 #define GL_DFA_MAX_CELLS	(4 * 1024 * 1024)
+/* At most this many bytes of interned NFA-state sets. */
+#define GL_DFA_MAX_SUBSET_BYTES (64 * 1024 * 1024)
 
 /* Interned NFA-state sets; index = DFA state number. */
 typedef struct SubsetTable
 {
 	int			nwords;			/* uint64 words per set */
 	int			nsets;
-	int			capacity;		/* = the state cap */
-	uint64	   *words;			/* [capacity * nwords] */
+	int			max_sets;		/* the state cap */
+	int			allocated;		/* sets room in words */
+	uint64	   *words;			/* [allocated * nwords] */
 	int		   *slots;			/* open addressing, -1 = empty */
 	uint32		slot_mask;
 } SubsetTable;
 
 static void
-subset_table_init(SubsetTable *t, int nwords, int capacity)
+subset_table_init(SubsetTable *t, int nwords, int max_sets)
 {
 	uint32		nslots = 16;
 
-	while (nslots < (uint32) capacity * 2)
+	while (nslots < (uint32) max_sets * 2)
 		nslots *= 2;
 	t->nwords = nwords;
 	t->nsets = 0;
-	t->capacity = capacity;
-	t->words = palloc((Size) capacity * nwords * sizeof(uint64));
+	t->max_sets = max_sets;
+	t->allocated = 64;
+	t->words = palloc((Size) t->allocated * nwords * sizeof(uint64));
 	t->slots = palloc(nslots * sizeof(int));
 	memset(t->slots, -1, nslots * sizeof(int));
 	t->slot_mask = nslots - 1;
 }
 
-/* The index of this set, interning it if new; -1 when the cap is reached. */
+/*
+ * The index of this set, interning it if new; -1 when the cap is reached.
+ * Interning may move t->words.
+ */
 static int
 subset_intern(SubsetTable *t, const uint64 *set)
 {
@@ -86,8 +94,14 @@ subset_intern(SubsetTable *t, const uint64 *set)
 			return idx;
 		slot = (slot + 1) & t->slot_mask;
 	}
-	if (t->nsets == t->capacity)
+	if (t->nsets == t->max_sets ||
+		(Size) (t->nsets + 1) * bytes > GL_DFA_MAX_SUBSET_BYTES)
 		return -1;
+	if (t->nsets == t->allocated)
+	{
+		t->allocated *= 2;
+		t->words = repalloc(t->words, (Size) t->allocated * bytes);
+	}
 	memcpy(t->words + (Size) t->nsets * t->nwords, set, bytes);
 	t->slots[slot] = t->nsets;
 	return t->nsets++;
@@ -150,29 +164,33 @@ step_all_columns(const GlRegexNfa *nfa, const int *column_of_color,
 				 uint64 *next, uint64 *rainbow)
 {
 	bool		accepts_at_end = false;
-	int			s;
 	int			c;
 	int			w;
 
 	memset(next, 0, (Size) ncolumns * nwords * sizeof(uint64));
 	memset(rainbow, 0, nwords * sizeof(uint64));
-	for (s = 0; s < nfa->nstates; s++)
+	for (w = 0; w < nwords; w++)
 	{
-		int			a;
+		uint64		members = set[w];
 
-		if (!bit_is_set(set, s))
-			continue;
-		for (a = nfa->arc_start[s]; a < nfa->arc_start[s + 1]; a++)
+		while (members != 0)
 		{
-			int			co = nfa->arc_color[a];
-			int			to = nfa->arc_to[a];
+			int			s = w * 64 + pg_rightmost_one_pos64(members);
+			int			a;
 
-			if (co == GL_REGEX_RAINBOW)
-				set_bit(rainbow, to);
-			else if (co == nfa->eos_color)
-				accepts_at_end |= (to == nfa->final);
-			else if (co >= 0 && co < nfa->ncolors && column_of_color[co] >= 0)
-				set_bit(next + (Size) column_of_color[co] * nwords, to);
+			members &= members - 1;
+			for (a = nfa->arc_start[s]; a < nfa->arc_start[s + 1]; a++)
+			{
+				int			co = nfa->arc_color[a];
+				int			to = nfa->arc_to[a];
+
+				if (co == GL_REGEX_RAINBOW)
+					set_bit(rainbow, to);
+				else if (co == nfa->eos_color)
+					accepts_at_end |= (to == nfa->final);
+				else if (co >= 0 && co < nfa->ncolors && column_of_color[co] >= 0)
+					set_bit(next + (Size) column_of_color[co] * nwords, to);
+			}
 		}
 	}
 	for (c = 0; c < ncolumns; c++)
@@ -295,7 +313,8 @@ gl_regex_determinize(const GlRegexNfa *nfa, const int *column_of_color,
 			canonicalize(succ, nwords, nfa->final);
 			idx = subset_intern(&table, succ);
 			if (idx < 0)
-				return psprintf("regex needs more than %d DFA states", max_states);
+				return psprintf("regex needs more than %d DFA states before minimization",
+								max_states);
 			row[c] = (uint16) idx;
 		}
 	}

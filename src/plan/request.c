@@ -31,7 +31,8 @@
  * from a disjunction and empties a conjunction.  An empty array makes ANY
  * false and ALL true for every row, NULL values included.  When the elements
  * form "value matches any of these" (or its negation), the compiler may
- * merge them into one Aho-Corasick program.
+ * merge them into one Aho-Corasick program; so may sibling leaves on one
+ * column, "c LIKE a OR c LIKE b" and "c NOT LIKE a AND c NOT LIKE b".
  *
  *-------------------------------------------------------------------------
  */
@@ -240,29 +241,49 @@ resolve_array(ResolveContext *ctx, GlScanExpr *node, Datum array_datum)
 	return combine(!disjunction, singles);
 }
 
+/* Is a leaf true where its operator is FALSE (NOT, or a negator like !~~)? */
+static bool
+leaf_negated(GlScanExpr *node)
+{
+	return node->negated != node->leaf.op_negated;
+}
+
+/*
+ * Evaluate a leaf's pattern.  False when it cannot be known yet (EXPLAIN
+ * without ANALYZE, for a pattern that is not a constant).
+ */
+static bool
+evaluate_pattern(ResolveContext *ctx, GlScanExpr *node, Datum *value,
+				 bool *isnull)
+{
+	Node	   *pattern = (Node *) node->leaf.pattern;
+
+	while (IsA(pattern, RelabelType))
+		pattern = (Node *) ((RelabelType *) pattern)->arg;
+	if (ctx->constants_only && !IsA(pattern, Const))
+		return false;
+	*value = ExecEvalExprSwitchContext(node->pattern_state, ctx->econtext,
+									   isnull);
+	return true;
+}
+
 static Resolved *
 resolve_leaf(ResolveContext *ctx, GlScanExpr *node)
 {
-	Node	   *pattern = (Node *) node->leaf.pattern;
 	Datum		value;
 	bool		isnull;
 	const char *refusal = NULL;
 	GlProgram  *program;
 
-	while (IsA(pattern, RelabelType))
-		pattern = (Node *) ((RelabelType *) pattern)->arg;
-	if (ctx->constants_only && !IsA(pattern, Const))
+	if (!evaluate_pattern(ctx, node, &value, &isnull))
 	{
-		add_matcher(ctx, node->leaf.attnum, node->negated != node->leaf.op_negated,
+		add_matcher(ctx, node->leaf.attnum, leaf_negated(node),
 					"compiled at execution");
 		return make_resolved(RESOLVED_ALL_ROWS);
 	}
-
-	value = ExecEvalExprSwitchContext(node->pattern_state, ctx->econtext,
-									  &isnull);
 	if (isnull)
 	{
-		add_matcher(ctx, node->leaf.attnum, node->negated != node->leaf.op_negated,
+		add_matcher(ctx, node->leaf.attnum, leaf_negated(node),
 					"none (NULL pattern)");
 		return make_resolved(RESOLVED_NO_ROWS);
 	}
@@ -271,22 +292,106 @@ resolve_leaf(ResolveContext *ctx, GlScanExpr *node)
 
 	program = gl_compile_pattern(node->leaf.op, DatumGetTextP(value),
 								 node->leaf.collation, &refusal);
-	return program_leaf(ctx, node, program,
-						node->negated != node->leaf.op_negated, refusal);
+	return program_leaf(ctx, node, program, leaf_negated(node), refusal);
+}
+
+/*
+ * Under an OR, positive leaves "column OP pattern" on one column (same
+ * operator and collation) say "matches any of these patterns"; under an
+ * AND, negated ones say "matches none of them".  Both are one multi-pattern
+ * program (Aho-Corasick), positive or negated, when the compiler can make
+ * one: one pass over the column instead of one per pattern.
+ */
+static bool
+mergeable_leaf(GlScanExpr *node, bool is_and)
+{
+	return node->kind == GL_SCAN_EXPR_LEAF && !node->leaf.is_array &&
+		leaf_negated(node) == is_and;
+}
+
+static bool
+same_column_and_operator(GlScanExpr *a, GlScanExpr *b)
+{
+	return a->leaf.attnum == b->leaf.attnum && a->leaf.op == b->leaf.op &&
+		a->leaf.collation == b->leaf.collation;
+}
+
+/*
+ * Try to merge 'group' (mergeable leaves of one column and operator) into
+ * one program; NULL when some pattern is NULL or unknown, or the compiler
+ * cannot merge them (the caller then resolves them one by one).
+ */
+static Resolved *
+resolve_merged(ResolveContext *ctx, List *group)
+{
+	GlScanExpr *first = linitial(group);
+	text	  **patterns = palloc(sizeof(text *) * list_length(group));
+	int			npatterns = 0;
+	const char *refusal = NULL;
+	GlProgram  *program;
+	ListCell   *lc;
+
+	foreach(lc, group)
+	{
+		Datum		value;
+		bool		isnull;
+
+		if (!evaluate_pattern(ctx, lfirst(lc), &value, &isnull) || isnull)
+			return NULL;
+		patterns[npatterns++] = DatumGetTextP(value);
+	}
+	program = gl_compile_any(first->leaf.op, patterns, npatterns,
+							 first->leaf.collation, &refusal);
+	if (program == NULL)
+		return NULL;
+	return program_leaf(ctx, first, program, leaf_negated(first), NULL);
 }
 
 static Resolved *
 resolve(ResolveContext *ctx, GlScanExpr *node)
 {
+	bool		is_and = node->kind == GL_SCAN_EXPR_AND;
+	List	   *pending;
 	List	   *children = NIL;
-	ListCell   *lc;
 
 	check_stack_depth();
 	if (node->kind == GL_SCAN_EXPR_LEAF)
 		return resolve_leaf(ctx, node);
-	foreach(lc, node->children)
-		children = lappend(children, resolve(ctx, lfirst(lc)));
-	return combine(node->kind == GL_SCAN_EXPR_AND, children);
+
+	pending = list_copy(node->children);
+	while (pending != NIL)
+	{
+		GlScanExpr *child = linitial(pending);
+		List	   *group = list_make1(child);
+		Resolved   *merged = NULL;
+		ListCell   *lc;
+
+		pending = list_delete_first(pending);
+		if (mergeable_leaf(child, is_and))
+		{
+			foreach(lc, pending)
+			{
+				GlScanExpr *other = lfirst(lc);
+
+				if (mergeable_leaf(other, is_and) &&
+					same_column_and_operator(child, other))
+				{
+					group = lappend(group, other);
+					pending = foreach_delete_current(pending, lc);
+				}
+			}
+			if (list_length(group) > 1)
+				merged = resolve_merged(ctx, group);
+		}
+		if (merged != NULL)
+			children = lappend(children, merged);
+		else
+		{
+			foreach(lc, group)
+				children = lappend(children, resolve(ctx, lfirst(lc)));
+		}
+	}
+	return combine(is_and, children);
 }
 
 /* Postfix: operands first, then the operator that pops them. */

@@ -90,6 +90,7 @@ gl_status(PG_FUNCTION_ARGS)
 	pid_t		pid;
 	TimestampTz started_at;
 	bool		hide = gl_regression_mode;
+	bool		answered;
 
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
@@ -99,8 +100,13 @@ gl_status(PG_FUNCTION_ARGS)
 
 	memset(nulls, true, sizeof(nulls));
 	memset(info.device_name, 0, sizeof(info.device_name));
-	if (ask_server(&info, &server_state) &&
-		gl_server_current(&pid, NULL, &started_at))
+	answered = ask_server(&info, &server_state);
+	if (answered && !gl_server_current(&pid, NULL, &started_at))
+	{
+		answered = false;		/* it answered, then stopped */
+		server_state = "not running";
+	}
+	if (answered)
 	{
 		nulls[1] = false;
 		values[1] = CStringGetTextDatum(info.engine);

@@ -15,11 +15,7 @@
  * gpulike.host_memory fails.  Delta rows are always accepted: refusing them
  * would make the column miss rows, which is worse than a small overshoot.
  *
- * Device memory (CUDA builds): a serving column gets a device copy when it
- * is loaded or used while the GPU engine is in use.  When the copies would
- * exceed gpulike.gpu_memory (0: 80% of the device), the least recently used
- * other copies are dropped first; a column that still does not fit is
- * served by the CPU engine and tried again on its next use.
+ * Device copies of serving columns are managed in store_device.c.
  *
  * The registry (src/cache/) shows what the store holds: the store writes
  * nrows, bytes, device, counters of a slot whenever they change, and only
@@ -43,9 +39,6 @@
 #include "server/protocol.h"
 #include "server/store.h"
 #include "sync/delta_log.h"
-#ifdef GPULIKE_HAVE_CUDA
-#include "gpulike_cuda.h"
-#endif
 
 static int	store_nslots = 0;
 static GlStoredColumn **serving = NULL;
@@ -55,8 +48,8 @@ static bool *serving_missed = NULL;	/* lost a delta row (out of memory) */
 static bool *loading_missed = NULL;
 static int	evicted_at_start = 0;
 
-static void
-publish(GlStoredColumn *sc, bool count_query)
+void
+gl_store_publish(GlStoredColumn *sc, bool count_query)
 {
 	GlCacheEntry *entry = &gl_registry_entries()[sc->slot];
 
@@ -125,6 +118,19 @@ bool
 gl_store_slot_valid(int slot)
 {
 	return slot >= 0 && slot < store_nslots;
+}
+
+/* The column serving a slot, whatever its generation (NULL if none). */
+GlStoredColumn *
+gl_store_serving(int slot)
+{
+	return gl_store_slot_valid(slot) ? serving[slot] : NULL;
+}
+
+int
+gl_store_nslots(void)
+{
+	return store_nslots;
 }
 
 GlStoredColumn *
@@ -301,7 +307,7 @@ gl_store_load_end(int slot, uint64 generation, uint64 *nrows,
 	sc->last_used = GetCurrentTimestamp();
 
 	(void) gl_store_ensure_device(sc);
-	publish(sc, false);
+	gl_store_publish(sc, false);
 
 	*nrows = sc->col.nrows;
 	*host_bytes = gl_column_host_bytes(&sc->col);
@@ -447,7 +453,7 @@ gl_store_sync(void)
 		{
 			if (sc->device != NULL)
 				(void) gl_store_ensure_device(sc);
-			publish(sc, false);
+			gl_store_publish(sc, false);
 		}
 		changed[i] = false;
 	}
@@ -457,7 +463,7 @@ void
 gl_store_note_query(GlStoredColumn *sc)
 {
 	sc->last_used = GetCurrentTimestamp();
-	publish(sc, true);
+	gl_store_publish(sc, true);
 }
 
 void
@@ -482,139 +488,3 @@ gl_store_totals(int *ncolumns, uint64 *host_bytes, uint64 *device_bytes)
 			*host_bytes += gl_column_host_bytes(&loading[i]->col);
 	}
 }
-
-/* ------------------------------------------------------------- device */
-
-#ifdef GPULIKE_HAVE_CUDA
-
-static uint64
-device_bytes_total(void)
-{
-	uint64		total = 0;
-	int			i;
-
-	for (i = 0; i < store_nslots; i++)
-	{
-		if (serving[i] != NULL)
-			total += serving[i]->device_bytes;
-	}
-	return total;
-}
-
-/* Drop least recently used device copies (not keep's) until need fits. */
-static bool
-make_device_room(uint64 need, GlStoredColumn *keep)
-{
-	uint64		budget = gl_engines_device_budget();
-
-	while (device_bytes_total() + need > budget)
-	{
-		GlStoredColumn *victim = NULL;
-		int			i;
-
-		for (i = 0; i < store_nslots; i++)
-		{
-			GlStoredColumn *sc = serving[i];
-
-			if (sc == NULL || sc == keep || sc->device == NULL)
-				continue;
-			if (victim == NULL || sc->last_used < victim->last_used)
-				victim = sc;
-		}
-		if (victim == NULL)
-			return false;
-		ereport(LOG,
-				(errmsg("gpulike server: evicting cache slot %d from the GPU to make room",
-						victim->slot)));
-		gl_store_drop_device(victim);
-		publish(victim, false);
-	}
-	return true;
-}
-
-void
-gl_store_fit_device_budget(void)
-{
-	(void) make_device_room(0, NULL);
-}
-
-bool
-gl_store_ensure_device(GlStoredColumn *sc)
-{
-	char		err[256];
-	uint64		estimate;
-
-	if (!gl_engines_gpu_ready() || sc->col.nrows == 0)
-		return false;			/* an empty column is no work for a GPU */
-	if (sc->device != NULL)
-	{
-		if (sc->device_rows < sc->col.nrows)
-		{
-			if (!gl_cuda_append(sc->device, &sc->col, sc->device_rows,
-								err, sizeof(err)))
-			{
-				ereport(LOG,
-						(errmsg("gpulike server: could not append rows on the GPU: %s", err)));
-				gl_store_drop_device(sc);
-				return false;
-			}
-			sc->device_rows = sc->col.nrows;
-			sc->device_bytes = gl_cuda_device_bytes(sc->device);
-		}
-		return true;
-	}
-
-	/* Values plus per-row length, offset and padding: a rough upper bound. */
-	estimate = sc->col.nbytes + sc->col.nrows * 16;
-	if (!make_device_room(estimate, sc))
-		return false;
-	sc->device = gl_cuda_upload(&sc->col, err, sizeof(err));
-	if (sc->device == NULL)
-	{
-		ereport(LOG,
-				(errmsg("gpulike server: could not upload cache slot %d to the GPU: %s",
-						sc->slot, err)));
-		return false;
-	}
-	sc->device_rows = sc->col.nrows;
-	sc->device_bytes = gl_cuda_device_bytes(sc->device);
-	if (!make_device_room(0, sc))
-	{
-		gl_store_drop_device(sc);
-		return false;
-	}
-	return true;
-}
-
-void
-gl_store_drop_device(GlStoredColumn *sc)
-{
-	if (sc->device != NULL)
-		gl_cuda_free(sc->device);
-	sc->device = NULL;
-	sc->device_rows = 0;
-	sc->device_bytes = 0;
-}
-
-#else							/* !GPULIKE_HAVE_CUDA */
-
-void
-gl_store_fit_device_budget(void)
-{
-}
-
-bool
-gl_store_ensure_device(GlStoredColumn *sc)
-{
-	return false;
-}
-
-void
-gl_store_drop_device(GlStoredColumn *sc)
-{
-	sc->device = NULL;
-	sc->device_rows = 0;
-	sc->device_bytes = 0;
-}
-
-#endif							/* GPULIKE_HAVE_CUDA */

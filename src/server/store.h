@@ -33,6 +33,11 @@ extern void gl_store_request_reloads(void);
 /* The complete column serving (slot, generation), or NULL. */
 extern GlStoredColumn *gl_store_lookup(int slot, uint64 generation);
 extern bool gl_store_slot_valid(int slot);
+extern int	gl_store_nslots(void);
+extern GlStoredColumn *gl_store_serving(int slot);
+
+/* Write a column's sizes and device (and a query, if counted) to the registry. */
+extern void gl_store_publish(GlStoredColumn *sc, bool count_query);
 
 /* Loading; failures fill err (a message for the loading backend). */
 extern bool gl_store_load_begin(int slot, uint64 generation, uint64 rows_hint,
@@ -58,7 +63,7 @@ extern bool gl_store_registry_ready(int slot, uint64 generation);
 /* A request used the column: LRU stamp and registry counters. */
 extern void gl_store_note_query(GlStoredColumn *sc);
 
-/* Make sure a device copy exists and is current; false: use the CPU. */
+/* store_device.c: make sure a device copy exists and is current; false: use the CPU. */
 extern bool gl_store_ensure_device(GlStoredColumn *sc);
 extern void gl_store_drop_device(GlStoredColumn *sc);
 

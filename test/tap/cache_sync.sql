@@ -4,7 +4,7 @@
 -- by its background rebuild; DROP COLUMN / DROP TABLE forget the cache.
 --
 SET client_min_messages = warning;
-SELECT plan(34);
+SELECT plan(35);
 
 -- Wait (bounded) until the cache of rel.col is in state want; returns the
 -- last state seen.
@@ -102,6 +102,23 @@ SELECT ok(gpulike.reload() >= 1, 'reload() rebuilds the cache');
 SELECT is(tgenabled, 'A', 'reload() re-enabled the sync trigger')
 FROM pg_trigger WHERE tgrelid = 'sync_t'::regclass AND tgname = 'gpulike_sync';
 SELECT is(state, 'ready', 'the cache is ready after reload()') FROM gpulike.caches WHERE relation = 'sync_t'::regclass;
+
+-- A query inside a writing statement sees the rows written so far, whose
+-- sync trigger has not fired yet: it must not use the cache.
+CREATE FUNCTION pg_temp.count_like(pattern text) RETURNS bigint
+LANGUAGE plpgsql VOLATILE SET enable_seqscan = off AS $$
+DECLARE n bigint;
+BEGIN
+	SELECT count(*) INTO n FROM sync_t WHERE c LIKE pattern;
+	RETURN n;
+END $$;
+SELECT results_eq(
+	$$WITH ins AS (INSERT INTO sync_t SELECT 9000 + g, 'zzz' || g, 0, 'x'
+				   FROM generate_series(1, 5) g
+				   RETURNING id, pg_temp.count_like('zzz%') AS seen)
+	  SELECT seen FROM ins ORDER BY id$$,
+	ARRAY[1, 2, 3, 4, 5]::bigint[],
+	'rows written earlier in the same statement are found');
 
 -- queries through the cache are counted (when the planner chose it)
 CREATE TEMP TABLE served_before AS

@@ -159,7 +159,24 @@ FROM generate_series(1, 8),
 	 unnest(ARRAY['val LIKE %L AND val ~ %L AND val NOT ILIKE %L',
 				  'val LIKE %L OR val ~ %L OR val ILIKE %L',
 				  'NOT (val LIKE %L OR val ~ %L) AND val NOT LIKE %L',
-				  '(val LIKE %L AND id %% 2 = 0) OR NOT (val ~ %L AND val LIKE %L)']) shape;
+				  '(val LIKE %L AND id %% 2 = 0) OR NOT (val ~ %L AND val LIKE %L)',
+				  -- same-column LIKEs that may merge into one program
+				  'val LIKE %1$L OR val ~ %2$L OR val LIKE %3$L',
+				  'val NOT LIKE %1$L AND val NOT LIKE %3$L AND val !~ %2$L',
+				  'val ILIKE %1$L OR val ILIKE %3$L']) shape;
+-- '%literal%' patterns ORed on one column: one Aho-Corasick program
+CREATE FUNCTION pg_temp.random_literal_pattern() RETURNS text
+LANGUAGE sql VOLATILE AS $$
+	SELECT '%' || regexp_replace(pg_temp.random_piece(4), '([%_\\])', '\\\1', 'g') || '%'
+$$;
+INSERT INTO scan_diff_queries (predicate)
+SELECT format(shape, pg_temp.random_literal_pattern(), pg_temp.random_literal_pattern(),
+			  pg_temp.random_literal_pattern())
+FROM generate_series(1, 8),
+	 unnest(ARRAY['val LIKE %L OR val LIKE %L OR val LIKE %L',
+				  'val NOT LIKE %L AND val NOT LIKE %L AND id %% 5 <> 0',
+				  'val ILIKE %L OR val ILIKE %L OR val ~ %L',
+				  'NOT (val LIKE %L OR val LIKE %L OR val LIKE %L)']) shape;
 -- the long and adversarial rows
 INSERT INTO scan_diff_queries (predicate) VALUES
 	($$val LIKE '%needle%'$$), ($$val ~ 'needle[a-f]{5}'$$), ($$val NOT LIKE '%needle%'$$),

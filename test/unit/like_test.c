@@ -364,6 +364,20 @@ test_errors_and_shape(void)
 	}
 	free(prog);
 
+	{
+		char		many[2 * 1025 + 1];
+		int			k;
+
+		for (k = 0; k < 1025; k++)
+			memcpy(many + 2 * k, "%a", 2);
+		prog = gl_build_like(many, 2 * 1025, true, NULL, NULL, &error);
+		tap_ok(prog == NULL && error != NULL, "1025 segments refused");
+		prog = gl_build_like(many, 2 * 1024, true, NULL, NULL, &error);
+		tap_ok(prog != NULL && prog->u.like.nsegments == 1024 &&
+			   gl_cpu_match_value(prog, many, 2 * 1024), "1024 segments accepted and matched");
+		free(prog);
+	}
+
 	prog = gl_build_like("%%", 2, true, NULL, NULL, &error);
 	tap_ok(prog != NULL && prog->u.like.nsegments == 0 && !prog->u.like.anchored_start,
 		   "'%%%%' has no segments, unanchored");
@@ -447,6 +461,13 @@ test_adversarial(void)
 	text[n - 1] = 'Z';
 	tap_ok(engine_like(text, n, "%QQQQZ%", 7, true, false, &(const char *) {NULL}),
 		   "text full of the rarest byte (memchr skim): match at the end");
+	/* a masked segment's anchor byte everywhere: Shift-And fallback */
+	memset(text, 'c', n);
+	tap_ok(!engine_like(text, n, "%c_c_c_d%", 9, true, false, &(const char *) {NULL}),
+		   "anchor byte everywhere: no match");
+	text[n - 1] = 'd';
+	tap_ok(engine_like(text, n, "%c_c_c_d%", 9, true, false, &(const char *) {NULL}),
+		   "anchor byte everywhere: match at the end");
 	/* both skim bytes in place at every 4th start: the KMP fallback */
 	for (i = 0; i + 4 <= n; i += 4)
 		memcpy(text + i, "qzqa", 4);

@@ -1,0 +1,163 @@
+/*-------------------------------------------------------------------------
+ *
+ * store_device.c
+ *	  Device copies of the server's columns (CUDA builds): upload, delta
+ *	  append, and the device memory budget with least-recently-used
+ *	  eviction.
+ *
+ * A serving column gets a device copy when it is loaded or used while the
+ * GPU engine is in use.  When the copies would exceed gpulike.gpu_memory
+ * (0: 80% of the device), the least recently used other copies are dropped
+ * first; a column that still does not fit is served by the CPU engine and
+ * tried again on its next use.  The size of a copy is known only after the
+ * upload (the layout is the CUDA engine's), so room is made for an upper
+ * estimate first and the budget checked again afterwards.  Any CUDA failure
+ * drops the copy; the CPU engine keeps answering from the host copy.
+ *
+ * Without CUDA every column stays on the host and these are no-ops.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "server/engines.h"
+#include "server/store.h"
+#ifdef GPULIKE_HAVE_CUDA
+#include "gpulike_cuda.h"
+#endif
+
+#ifdef GPULIKE_HAVE_CUDA
+
+static uint64
+device_bytes_total(void)
+{
+	uint64		total = 0;
+	int			i;
+
+	for (i = 0; i < gl_store_nslots(); i++)
+	{
+		GlStoredColumn *sc = gl_store_serving(i);
+
+		if (sc != NULL)
+			total += sc->device_bytes;
+	}
+	return total;
+}
+
+/* Drop least recently used device copies (not keep's) until need fits. */
+static bool
+make_device_room(uint64 need, GlStoredColumn *keep)
+{
+	uint64		budget = gl_engines_device_budget();
+
+	while (device_bytes_total() + need > budget)
+	{
+		GlStoredColumn *victim = NULL;
+		int			i;
+
+		for (i = 0; i < gl_store_nslots(); i++)
+		{
+			GlStoredColumn *sc = gl_store_serving(i);
+
+			if (sc == NULL || sc == keep || sc->device == NULL)
+				continue;
+			if (victim == NULL || sc->last_used < victim->last_used)
+				victim = sc;
+		}
+		if (victim == NULL)
+			return false;
+		ereport(LOG,
+				(errmsg("gpulike server: evicting cache slot %d from the GPU to make room",
+						victim->slot)));
+		gl_store_drop_device(victim);
+		gl_store_publish(victim, false);
+	}
+	return true;
+}
+
+void
+gl_store_fit_device_budget(void)
+{
+	(void) make_device_room(0, NULL);
+}
+
+bool
+gl_store_ensure_device(GlStoredColumn *sc)
+{
+	char		err[256];
+	uint64		estimate;
+
+	if (!gl_engines_gpu_ready() || sc->col.nrows == 0)
+		return false;			/* an empty column is no work for a GPU */
+	if (sc->device != NULL)
+	{
+		if (sc->device_rows < sc->col.nrows)
+		{
+			if (!gl_cuda_append(sc->device, &sc->col, sc->device_rows,
+								err, sizeof(err)))
+			{
+				ereport(LOG,
+						(errmsg("gpulike server: could not append rows on the GPU: %s", err)));
+				gl_store_drop_device(sc);
+				return false;
+			}
+			sc->device_rows = sc->col.nrows;
+			sc->device_bytes = gl_cuda_device_bytes(sc->device);
+		}
+		return true;
+	}
+
+	/* Values plus per-row length, offset and padding: a rough upper bound. */
+	estimate = sc->col.nbytes + sc->col.nrows * 16;
+	if (!make_device_room(estimate, sc))
+		return false;
+	sc->device = gl_cuda_upload(&sc->col, err, sizeof(err));
+	if (sc->device == NULL)
+	{
+		ereport(LOG,
+				(errmsg("gpulike server: could not upload cache slot %d to the GPU: %s",
+						sc->slot, err)));
+		return false;
+	}
+	sc->device_rows = sc->col.nrows;
+	sc->device_bytes = gl_cuda_device_bytes(sc->device);
+	if (!make_device_room(0, sc))
+	{
+		gl_store_drop_device(sc);
+		return false;
+	}
+	return true;
+}
+
+void
+gl_store_drop_device(GlStoredColumn *sc)
+{
+	if (sc->device != NULL)
+		gl_cuda_free(sc->device);
+	sc->device = NULL;
+	sc->device_rows = 0;
+	sc->device_bytes = 0;
+}
+
+#else							/* !GPULIKE_HAVE_CUDA */
+
+void
+gl_store_fit_device_budget(void)
+{
+}
+
+bool
+gl_store_ensure_device(GlStoredColumn *sc)
+{
+	return false;
+}
+
+void
+gl_store_drop_device(GlStoredColumn *sc)
+{
+	sc->device = NULL;
+	sc->device_rows = 0;
+	sc->device_bytes = 0;
+}
+
+#endif							/* GPULIKE_HAVE_CUDA */
