@@ -23,10 +23,11 @@
  *
  * Why not the pivoted tiles of DESIGN.md §4?  Device bytes are raw + 1 per
  * row + 8 per 256-byte chunk + 1/8 per row (about 1.05x for 60-byte rows,
- * against 1.3-1.6x measured for pivot-8/16 on comment-like text, see
- * kernel_bench), and each thread streams whole 32-byte sectors of its own
- * chunk, so every sector fetched from DRAM is used completely, with no
- * per-tile padding and no row-length skew inside a warp for the skim pass.
+ * against 1.71-1.74x measured for pivot-4/8/16 on comment-like text, see
+ * kernel_bench), and a warp reads its 32 chunks in whole 64-byte runs
+ * through a small shared-memory stage (kernels_common.cuh), so every sector
+ * fetched from DRAM is used completely, with no per-tile padding and no
+ * row-length skew inside a warp for the skim pass.
  * Long values need no special area: a skim thread never looks at row
  * borders, and a row-level thread simply follows its row past its chunk.
  *

@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * gpulike_cuda.h
- *	  C interface of the CUDA engine (cuda/*.cu), called by the server.
+ *	  C interface of the CUDA engine (the .cu files here), called by the server.
  *
  * Built only when nvcc is found (the Makefile defines GPULIKE_HAVE_CUDA).
  * Every function returns false on any CUDA error and writes a message to

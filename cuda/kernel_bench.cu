@@ -40,6 +40,7 @@ extern "C"
 #include "pattern/program_builder.h"
 }
 #include "gpulike_cuda.h"
+#include "program_prep.h"
 
 static const char *const words[] = {
 	"furiously", "carefully", "quickly", "blithely", "slyly", "fluffily", "ruthlessly",
@@ -204,6 +205,20 @@ popcount(const std::vector<uint64_t> &bits)
 	return n;
 }
 
+/* Which kernels gl_cuda_match() runs for prog (program_prep.cu decides). */
+static const char *
+plan_of(const GlProgram *prog)
+{
+	GlPreparedProgram pp;
+	char		err[256];
+	const char *plan = "?";
+
+	if (gl_prepare_program(prog, 48 * 1024, &pp, err, sizeof(err)))
+		plan = pp.skim == GL_SKIM_NONE ? "rows" : pp.skim_exact ? "skim" : "skim+rows";
+	gl_prepared_free(&pp);
+	return plan;
+}
+
 static Result
 time_program(GlDeviceColumn *dcol, const GlColumn *col, const GlProgram *prog,
 			 const char *cls, const char *what, double read_gbps)
@@ -226,7 +241,7 @@ time_program(GlDeviceColumn *dcol, const GlColumn *col, const GlProgram *prog,
 	r.ms = median(times);
 	r.gbps = col->nbytes / (r.ms * 1e6);
 	r.matches = popcount(gpu);
-	printf("%-14s %-34s %10llu %8.3f %8.1f %6.1f%%%s\n", cls, what,
+	printf("%-14s %-34s %-9s %10llu %8.3f %8.1f %6.1f%%%s\n", cls, what, plan_of(prog),
 		   (unsigned long long) r.matches, r.ms, r.gbps, 100.0 * r.gbps / read_gbps,
 		   gpu == cpu ? "" : "  MISMATCH vs CPU");
 	return r;
@@ -406,7 +421,8 @@ main(int argc, char **argv)
 		die("upload", err);
 	read_gbps = read_bandwidth(bytes);
 	printf("# plain streaming read: %.1f GB/s\n\n", read_gbps);
-	printf("%-14s %-34s %10s %8s %8s %7s\n", "class", "pattern", "matches", "ms", "GB/s", "%read");
+	printf("%-14s %-34s %-9s %10s %8s %8s %7s\n", "class", "pattern", "kernels", "matches", "ms",
+		   "GB/s", "%read");
 
 	struct Case
 	{
@@ -445,7 +461,7 @@ main(int argc, char **argv)
 		Result		r = time_program(dadv, &adv, cases[i].adv_prog, cases[i].cls, cases[i].what,
 									 read_gbps);
 
-		printf("%-14s %-34s slowdown x%.2f\n", "", "", avg[i].gbps / r.gbps);
+		printf("%-14s %-34s %-9s slowdown x%.2f\n", "", "", "", avg[i].gbps / r.gbps);
 	}
 	gl_cuda_free(dadv);
 

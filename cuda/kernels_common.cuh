@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "pattern/program.h"
+#include "device_column.h"
 
 /* Device twin of gl_program_section() (program.h is plain C, host only). */
 __device__ __forceinline__ const void *
@@ -64,6 +65,57 @@ gl_byte_of(const uint4 &w, int k)
 	uint32_t	word = (k < 4) ? w.x : (k < 8) ? w.y : (k < 12) ? w.z : w.w;
 
 	return (word >> ((k & 3) * 8)) & 0xFF;
+}
+
+/*
+ * Coalesced reading of per-thread chunks.  Every thread works through its
+ * own 256-byte chunk of the stream, but a warp loading "its own 16 bytes"
+ * per lane would touch 32 different lines per instruction.  Instead the
+ * warp reads each chunk as four 64-byte slices: in load instruction j,
+ * lane L fetches piece (j * 32 + L) % 4 of slice t of the chunk owned by
+ * lane (j * 32 + L) / 4, so one instruction covers eight whole 64-byte
+ * runs; the pieces go through a padded shared-memory stage (80 bytes per
+ * lane: both the scattered stores and the per-lane reads stay free of bank
+ * conflicts) and each lane takes back its own slice.  Lanes without a
+ * chunk still take part (the exchange needs the whole warp) and read
+ * zeros.
+ */
+constexpr uint32_t GL_SLICE_BYTES = 64;
+constexpr uint32_t GL_SLICES_PER_CHUNK = GL_DEV_CHUNK_BYTES / GL_SLICE_BYTES;
+constexpr uint32_t GL_SLICE_PITCH16 = 5;		/* 80 bytes, in uint4 */
+constexpr uint32_t GL_STAGE_BYTES_PER_WARP = 32 * GL_SLICE_PITCH16 * 16;
+
+__device__ __forceinline__ uint4
+gl_stage_piece(const uint8_t *data, uint64_t lane_chunk, bool lane_has_chunk,
+			   uint32_t t, int j)
+{
+	uint32_t	p = j * 32 + threadIdx.x % 32;
+	uint64_t	chunk = __shfl_sync(0xFFFFFFFF, (unsigned long long) lane_chunk, p / 4);
+	bool		valid = __shfl_sync(0xFFFFFFFF, (int) lane_has_chunk, p / 4) != 0;
+
+	if (!valid)
+		return make_uint4(0, 0, 0, 0);
+	return gl_load16(data + chunk * GL_DEV_CHUNK_BYTES + t * GL_SLICE_BYTES + (p % 4) * 16);
+}
+
+/* Exchange the pieces through the warp's stage; words = this lane's slice. */
+__device__ __forceinline__ void
+gl_stage_exchange(uint4 *warp_stage, const uint4 *pieces, uint4 *words)
+{
+	uint32_t	lane = threadIdx.x % 32;
+
+#pragma unroll
+	for (int j = 0; j < 4; j++)
+	{
+		uint32_t	p = j * 32 + lane;
+
+		warp_stage[(p / 4) * GL_SLICE_PITCH16 + p % 4] = pieces[j];
+	}
+	__syncwarp();
+#pragma unroll
+	for (int j = 0; j < 4; j++)
+		words[j] = warp_stage[lane * GL_SLICE_PITCH16 + j];
+	__syncwarp();
 }
 
 /*

@@ -4,12 +4,9 @@
  *	  The skim pass: a byte automaton streamed over the whole column with
  *	  no regard for row borders; and the compaction of flagged chunks.
  *
- * One thread per 256-byte chunk, a warp per 32 consecutive chunks.  The
- * warp reads its 8 KB in four 64-byte slices per chunk: each load
- * instruction of the warp covers eight whole 64-byte runs (coalesced, full
- * sectors), the pieces go through a small padded shared-memory stage, and
- * each lane takes back its own chunk's slice (the padding keeps both sides
- * free of bank conflicts).  The next slice's loads are issued before the
+ * One thread per 256-byte chunk, a warp per 32 consecutive chunks, read
+ * in coalesced 64-byte slices through a shared-memory stage (see
+ * kernels_common.cuh).  The next slice's loads are issued before the
  * current one is stepped, so memory latency overlaps the work.  Before its
  * chunk a thread replays the few bytes that precede it (the needle's
  * length, or the longest literal) to reach the automaton state the stream
@@ -40,9 +37,7 @@
 
 static const int SKIM_BLOCK = 256;
 static const int SKIM_REPLICAS = 32;
-static const uint32_t SLICE_BYTES = 64;
-static const uint32_t SLICE_PITCH16 = 5;	/* 80 bytes: 64 + 16 of padding */
-static const uint32_t STAGE_BYTES = SKIM_BLOCK * SLICE_PITCH16 * 16;
+static const uint32_t STAGE_BYTES = (SKIM_BLOCK / 32) * GL_STAGE_BYTES_PER_WARP;
 
 struct ShiftAndAutomaton
 {
@@ -119,21 +114,25 @@ resolve_slice(A a, uint32_t state, uint4 w0, uint4 w1, uint4 w2, uint4 w3,
 			  uint32_t first_row, uint32_t *result)
 {
 	uint32_t	row = first_row + count_separators(data, chunk_start, slice_start);
-	uint32_t	parts[16] = {w0.x, w0.y, w0.z, w0.w, w1.x, w1.y, w1.z, w1.w,
-	w2.x, w2.y, w2.z, w2.w, w3.x, w3.y, w3.z, w3.w};
+	uint4		words[4] = {w0, w1, w2, w3};
 	GlResultWriter out;
 
 	out.init();
-	for (int k = 0; k < 64; k++)
+#pragma unroll
+	for (int w = 0; w < 4; w++)
 	{
-		uint32_t	b = (parts[k / 4] >> ((k % 4) * 8)) & 0xFF;
-		uint32_t	hits = 0;
+#pragma unroll
+		for (int k = 0; k < 16; k++)
+		{
+			uint32_t	b = gl_byte_of(words[w], k);
+			uint32_t	hits = 0;
 
-		state = a.step(state, b, hits);
-		if (b == 0)
-			row++;
-		else if (a.hit(hits))
-			out.set(result, row);
+			state = a.step(state, b, hits);
+			if (b == 0)
+				row++;
+			else if (a.hit(hits))
+				out.set(result, row);
+		}
 	}
 	out.flush(result);
 }
@@ -149,19 +148,6 @@ flag_chunk(uint64_t chunk, const GlChunkIndex *chunks, uint8_t *flags)
 		flags[(chunk * GL_DEV_CHUNK_BYTES - where.back) / GL_DEV_CHUNK_BYTES] = 1;
 }
 
-/* Piece j (0..3) of slice t for this lane: 16 bytes of one of 8 chunks. */
-__device__ __forceinline__ uint4
-load_piece(const uint8_t *data, uint64_t warp_chunk, uint64_t nchunks, uint32_t lane,
-		   uint32_t t, int j)
-{
-	uint32_t	p = j * 32 + lane;
-	uint64_t	chunk = warp_chunk + p / 4;
-
-	if (chunk >= nchunks)
-		return make_uint4(0, 0, 0, 0);
-	return gl_load16(data + chunk * GL_DEV_CHUNK_BYTES + t * SLICE_BYTES + (p % 4) * 16);
-}
-
 template <class A, bool Exact>
 __device__ static void
 skim(const A &a, const uint8_t *__restrict__ data, uint64_t nchunks,
@@ -170,11 +156,10 @@ skim(const A &a, const uint8_t *__restrict__ data, uint64_t nchunks,
 {
 	uint32_t	lane = threadIdx.x % 32;
 	uint64_t	chunk = blockIdx.x * (uint64_t) blockDim.x + threadIdx.x;
-	uint64_t	warp_chunk = chunk - lane;
 	uint64_t	chunk_start = chunk * GL_DEV_CHUNK_BYTES;
 	bool		active = chunk < nchunks;
-	uint4	   *warp_stage = stage + (threadIdx.x - lane) * SLICE_PITCH16;
-	uint4		piece[4];
+	uint4	   *warp_stage = stage + (threadIdx.x - lane) * GL_SLICE_PITCH16;
+	uint4		pieces[4];
 	uint32_t	state = 0;
 	uint32_t	any_hits = 0;
 
@@ -188,32 +173,21 @@ skim(const A &a, const uint8_t *__restrict__ data, uint64_t nchunks,
 	}
 #pragma unroll
 	for (int j = 0; j < 4; j++)
-		piece[j] = load_piece(data, warp_chunk, nchunks, lane, 0, j);
+		pieces[j] = gl_stage_piece(data, chunk, active, 0, j);
 
 #pragma unroll 1
-	for (uint32_t t = 0; t < GL_DEV_CHUNK_BYTES / SLICE_BYTES; t++)
+	for (uint32_t t = 0; t < GL_SLICES_PER_CHUNK; t++)
 	{
 		uint4		words[4];
 		uint32_t	entry_state = state;
 		uint32_t	hits = 0;
 
-#pragma unroll
-		for (int j = 0; j < 4; j++)
-		{
-			uint32_t	p = j * 32 + lane;
-
-			warp_stage[(p / 4) * SLICE_PITCH16 + p % 4] = piece[j];
-		}
-		__syncwarp();
-#pragma unroll
-		for (int j = 0; j < 4; j++)
-			words[j] = warp_stage[lane * SLICE_PITCH16 + j];
-		__syncwarp();
-		if (t + 1 < GL_DEV_CHUNK_BYTES / SLICE_BYTES)
+		gl_stage_exchange(warp_stage, pieces, words);
+		if (t + 1 < GL_SLICES_PER_CHUNK)
 		{
 #pragma unroll
 			for (int j = 0; j < 4; j++)
-				piece[j] = load_piece(data, warp_chunk, nchunks, lane, t + 1, j);
+				pieces[j] = gl_stage_piece(data, chunk, active, t + 1, j);
 		}
 #pragma unroll
 		for (int j = 0; j < 4; j++)
@@ -222,7 +196,7 @@ skim(const A &a, const uint8_t *__restrict__ data, uint64_t nchunks,
 		{
 			if (active && a.hit(hits))
 				resolve_slice(a, entry_state, words[0], words[1], words[2], words[3], data,
-							  chunk_start, chunk_start + t * SLICE_BYTES, chunks[chunk].row,
+							  chunk_start, chunk_start + t * GL_SLICE_BYTES, chunks[chunk].row,
 							  result);
 		}
 		else

@@ -68,11 +68,6 @@ define_gucs(void)
 							"Host memory the column caches may use.",
 							NULL, &gl_host_memory_mb, 4096, 16, INT_MAX,
 							PGC_SIGHUP, GUC_UNIT_MB, NULL, NULL, NULL);
-	DefineCustomIntVariable("gpulike.delta_log_size",
-							"Shared memory for row changes not yet applied to the caches.",
-							"When it overflows, the affected caches are rebuilt.",
-							&gl_delta_log_kb, 65536, 64, 4 * 1024 * 1024,
-							PGC_POSTMASTER, GUC_UNIT_KB, NULL, NULL, NULL);
 	DefineCustomBoolVariable("gpulike.regression_mode",
 							 "Hides device names and timings in EXPLAIN and status output.",
 							 NULL, &gl_regression_mode, false,
@@ -85,6 +80,13 @@ define_gucs(void)
 							 "Planner cost of fetching and rechecking one candidate row.",
 							 NULL, &gl_candidate_cost, 4.0, 0.0, 1e10,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
+	/* Sizes shared memory, which exists only when preloaded. */
+	if (process_shared_preload_libraries_in_progress)
+		DefineCustomIntVariable("gpulike.delta_log_size",
+								"Shared memory for row changes not yet applied to the caches.",
+								"When it overflows, the affected caches are rebuilt.",
+								&gl_delta_log_kb, 65536, 64, 4 * 1024 * 1024,
+								PGC_POSTMASTER, GUC_UNIT_KB, NULL, NULL, NULL);
 	MarkGUCPrefixReserved("gpulike");
 }
 

@@ -347,6 +347,12 @@ gl_registry_mark_slot_stale(int slot)
 	LWLockAcquire(registry_lock_ptr, LW_EXCLUSIVE);
 	if (entry->state != GL_CACHE_EMPTY && entry->state != GL_CACHE_STALE)
 	{
+		/* a ready cache going stale is news: rebuild it without backoff */
+		if (entry->state == GL_CACHE_READY)
+		{
+			registry->extra[slot].retry_after = 0;
+			registry->extra[slot].failures = 0;
+		}
 		entry->state = GL_CACHE_STALE;
 		registry_changed();
 		changed = true;

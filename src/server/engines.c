@@ -154,12 +154,27 @@ alloc_bitmap(uint64 nrows)
 								  Max(gl_bitmap_words(nrows), 1) * sizeof(uint64));
 }
 
-static void
+/*
+ * Run the CPU engine.  If it cannot run the program at all (it could not
+ * start threads and then could not prepare the program), every non-NULL row
+ * becomes a candidate and false is returned: the caller must then treat the
+ * leaf as a superset, which the executor's recheck narrows.
+ */
+static bool
 cpu_match(const GlProgram *prog, GlStoredColumn *sc, uint64 *bits, MatchRun *run)
 {
-	if (!gl_cpu_match_column(prog, &sc->col, bits, gl_engines_cpu_threads()))
-		(void) gl_cpu_match_column(prog, &sc->col, bits, 1);
+	uint64		w;
+
 	run->used_cpu = true;
+	if (gl_cpu_match_column(prog, &sc->col, bits, gl_engines_cpu_threads()) ||
+		gl_cpu_match_column(prog, &sc->col, bits, 1))
+		return true;
+	elog(LOG, "gpulike: CPU engine could not run a program; all rows are candidates");
+	for (w = 0; w < gl_bitmap_words(sc->col.nrows); w++)
+		bits[w] = ~sc->col.nulls[w];
+	if (sc->col.nrows % 64 != 0)
+		bits[w - 1] &= (UINT64CONST(1) << (sc->col.nrows % 64)) - 1;
+	return false;
 }
 
 /* Try the GPU; false (logged) when the CPU engine must answer instead. */
@@ -211,11 +226,13 @@ eval_leaf(const GlMatchMessage *msg, const GlMatchItem *item,
 	instr_time	start;
 	instr_time	elapsed;
 	uint64		w;
+	bool		exact = prog->exact;
 
 	if (!(run->use_gpu && gpu_match(prog, sc, bits, run)))
 	{
 		INSTR_TIME_SET_CURRENT(start);
-		cpu_match(prog, sc, bits, run);
+		if (!cpu_match(prog, sc, bits, run))
+			exact = false;
 		INSTR_TIME_SET_CURRENT(elapsed);
 		INSTR_TIME_SUBTRACT(elapsed, start);
 		run->engine_ms += INSTR_TIME_GET_MILLISEC(elapsed);
@@ -225,7 +242,7 @@ eval_leaf(const GlMatchMessage *msg, const GlMatchItem *item,
 	if (item->negated)
 	{
 		for (w = 0; w < nwords; w++)
-			bits[w] = (prog->exact ? ~bits[w] : ~UINT64CONST(0)) & ~sc->col.nulls[w];
+			bits[w] = (exact ? ~bits[w] : ~UINT64CONST(0)) & ~sc->col.nulls[w];
 		if (nrows % 64 != 0)
 			bits[nwords - 1] &= (UINT64CONST(1) << (nrows % 64)) - 1;
 	}

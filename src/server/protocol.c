@@ -81,7 +81,14 @@ gl_session_open(Size request_queue, Size response_queue, const char **why_not)
 	session = palloc0(sizeof(GlSession));
 	session->server_generation = generation;
 	session->seg = dsm_create(MAXALIGN(sizeof(GlSessionLayout)) +
-							  request_queue + response_queue, 0);
+							  request_queue + response_queue,
+							  DSM_CREATE_NULL_IF_MAXSEGMENTS);
+	if (session->seg == NULL)
+	{
+		pfree(session);
+		*why_not = "no dynamic shared memory segment is free for a gpulike request";
+		return NULL;
+	}
 	layout = dsm_segment_address(session->seg);
 	layout->request_queue = request_queue;
 	layout->response_queue = response_queue;

@@ -52,7 +52,7 @@ ask_server(GlStatusInfo *info, const char **server_state)
 	session = gl_session_open(GL_SMALL_QUEUE, GL_SMALL_QUEUE, &why_not);
 	if (session == NULL)
 	{
-		*server_state = "not running";
+		*server_state = gl_server_running() ? "not responding" : "not running";
 		return false;
 	}
 	memset(&msg, 0, sizeof(msg));

@@ -7,7 +7,8 @@
 # Creates the tables (schema.sql, dropping old ones), streams tpch_gen's
 # COPY text into them -- big tables in N chunks loaded in parallel, each
 # chunk one `tpch_gen | psql \copy` pipeline -- then adds keys and runs
-# VACUUM ANALYZE (keys.sql).  --no-lineitem leaves lineitem empty (it is
+# VACUUM ANALYZE (keys.sql), and records what it loaded in bench_meta (the
+# runner's --reuse trusts it).  --no-lineitem leaves lineitem empty (it is
 # 70% of the data and only the whole Q9/Q14/Q20 queries read it).
 set -euo pipefail
 
@@ -34,6 +35,8 @@ fi
 
 psql_quiet() { psql -X -q -v ON_ERROR_STOP=1 "$@"; }
 
+# A failed load must not leave an old bench_meta behind for --reuse.
+psql_quiet -c "SET client_min_messages = warning" -c "DROP TABLE IF EXISTS bench_meta"
 psql_quiet -f "$here/schema.sql"
 
 # One pipeline per chunk; at most $jobs at once; any failure fails the load.
@@ -66,5 +69,6 @@ while [ $running -gt 0 ]; do wait_one; done
 [ $failed = 0 ] || { echo "load.sh: a load pipeline failed" >&2; exit 1; }
 
 psql_quiet -f "$here/keys.sql"
+psql_quiet -c "CREATE TABLE bench_meta AS SELECT $scale::float8 AS scale, $([ $lineitem = yes ] && echo true || echo false) AS lineitem"
 psql -X -At -c "SELECT 'loaded scale $scale: ' || string_agg(relname || ' ' || n_live_tup, ', ' ORDER BY relname)
 	FROM pg_stat_user_tables WHERE relname IN ('region','nation','supplier','part','partsupp','customer','orders','lineitem','bench_adv')"
