@@ -6,8 +6,9 @@
  * Caching a column, in order:
  *	1. lock the table ShareRowExclusiveLock (no writers, no other load),
  *	2. make sure the sync triggers exist and fire ALWAYS,
- *	3. register the column (gpulike.cached_columns), for gpulike.cache(),
- *	4. take a registry slot and load it (loader.c) under a new generation.
+ *	3. take a registry slot, and for gpulike.cache() register the column
+ *	   (gpulike.cached_columns),
+ *	4. load the slot (loader.c) under a new generation.
  * Every row committed before step 1 is in the heap and thus in the load;
  * every row written after the lock is released fires the trigger, which
  * logs it under the new generation.
