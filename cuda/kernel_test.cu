@@ -15,11 +15,13 @@
  * flags, colors and code point ranges; some too large for shared memory,
  * which the kernels then read from global memory).  Each case compares gl_cuda_match()
  * with gl_cpu_match_column() and prints one TAP line; malformed programs
- * must be refused, not run.  Exit status: 0 all passed, 1 a mismatch, 2 no
+ * must be refused, not run.  Checks of the host-side preparation (skim
+ * needles, folded tables, validation) run first, also without a GPU.  Exit status: 0 all passed, 1 a mismatch, 2 no
  * usable device.
  *
  *-------------------------------------------------------------------------
  */
+#include <algorithm>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +38,7 @@ extern "C"
 #include "pattern/program_builder.h"
 }
 #include "gpulike_cuda.h"
+#include "program_prep.h"
 
 static int	test_number = 0;
 static int	failures = 0;
@@ -174,7 +177,7 @@ random_like_pattern(bool utf8)
 }
 
 static GlProgram *
-random_multi(int *nliterals_out, bool *fold_out)
+random_multi(int *nliterals_out, bool *fold_out, size_t *longest_out = NULL)
 {
 	std::vector<std::string> lits;
 	std::vector<const char *> ptrs;
@@ -192,6 +195,8 @@ random_multi(int *nliterals_out, bool *fold_out)
 	}
 	*nliterals_out = n;
 	*fold_out = fold;
+	if (longest_out != NULL)
+		*longest_out = *std::max_element(lens.begin(), lens.end());
 	return gl_build_multi(ptrs.data(), lens.data(), n, fold, true, &error);
 }
 
@@ -347,6 +352,160 @@ run_dfa_cases(GlDeviceColumn *dcol, const GlColumn *col, const char *colname, in
 	}
 }
 
+/* ------------------------------------------- host checks of the preparation */
+
+/* What the skim computes from a prepared needle, on the host. */
+static bool
+needle_found(const GlPreparedProgram *pp, const std::string &v)
+{
+	uint32_t	state = 0;
+
+	for (unsigned char c : v)
+	{
+		state = ((state << 1) | 1) & pp->needle.mask[c];
+		if (state & pp->needle.top)
+			return true;
+	}
+	return false;
+}
+
+/* The folded Aho-Corasick table of a prepared MULTI program, on the host. */
+static bool
+folded_multi_found(const GlProgram *prog, const GlPreparedProgram *pp, const std::string &v)
+{
+	const uint8_t *byte_class = (const uint8_t *) gl_program_section(prog, prog->u.multi.byte_class_off);
+	const uint32_t *folded = (const uint32_t *) ((const char *) pp->blob + pp->aux_off);
+	uint32_t	state = 0;
+
+	for (unsigned char c : v)
+	{
+		uint32_t	entry = folded[state + byte_class[c]];
+
+		if (entry >> 31)
+			return true;
+		state = entry & 0x7FFFFFFF;
+	}
+	return false;
+}
+
+static std::string
+random_value(void)
+{
+	return random_text(rnd(40), rnd(2));
+}
+
+/*
+ * The skim's contract, checked without a GPU: a LIKE needle occurs in every
+ * value the CPU engine matches (and is the whole answer when marked exact);
+ * a folded Aho-Corasick table answers like the CPU engine, and the warm-up
+ * covers the longest literal.
+ */
+static void
+run_prep_cases(int n)
+{
+	char		err[256];
+	int			checked = 0;
+	std::string failure;
+
+	for (int i = 0; i < n * 4 && failure.empty(); i++)
+	{
+		std::string pat = random_like_pattern(rnd(2));
+		const char *error;
+		GlProgram  *prog = gl_build_like(pat.data(), pat.size(), true,
+										 rnd(2) ? NULL : test_case_class, NULL, &error);
+		GlPreparedProgram pp;
+
+		if (prog == NULL)
+			continue;
+		if (!gl_prepare_program(prog, 48 * 1024, &pp, err, sizeof(err)))
+			failure = "'" + pat + "' not prepared: " + err;
+		else if (pp.skim == GL_SKIM_SHIFT_AND)
+		{
+			checked++;
+			for (int k = 0; k < 300 && failure.empty(); k++)
+			{
+				std::string v = random_value() + (rnd(2) ? pat : "") + random_value();
+				bool		match = gl_cpu_match_value(prog, v.data(), (uint32_t) v.size());
+				bool		found = needle_found(&pp, v);
+
+				if ((match && !found) || (pp.skim_exact && match != found))
+					failure = "'" + pat + "' on '" + v + "': match " + std::to_string(match) +
+						", needle " + std::to_string(found);
+			}
+		}
+		gl_prepared_free(&pp);
+		free(prog);
+	}
+	tap(failure.empty() && checked > 0,
+		"LIKE skim needles are necessary (exact where marked) over " +
+		std::to_string(checked) + " programs" + (failure.empty() ? "" : ": " + failure));
+
+	failure.clear();
+	for (int i = 0; i < n && failure.empty(); i++)
+	{
+		int			nlit;
+		bool		fold;
+		size_t		longest;
+		GlProgram  *prog = random_multi(&nlit, &fold, &longest);
+		GlPreparedProgram pp;
+		const uint8_t *accept;
+
+		if (prog == NULL)
+			continue;
+		accept = (const uint8_t *) gl_program_section(prog, prog->u.multi.accept_off);
+		if (!gl_prepare_program(prog, 48 * 1024, &pp, err, sizeof(err)))
+			failure = std::string("MULTI not prepared: ") + err;
+		else if (!accept[0] && (pp.skim != GL_SKIM_MULTI || pp.warmup_bytes < longest ||
+								pp.warmup_bytes % 16 != 0))
+			failure = "MULTI warm-up " + std::to_string(pp.warmup_bytes) + " bytes, longest literal " +
+				std::to_string(longest);
+		for (int k = 0; k < 300 && failure.empty() && !accept[0]; k++)
+		{
+			std::string v = random_value();
+			bool		match = gl_cpu_match_value(prog, v.data(), (uint32_t) v.size());
+
+			if (match != folded_multi_found(prog, &pp, v))
+				failure = "folded Aho-Corasick differs on '" + v + "'";
+		}
+		gl_prepared_free(&pp);
+		free(prog);
+	}
+	tap(failure.empty(), "folded Aho-Corasick tables" + (failure.empty() ? "" : ": " + failure));
+}
+
+/* Malformed programs must be refused before any kernel sees them. */
+static void
+run_malformed_cases(void)
+{
+	char		err[256];
+	GlPreparedProgram pp;
+	GlProgram  *prog = random_dfa(true, 10);
+	uint16_t   *trans = (uint16_t *) gl_program_section(prog, prog->u.dfa.trans_off);
+	const char *error;
+	bool		refused;
+
+	trans[0] = (uint16_t) prog->u.dfa.nstates;
+	refused = !gl_prepare_program(prog, 48 * 1024, &pp, err, sizeof(err));
+	tap(refused, std::string("a DFA with a transition out of range is refused: ") + err);
+	gl_prepared_free(&pp);
+	free(prog);
+
+	prog = random_dfa(true, 10);
+	prog->u.dfa.ranges_off = prog->total_size;
+	prog->u.dfa.nranges = 1;
+	refused = !gl_prepare_program(prog, 48 * 1024, &pp, err, sizeof(err));
+	tap(refused, std::string("a DFA with ranges past the end is refused: ") + err);
+	gl_prepared_free(&pp);
+	free(prog);
+
+	prog = gl_build_like("%a_c%", 5, true, NULL, NULL, &error);
+	((GlLikeSegment *) gl_program_section(prog, prog->u.like.segments_off))[0].nchars = 65;
+	refused = !gl_prepare_program(prog, 48 * 1024, &pp, err, sizeof(err));
+	tap(refused, std::string("a LIKE segment of 65 positions is refused: ") + err);
+	gl_prepared_free(&pp);
+	free(prog);
+}
+
 static GlDeviceColumn *
 upload(const GlColumn *col, const char *what)
 {
@@ -422,6 +581,7 @@ run_refusal_cases(void)
 	std::vector<uint64_t> result(2);
 	char		err[256] = "";
 	double		ms;
+	bool		refused;
 
 	gl_column_init(&col, 10, 100);
 	append_row(&col, "xabcx", false);
@@ -429,11 +589,11 @@ run_refusal_cases(void)
 	if (dcol == NULL)
 		return;
 	prog->u.like.segments_off = prog->total_size + 64;
-	tap(!gl_cuda_match(dcol, prog, result.data(), &ms, err, sizeof(err)),
-		std::string("a program with a bad offset is refused: ") + err);
+	refused = !gl_cuda_match(dcol, prog, result.data(), &ms, err, sizeof(err));
+	tap(refused, std::string("a program with a bad offset is refused: ") + err);
 	prog->magic = 0;
-	tap(!gl_cuda_match(dcol, prog, result.data(), &ms, err, sizeof(err)),
-		std::string("a program with a bad magic is refused: ") + err);
+	refused = !gl_cuda_match(dcol, prog, result.data(), &ms, err, sizeof(err));
+	tap(refused, std::string("a program with a bad magic is refused: ") + err);
 	free(prog);
 	gl_cuda_free(dcol);
 	gl_column_free(&col);
@@ -457,6 +617,9 @@ main(int argc, char **argv)
 	GlColumn	col;
 	int			n = argc > 1 ? atoi(argv[1]) : 120;
 
+	/* What needs no GPU first, so it runs everywhere. */
+	run_prep_cases(n);
+	run_malformed_cases();
 	if (!gl_cuda_probe(&info, err, sizeof(err)))
 	{
 		printf("Bail out! no usable CUDA device: %s\n", err);

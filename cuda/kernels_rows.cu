@@ -4,18 +4,15 @@
  *	  The row-stream kernel: exact per-row matching over the contiguous
  *	  stream (device_column.h), one thread per 256-byte chunk.
  *
- * A thread owns the rows that start inside its chunk.  The warp reads its
- * 32 chunks in coalesced slices (kernels_common.cuh); each lane feeds the
- * bytes of its own chunk to the row automaton (row_matchers.cuh), ignoring
- * the answer for the row already under way at the chunk's start (an
- * earlier thread owns it), and stops when a separator would start a row at
- * or past the chunk's end.  The row still open at the chunk's end is
- * followed to its separator with plain loads, however long it is: a row
- * longer than its chunk is simply finished by the thread that owns its
- * start.  In list mode (after a skim) the lanes' chunks are the listed
- * ones, not consecutive, and the stage gathers them just the same.  Rows
- * of one thread are consecutive, so result bits are gathered in a register
- * and written with one atomicOr per 32-row word.
+ * A thread owns the rows that start inside its chunk.  It finds the first
+ * of them from the chunk index (or by reading past the separator of the row
+ * in progress), then reads 16-byte words -- the next one already in flight
+ * while it works on the current one -- and feeds each byte to the row
+ * automaton (row_matchers.cuh) until a separator starts a row at or past
+ * the chunk's end.  A row longer than its chunk is simply followed to its
+ * end by the thread that owns its start; the neighbouring threads skip it.
+ * Rows of one thread are consecutive, so result bits are gathered in a
+ * register and written with one atomicOr per 32-row word.
  *
  * Bytes are taken from 32-bit groups with compile-time shifts, so nothing
  * is indexed dynamically and nothing spills to local memory; only four
@@ -23,6 +20,18 @@
  * characters) are out of line, which keeps the loop in the instruction
  * cache.  After the early exit of a row (matched, or dead) whole 4-byte
  * groups without a separator are skipped.
+ *
+ * Where it stands (H200, kernel_bench, 2.1 GB of comment text): 180-360
+ * GB/s, 4-8% of the read bandwidth.  Nsight Compute says why: the kernel is
+ * issue-bound (SM 56%, DRAM 4%) and on average only 14 of a warp's 32
+ * lanes are active, because rows end, and finish early, at different bytes
+ * in different lanes, so both sides of the per-byte branches run.  Reading
+ * the chunks through the skim's coalescing stage was tried and measured
+ * slower (twice the registers, a quarter of the occupancy).  The way
+ * forward is a branch-free stream form like the skim's, with the separator
+ * as one more automaton transition; until then the skim keeps most
+ * patterns away from this pass.
+ *
  *-------------------------------------------------------------------------
  */
 #include "kernels.h"
@@ -30,7 +39,26 @@
 #include "row_matchers.cuh"
 
 static const int ROWS_BLOCK = 256;
-static const uint32_t ROWS_STAGE_BYTES = (ROWS_BLOCK / 32) * GL_STAGE_BYTES_PER_WARP;
+
+/* Position of the first 0x00 at or after from, or limit if none before it. */
+__device__ static uint64_t
+find_separator(const uint8_t *data, uint64_t from, uint64_t limit)
+{
+	uint64_t	pos = from & ~(uint64_t) 15;
+
+	for (; pos < limit; pos += 16)
+	{
+		uint4		word = gl_load16(data + pos);
+
+#pragma unroll
+		for (int k = 0; k < 16; k++)
+		{
+			if (pos + k >= from && pos + k < limit && gl_byte_of(word, k) == 0)
+				return pos + k;
+		}
+	}
+	return limit;
+}
 
 /* Byte k (0..15, known only at run time) of a 16-byte word. */
 __device__ __forceinline__ uint32_t
@@ -51,63 +79,84 @@ has_zero_byte(uint32_t w)
 struct RowCursor
 {
 	uint64_t	row_start;
-	uint64_t	limit;			/* rows starting here or later are not ours */
+	uint64_t	limit;
 	uint32_t	row;
-	bool		discard;		/* the current row began in an earlier chunk */
-	bool		stopped;
 	uint32_t   *result;
 	GlResultWriter out;
 };
 
 /*
- * Feed the byte at stream position at; a separator ends the row.  Once the
- * next row would start at or past the limit the cursor stops.
+ * Feed the byte at stream position at; a separator ends the row.  false
+ * once the next row starts at or past the chunk's end: the thread is done.
  */
 template <class Matcher>
-__device__ __forceinline__ void
+__device__ __forceinline__ bool
 feed(Matcher &m, RowCursor &c, uint32_t b, uint64_t at)
 {
 	if (b != 0)
 	{
 		if (!m.done)
 			m.step(b);
-		return;
+		return true;
 	}
-	if (!c.discard && m.finish((uint32_t) (at - c.row_start)))
+	if (m.finish((uint32_t) (at - c.row_start)))
 		c.out.set(c.result, c.row);
-	c.discard = false;
 	c.row++;
 	c.row_start = at + 1;
 	if (c.row_start >= c.limit)
-		c.stopped = true;
-	else
-		m.begin();
+		return false;
+	m.begin();
+	return true;
 }
 
 /*
- * Feed a 16-byte word starting at stream position at, as four 32-bit
- * groups; a group without a separator is skipped outright once the row's
- * answer is known.
+ * The rows starting in [start, limit).  The first (partial) word is fed
+ * byte by byte; then each 16-byte word (the next one already loading) is
+ * fed as four 32-bit groups, and a group without a separator is skipped
+ * outright once the row's answer is known.
  */
 template <class Matcher>
-__device__ __forceinline__ void
-feed_word(Matcher &m, RowCursor &c, uint4 word, uint64_t at)
+__device__ static void
+run_rows(Matcher &m, const uint8_t *data, uint64_t start, uint64_t limit,
+		 uint32_t row, uint32_t *result)
 {
-#pragma unroll 1
-	for (uint32_t q = 0; q < 4 && !c.stopped; q++)
-	{
-		uint32_t	group = word.x;
+	RowCursor	c;
+	uint64_t	pos = start & ~(uint64_t) 15;
+	uint4		word = gl_load16(data + pos);
+	uint4		ahead = gl_load16(data + pos + 16);
 
-		word.x = word.y;
-		word.y = word.z;
-		word.z = word.w;
-		if (m.done && !has_zero_byte(group))
-			continue;
+	c.row_start = start;
+	c.limit = limit;
+	c.row = row;
+	c.result = result;
+	c.out.init();
+	m.begin();
+	for (uint32_t k = (uint32_t) (start & 15); k < 16; k++)
+		if (!feed(m, c, byte_at(word, k), pos + k))
+			goto done;
+	for (;;)
+	{
+		pos += 16;
+		word = ahead;
+		ahead = gl_load16(data + pos + 16);
+#pragma unroll 1
+		for (uint32_t q = 0; q < 4; q++)
+		{
+			uint32_t	group = word.x;
+
+			word.x = word.y;
+			word.y = word.z;
+			word.z = word.w;
+			if (m.done && !has_zero_byte(group))
+				continue;
 #pragma unroll
-		for (int j = 0; j < 4; j++)
-			if (!c.stopped)
-				feed(m, c, (group >> (8 * j)) & 0xFF, at + q * 4 + j);
+			for (int j = 0; j < 4; j++)
+				if (!feed(m, c, (group >> (8 * j)) & 0xFF, pos + q * 4 + j))
+					goto done;
+		}
 	}
+done:
+	c.out.flush(result);
 }
 
 template <class Matcher, bool InShared>
@@ -117,80 +166,43 @@ rows_kernel(const uint8_t *__restrict__ data, uint64_t nbytes,
 			const uint32_t *__restrict__ chunk_list, const uint32_t *list_len,
 			GlKernelProgram kp, uint32_t *result)
 {
-	extern __shared__ uint4 rows_shared[];
-	const GlProgram *prog =
-		gl_block_program<InShared>((uint64_t *) (rows_shared + ROWS_STAGE_BYTES / 16),
-								   kp.blob, kp.blob_bytes);
-	uint32_t	lane = threadIdx.x % 32;
+	extern __shared__ uint64_t program_shared[];
 	uint64_t	i = blockIdx.x * (uint64_t) blockDim.x + threadIdx.x;
-	uint64_t	nwork = chunk_list != NULL ? *list_len : nchunks;
-	uint4	   *warp_stage = rows_shared + (threadIdx.x - lane) * GL_SLICE_PITCH16;
-	bool		active = i < nwork;
-	uint64_t	chunk = 0;
+	uint64_t	chunk;
 	uint64_t	chunk_start;
-	uint4		pieces[4];
-	RowCursor	c;
+	uint64_t	limit;
+	uint64_t	start;
+	uint32_t	row;
+	GlChunkIndex where;
 	Matcher		m;
+	const GlProgram *prog = gl_block_program<InShared>(program_shared, kp.blob, kp.blob_bytes);
 
-	if (i - lane >= nwork)
-		return;					/* the whole warp has nothing to do */
-	if (active)
-		chunk = chunk_list != NULL ? chunk_list[i] : i;
+	if (chunk_list != NULL)
+	{
+		if (i >= *list_len)
+			return;
+		chunk = chunk_list[i];
+	}
+	else if (i < nchunks)
+		chunk = i;
+	else
+		return;
+
 	chunk_start = chunk * GL_DEV_CHUNK_BYTES;
-	c.limit = min(chunk_start + GL_DEV_CHUNK_BYTES, nbytes);
-	c.row_start = chunk_start;
-	c.result = result;
-	c.out.init();
-	c.stopped = !active;
-	c.row = 0;
-	c.discard = false;
+	limit = min(chunk_start + GL_DEV_CHUNK_BYTES, nbytes);
+	where = chunks[chunk];
+	start = chunk_start;
+	row = where.row;
+	if (where.back != 0)
+	{
+		/* The chunk opens inside a row that an earlier thread owns. */
+		start = find_separator(data, chunk_start, limit) + 1;
+		row++;
+		if (start >= limit)
+			return;
+	}
 	m.init(prog, kp.aux_off);
-	m.begin();
-	if (active)
-	{
-		GlChunkIndex where = chunks[chunk];
-
-		/* A row already under way belongs to an earlier thread: just skip it. */
-		c.row = where.row;
-		c.discard = where.back != 0;
-		if (c.discard)
-			m.done = true;
-	}
-
-	/* The chunk itself, in coalesced slices. */
-#pragma unroll
-	for (int j = 0; j < 4; j++)
-		pieces[j] = gl_stage_piece(data, chunk, active, 0, j);
-#pragma unroll 1
-	for (uint32_t t = 0; t < GL_SLICES_PER_CHUNK; t++)
-	{
-		uint4		words[4];
-
-		gl_stage_exchange(warp_stage, pieces, words);
-		if (t + 1 < GL_SLICES_PER_CHUNK)
-		{
-#pragma unroll
-			for (int j = 0; j < 4; j++)
-				pieces[j] = gl_stage_piece(data, chunk, active, t + 1, j);
-		}
-#pragma unroll 1
-		for (int j = 0; j < 4; j++)
-		{
-			uint4		word = j == 0 ? words[0] : j == 1 ? words[1] : j == 2 ? words[2] : words[3];
-
-			if (c.stopped)
-				break;
-			feed_word(m, c, word, chunk_start + t * GL_SLICE_BYTES + j * 16);
-		}
-	}
-
-	/*
-	 * Our last row runs on past the chunk: follow it to its separator.  (If
-	 * the row open here is the skipped one, no row starts in this chunk.)
-	 */
-	for (uint64_t pos = chunk_start + GL_DEV_CHUNK_BYTES; !c.stopped && !c.discard; pos += 16)
-		feed_word(m, c, gl_load16(data + pos), pos);
-	c.out.flush(result);
+	run_rows(m, data, start, limit, row, result);
 }
 
 template <class Matcher, bool InShared>
@@ -200,7 +212,7 @@ launch_rows_in(const GlLaunch *l, const GlKernelProgram *kp,
 {
 	const GlDeviceColumn *dcol = l->dcol;
 	uint64_t	blocks = (dcol->nchunks + ROWS_BLOCK - 1) / ROWS_BLOCK;
-	uint32_t	shared = ROWS_STAGE_BYTES + (InShared ? kp->blob_bytes : 0);
+	uint32_t	shared = InShared ? kp->blob_bytes : 0;
 
 	if (shared > 48 * 1024 &&
 		!gl_cuda_ok(cudaFuncSetAttribute(rows_kernel<Matcher, InShared>,
@@ -219,8 +231,7 @@ static bool
 launch_rows_of(const GlLaunch *l, const GlKernelProgram *kp,
 			   const uint32_t *chunk_list, const uint32_t *list_len, uint32_t *result)
 {
-	/* The stage and the program share the block's shared memory. */
-	if (kp->in_shared && ROWS_STAGE_BYTES + kp->blob_bytes <= kp->shared_limit)
+	if (kp->in_shared)
 		return launch_rows_in<Matcher, true>(l, kp, chunk_list, list_len, result);
 	return launch_rows_in<Matcher, false>(l, kp, chunk_list, list_len, result);
 }

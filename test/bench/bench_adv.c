@@ -57,7 +57,10 @@ bench_adv_rows(double scale)
 	return rows > 2000 ? rows : 2000;
 }
 
-/* COPY text format: backslash, tab and newline must be escaped. */
+/*
+ * COPY text format gives backslash, tab and newline a meaning; pool text has
+ * no tabs or newlines, so only the inserted backslashes need doubling.
+ */
 static void
 put_copy_escaped(const char *text, int len)
 {
