@@ -18,13 +18,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "column/column.h"
-#include "pattern/program.h"
-
 #ifdef __cplusplus
 extern "C"
 {
 #endif
+
+/* Inside the C linkage block: C++ includers get C names for these too. */
+#include "column/column.h"
+#include "pattern/program.h"
 
 typedef struct GlCudaDeviceInfo
 {

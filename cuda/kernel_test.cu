@@ -13,10 +13,13 @@
  * (like_build.c), in UTF-8 and single-byte mode; Aho–Corasick from random
  * literal lists (multi_build.c); random DFAs built by hand (random tables,
  * flags, colors and code point ranges; some too large for shared memory,
- * which the kernels then read from global memory).  Each case compares gl_cuda_match()
- * with gl_cpu_match_column() and prints one TAP line; malformed programs
- * must be refused, not run.  Checks of the host-side preparation (skim
- * needles, folded tables, validation) run first, also without a GPU.  Exit status: 0 all passed, 1 a mismatch, 2 no
+ * which the kernels then read from global memory).  Each case compares
+ * gl_cuda_match() with gl_cpu_match_column() twice -- as planned (the
+ * stream kernel where the byte DFA fits) and with the byte DFA refused
+ * (skims and per-row kernels) -- and prints one TAP line each; malformed
+ * programs must be refused, not run.  Checks of the host-side preparation
+ * (skim needles, folded tables, byte DFAs against the CPU engine,
+ * validation) run first, also without a GPU.  Exit status: 0 all passed, 1 a mismatch, 2 no
  * usable device.
  *
  *-------------------------------------------------------------------------
@@ -258,18 +261,23 @@ random_dfa(bool utf8, uint32_t max_states)
 
 /* ---------------------------------------------------------------- compare */
 
+/*
+ * One program, twice: as gl_cuda_match() plans it (the stream kernel when
+ * the byte DFA fits), and with the byte DFA refused, so the skims and the
+ * per-row kernels that remain for large automata are checked too.
+ */
 static void
-compare(GlDeviceColumn *dcol, const GlColumn *col, const GlProgram *prog,
-		const std::string &what)
+compare_plan(GlDeviceColumn *dcol, const GlColumn *col, const GlProgram *prog,
+			 const std::vector<uint64_t> &cpu, uint32_t max_stream_states,
+			 const std::string &what)
 {
 	size_t		nwords = gl_bitmap_words(col->nrows);
-	std::vector<uint64_t> cpu(nwords + 1), gpu(nwords + 1, 0xDEADBEEFDEADBEEFULL);
+	std::vector<uint64_t> gpu(nwords + 1, 0xDEADBEEFDEADBEEFULL);
 	char		err[256] = "";
 	double		ms;
 	uint64_t	matches = 0;
 
-	gl_cpu_match_column(prog, col, cpu.data(), 2);
-	if (!gl_cuda_match(dcol, prog, gpu.data(), &ms, err, sizeof(err)))
+	if (!gl_cuda_match_capped(dcol, prog, max_stream_states, gpu.data(), &ms, err, sizeof(err)))
 	{
 		tap(false, what + ": gl_cuda_match failed: " + err);
 		return;
@@ -296,6 +304,23 @@ compare(GlDeviceColumn *dcol, const GlColumn *col, const GlProgram *prog,
 		return;
 	}
 	tap(true, what + " (" + std::to_string(matches) + " rows)");
+}
+
+static void
+compare(GlDeviceColumn *dcol, const GlColumn *col, const GlProgram *prog,
+		const std::string &what)
+{
+	std::vector<uint64_t> cpu(gl_bitmap_words(col->nrows) + 1);
+	GlPreparedProgram pp;
+	char		err[256];
+	const char *plan = "refused";
+
+	gl_cpu_match_column(prog, col, cpu.data(), 2);
+	if (gl_prepare_program(prog, 227 * 1024, UINT32_MAX, &pp, err, sizeof(err)))
+		plan = pp.byte_dfa.nstates > 0 ? "stream" : "no byte DFA";
+	gl_prepared_free(&pp);
+	compare_plan(dcol, col, prog, cpu, UINT32_MAX, what + " [" + plan + "]");
+	compare_plan(dcol, col, prog, cpu, 0, what + " [skim/rows]");
 }
 
 static void
@@ -417,7 +442,7 @@ run_prep_cases(int n)
 
 		if (prog == NULL)
 			continue;
-		if (!gl_prepare_program(prog, 48 * 1024, &pp, err, sizeof(err)))
+		if (!gl_prepare_program(prog, 48 * 1024, 0, &pp, err, sizeof(err)))
 			failure = "'" + pat + "' not prepared: " + err;
 		else if (pp.skim == GL_SKIM_SHIFT_AND)
 		{
@@ -453,7 +478,7 @@ run_prep_cases(int n)
 		if (prog == NULL)
 			continue;
 		accept = (const uint8_t *) gl_program_section(prog, prog->u.multi.accept_off);
-		if (!gl_prepare_program(prog, 48 * 1024, &pp, err, sizeof(err)))
+		if (!gl_prepare_program(prog, 48 * 1024, 0, &pp, err, sizeof(err)))
 			failure = std::string("MULTI not prepared: ") + err;
 		else if (!accept[0] && (pp.skim != GL_SKIM_MULTI || pp.warmup_bytes < longest ||
 								pp.warmup_bytes % 16 != 0))
@@ -473,6 +498,118 @@ run_prep_cases(int n)
 	tap(failure.empty(), "folded Aho-Corasick tables" + (failure.empty() ? "" : ": " + failure));
 }
 
+/* What the stream kernel computes for one row, on the host. */
+static bool
+byte_dfa_matches(const GlByteDfa *dfa, const std::string &v)
+{
+	uint32_t	state = gl_byte_dfa_state(GL_BYTE_DFA_START);
+
+	for (unsigned char c : v)
+		state = dfa->table[gl_byte_dfa_slot(state, c)] & GL_BYTE_DFA_STATE_BITS;
+	return (dfa->table[gl_byte_dfa_slot(state, 0)] & GL_BYTE_DFA_FLAG) != 0;
+}
+
+/* Values for a program: its own text pieces, mixed into random text. */
+static std::string
+value_for(bool utf8, const std::string &piece)
+{
+	std::string v = random_text(rnd(30), utf8);
+
+	if (rnd(2))
+		v += piece;
+	return v + random_text(rnd(30), utf8);
+}
+
+/*
+ * Byte DFAs against the CPU engine, without a GPU: LIKE / ILIKE (UTF-8
+ * and single-byte), Aho–Corasick and random regex DFAs, each on values
+ * that contain their pieces and on the empty value.  Also checks the SKIP
+ * state, the flag of every separator transition and of nothing else.
+ */
+static void
+run_byte_dfa_cases(int n)
+{
+	int			built = 0,
+				over_cap = 0;
+	std::string failure;
+
+	for (int i = 0; i < n * 10 && failure.empty(); i++)
+	{
+		int			kind = i % 3;
+		bool		utf8 = rnd(2);
+		std::string piece;
+		std::string what;
+		GlProgram  *prog;
+		GlByteDfa	dfa;
+
+		if (kind == 0)
+		{
+			const char *error;
+			int			flavor = rnd(3);
+
+			piece = random_like_pattern(utf8);
+			prog = gl_build_like(piece.data(), piece.size(), utf8 || rnd(2),
+								 flavor == 0 ? NULL : flavor == 1 ? gl_ascii_case_class : test_case_class,
+								 NULL, &error);
+			what = (flavor ? "ILIKE '" : "LIKE '") + piece + "'";
+		}
+		else if (kind == 1)
+		{
+			int			nlit;
+			bool		fold;
+
+			prog = random_multi(&nlit, &fold);
+			what = "Aho-Corasick " + std::to_string(nlit) + " literals";
+		}
+		else
+		{
+			prog = random_dfa(utf8, 30);
+			what = "DFA " + std::to_string(prog->u.dfa.nstates) + " states";
+		}
+		if (prog == NULL)
+			continue;
+		if (!gl_build_byte_dfa(prog, 4096, &dfa))
+		{
+			over_cap++;
+			free(prog);
+			continue;
+		}
+		built++;
+		for (uint32_t id = 0; id < dfa.nstates && failure.empty(); id++)
+			for (uint32_t b = 0; b < 256 && failure.empty(); b++)
+			{
+				uint32_t	entry = dfa.table[gl_byte_dfa_slot(gl_byte_dfa_state(id), b)];
+				uint32_t	next = (entry & GL_BYTE_DFA_STATE_BITS) >> 10;
+				bool		ok = entry == ((entry & GL_BYTE_DFA_STATE_BITS) | (entry & GL_BYTE_DFA_FLAG)) &&
+					(entry & GL_BYTE_DFA_STATE_BITS) == gl_byte_dfa_state(next) &&
+					next < dfa.nstates;
+
+				if (b == 0)		/* separator: to START, flagged only from a row state */
+					ok = ok && next == GL_BYTE_DFA_START &&
+						(id != GL_BYTE_DFA_SKIP || !(entry & GL_BYTE_DFA_FLAG));
+				else			/* others: never flagged; SKIP stays */
+					ok = ok && !(entry & GL_BYTE_DFA_FLAG) &&
+						(id == GL_BYTE_DFA_SKIP) == (next == GL_BYTE_DFA_SKIP);
+				if (!ok)
+					failure = what + ": bad entry, state " + std::to_string(id) + " byte " +
+						std::to_string(b);
+			}
+		for (int k = 0; k < 400 && failure.empty(); k++)
+		{
+			std::string v = k == 0 ? "" : value_for(prog->utf8 != 0, kind == 0 ? piece : "");
+			bool		cpu = gl_cpu_match_value(prog, v.data(), (uint32_t) v.size());
+
+			if (cpu != byte_dfa_matches(&dfa, v))
+				failure = what + " on '" + v + "': cpu " + std::to_string(cpu);
+		}
+		gl_byte_dfa_free(&dfa);
+		free(prog);
+	}
+	tap(failure.empty() && built > n, "byte DFAs equal the CPU engine over " +
+		std::to_string(built) + " programs (" + std::to_string(over_cap) + " over the cap)" +
+		(failure.empty() ? "" : ": " + failure));
+}
+
 /* Malformed programs must be refused before any kernel sees them. */
 static void
 run_malformed_cases(void)
@@ -485,7 +622,7 @@ run_malformed_cases(void)
 	bool		refused;
 
 	trans[0] = (uint16_t) prog->u.dfa.nstates;
-	refused = !gl_prepare_program(prog, 48 * 1024, &pp, err, sizeof(err));
+	refused = !gl_prepare_program(prog, 48 * 1024, UINT32_MAX, &pp, err, sizeof(err));
 	tap(refused, std::string("a DFA with a transition out of range is refused: ") + err);
 	gl_prepared_free(&pp);
 	free(prog);
@@ -493,14 +630,14 @@ run_malformed_cases(void)
 	prog = random_dfa(true, 10);
 	prog->u.dfa.ranges_off = prog->total_size;
 	prog->u.dfa.nranges = 1;
-	refused = !gl_prepare_program(prog, 48 * 1024, &pp, err, sizeof(err));
+	refused = !gl_prepare_program(prog, 48 * 1024, UINT32_MAX, &pp, err, sizeof(err));
 	tap(refused, std::string("a DFA with ranges past the end is refused: ") + err);
 	gl_prepared_free(&pp);
 	free(prog);
 
 	prog = gl_build_like("%a_c%", 5, true, NULL, NULL, &error);
 	((GlLikeSegment *) gl_program_section(prog, prog->u.like.segments_off))[0].nchars = 65;
-	refused = !gl_prepare_program(prog, 48 * 1024, &pp, err, sizeof(err));
+	refused = !gl_prepare_program(prog, 48 * 1024, UINT32_MAX, &pp, err, sizeof(err));
 	tap(refused, std::string("a LIKE segment of 65 positions is refused: ") + err);
 	gl_prepared_free(&pp);
 	free(prog);
@@ -619,6 +756,7 @@ main(int argc, char **argv)
 
 	/* What needs no GPU first, so it runs everywhere. */
 	run_prep_cases(n);
+	run_byte_dfa_cases(n);
 	run_malformed_cases();
 	if (!gl_cuda_probe(&info, err, sizeof(err)))
 	{

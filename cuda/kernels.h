@@ -5,16 +5,21 @@
  *
  * A match runs as a short pipeline on one stream (see match.cu):
  *
- *	skim	(kernels_skim.cu) one thread per 256-byte chunk of the stream
- *			runs a byte automaton that needs no row borders -- Shift-And
- *			for a literal run of the pattern, or Aho–Corasick.  When the
- *			automaton is the whole predicate it sets the result bits and
- *			the pipeline ends there; otherwise it flags the chunks where
- *			the rows holding a hit start;
+ *	stream	(kernels_stream.cu) the program's byte DFA (byte_dfa.h) with the
+ *			row separator folded in, one thread per 256-byte chunk: exact,
+ *			one pass.  Used whenever the byte DFA fits shared memory and
+ *			the program is not a plain '%literal%';
+ *	skim	(kernels_skim.cu) one thread per chunk runs a byte automaton
+ *			that needs no row borders -- Shift-And for a literal run of the
+ *			pattern, or Aho–Corasick.  When the automaton is the whole
+ *			predicate it sets the result bits and the pipeline ends there;
+ *			otherwise it flags the chunks where the rows holding a hit
+ *			start;
  *	compact	the flagged chunks become a dense list (warp ballots);
  *	rows	(kernels_rows.cu) one thread per chunk (every chunk, or only the
  *			listed ones) runs the exact per-row automaton over the rows that
- *			start in its chunk and sets their result bits;
+ *			start in its chunk and sets their result bits: the fallback for
+ *			programs whose byte DFA is too large;
  *	nulls	NULL rows are cleared from the result.
  *
  *-------------------------------------------------------------------------
@@ -51,6 +56,19 @@ typedef struct GlLaunch
 	char	   *errbuf;
 	size_t		errlen;
 } GlLaunch;
+
+/*
+ * Blocks for a kernel whose blocks stay resident and walk the chunks in
+ * grid steps: as many as fit the device at once (or as the chunks need).
+ */
+extern bool gl_resident_grid(const void *kernel, int block, uint32_t shared, uint64_t nchunks,
+							 const GlLaunch *l, unsigned *grid);
+
+/* The byte DFA (device copy of its table) over every chunk: exact. */
+extern bool gl_launch_stream(const GlLaunch *l, const uint32_t *table, uint32_t nstates,
+							 uint32_t *result);
+/* Most byte DFA states whose table fits beside the stream kernel's stage. */
+extern uint32_t gl_stream_max_states(uint32_t shared_limit);
 
 /* exact: set the result bits of rows with a hit; else flag chunks. */
 extern bool gl_launch_skim_shift_and(const GlLaunch *l, const GlSkimMasks *masks,

@@ -76,7 +76,10 @@ gl_byte_of(const uint4 &w, int k)
  * lane (j * 32 + L) / 4, so one instruction covers eight whole 64-byte
  * runs; the pieces go through a padded shared-memory stage (80 bytes per
  * lane: both the scattered stores and the per-lane reads stay free of bank
- * conflicts) and each lane takes back its own slice.  Lanes without a
+ * conflicts) and each lane takes back its own slice.  The lanes of a warp
+ * own consecutive chunks (chunk = first + lane), so the owner's chunk is
+ * plain arithmetic, not a shuffle: shuffles would compete with the
+ * automaton's table loads for the shared-memory pipe.  Lanes past the last
  * chunk still take part (the exchange needs the whole warp) and read
  * zeros.
  */
@@ -86,14 +89,13 @@ constexpr uint32_t GL_SLICE_PITCH16 = 5;		/* 80 bytes, in uint4 */
 constexpr uint32_t GL_STAGE_BYTES_PER_WARP = 32 * GL_SLICE_PITCH16 * 16;
 
 __device__ __forceinline__ uint4
-gl_stage_piece(const uint8_t *data, uint64_t lane_chunk, bool lane_has_chunk,
-			   uint32_t t, int j)
+gl_stage_piece(const uint8_t *data, uint64_t lane_chunk, uint64_t nchunks, uint32_t t, int j)
 {
-	uint32_t	p = j * 32 + threadIdx.x % 32;
-	uint64_t	chunk = __shfl_sync(0xFFFFFFFF, (unsigned long long) lane_chunk, p / 4);
-	bool		valid = __shfl_sync(0xFFFFFFFF, (int) lane_has_chunk, p / 4) != 0;
+	uint32_t	lane = threadIdx.x % 32;
+	uint32_t	p = j * 32 + lane;
+	uint64_t	chunk = lane_chunk - lane + p / 4;
 
-	if (!valid)
+	if (chunk >= nchunks)
 		return make_uint4(0, 0, 0, 0);
 	return gl_load16(data + chunk * GL_DEV_CHUNK_BYTES + t * GL_SLICE_BYTES + (p % 4) * 16);
 }

@@ -21,16 +21,15 @@
  * cache.  After the early exit of a row (matched, or dead) whole 4-byte
  * groups without a separator are skipped.
  *
- * Where it stands (H200, kernel_bench, 2.1 GB of comment text): 180-360
- * GB/s, 4-8% of the read bandwidth.  Nsight Compute says why: the kernel is
- * issue-bound (SM 56%, DRAM 4%) and on average only 14 of a warp's 32
- * lanes are active, because rows end, and finish early, at different bytes
- * in different lanes, so both sides of the per-byte branches run.  Reading
- * the chunks through the skim's coalescing stage was tried and measured
- * slower (twice the registers, a quarter of the occupancy).  The way
- * forward is a branch-free stream form like the skim's, with the separator
- * as one more automaton transition; until then the skim keeps most
- * patterns away from this pass.
+ * Its place now: the fallback for programs whose byte DFA does not fit the
+ * stream kernel's shared memory (kernels_stream.cu, which runs everything
+ * else).  Measured on the H200 (kernel_bench, 2.1 GB of comment text) it
+ * ran at 180-360 GB/s, 4-8% of the read bandwidth: Nsight Compute showed
+ * it issue-bound (SM 56%, DRAM 4%) with only 14 of a warp's 32 lanes
+ * active on average, because rows end, and finish early, at different
+ * bytes in different lanes, so both sides of the per-byte branches run.
+ * The stream kernel removes exactly that: the separator is one more
+ * table transition, so there are no per-row branches at all.
  *
  *-------------------------------------------------------------------------
  */

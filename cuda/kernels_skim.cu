@@ -4,36 +4,38 @@
  *	  The skim pass: a byte automaton streamed over the whole column with
  *	  no regard for row borders; and the compaction of flagged chunks.
  *
- * One thread per 256-byte chunk, a warp per 32 consecutive chunks, read
- * in coalesced 64-byte slices through a shared-memory stage (see
- * kernels_common.cuh).  The next slice's loads are issued before the
- * current one is stepped, so memory latency overlaps the work.  Before its
- * chunk a thread replays the few bytes that precede it (the needle's
- * length, or the longest literal) to reach the automaton state the stream
- * has there.  The 0x00 separators between rows reset both automata, so a
- * hit always lies inside one row.  The cost per byte does not depend on
- * the text: adversarial input (aaaa...ab) runs as fast as any other.
+ * One thread per 256-byte chunk (chunk_scan.cuh: coalesced 64-byte
+ * slices, next slice in flight, hit positions in registers).  A block
+ * stays resident and walks the column in steps of the whole grid, so the
+ * automaton's tables are put into its shared memory once, not once per
+ * 256 chunks.  Before its chunk a thread replays the few bytes that
+ * precede it (the needle's length, or the longest literal) to reach the
+ * automaton state the stream has there.  The 0x00 separators between rows
+ * reset both automata, so a hit always lies inside one row.  The cost per
+ * byte does not depend on the text: adversarial input (aaaa...ab) runs as
+ * fast as any other.
  *
  * Two outputs:
- *	exact	the automaton is the whole predicate ('%literal%', ILIKE of an
- *			ASCII literal, Aho–Corasick): a slice with a hit is replayed
- *			byte by byte, counting separators from the chunk index's row,
- *			and the rows' result bits are set directly.  No rows pass.
- *	flags	a necessary condition only (one run of a longer LIKE pattern):
- *			the chunks where rows holding a hit start are flagged for the
- *			exact rows pass (kernels_rows.cu).
+ *	exact	the automaton is the whole predicate ('%literal%' of at most 32
+ *			ASCII characters; Aho–Corasick too large for a byte DFA): the
+ *			row of every hit gets its result bit (gl_resolve_hits()).
+ *	flags	a necessary condition only (one run of a longer LIKE pattern
+ *			whose byte DFA is too large): the chunks where rows holding a
+ *			hit start are flagged for the exact rows pass (kernels_rows.cu).
  *
- * Shift-And: state = ((state << 1) | 1) & mask[byte], a hit when the top
- * bit appears; the 256 masks are replicated 32 times in shared memory, copy
- * i read only by lane i, so a warp's random lookups never conflict.
- * Aho–Corasick: state = folded[state + class[byte]] with the table folded
- * by program_prep.cu (next state premultiplied, accept flag in bit 31).
+ * Shift-And: the needle's last position is kept in bit 31, so
+ * state = ((state << 1) | inject) & mask[byte] has a hit exactly when bit
+ * 31 is set, and the next shift drops it again.  The 256 masks are
+ * replicated 32 times in shared memory, copy i read only by lane i, so a
+ * warp's random lookups never conflict.  Aho–Corasick: state =
+ * folded[state + class[byte]] with the table folded by program_prep.cu
+ * (next state premultiplied, accept flag in bit 31).
  *
  *-------------------------------------------------------------------------
  */
 #include "kernels.h"
 #include "cuda_check.h"
-#include "kernels_common.cuh"
+#include "chunk_scan.cuh"
 
 static const int SKIM_BLOCK = 256;
 static const int SKIM_REPLICAS = 32;
@@ -42,17 +44,13 @@ static const uint32_t STAGE_BYTES = (SKIM_BLOCK / 32) * GL_STAGE_BYTES_PER_WARP;
 struct ShiftAndAutomaton
 {
 	const uint32_t *masks;		/* this lane's replica: entry b at b * 32 */
-	uint32_t	top;
+	uint32_t	inject;			/* the needle's first position */
 
 	__device__ __forceinline__ uint32_t step(uint32_t state, uint32_t b, uint32_t &hits) const
 	{
-		state = ((state << 1) | 1) & masks[b * SKIM_REPLICAS];
-		hits |= state;
+		state = ((state << 1) | inject) & masks[b * SKIM_REPLICAS];
+		hits = gl_shift_in_hit(hits, state);
 		return state;
-	}
-	__device__ __forceinline__ bool hit(uint32_t hits) const
-	{
-		return (hits & top) != 0;
 	}
 };
 
@@ -65,77 +63,10 @@ struct MultiAutomaton
 	{
 		uint32_t	entry = folded[state + byte_class[b]];
 
-		hits |= entry;
+		hits = gl_shift_in_hit(hits, entry);
 		return entry & 0x7FFFFFFF;
 	}
-	__device__ __forceinline__ bool hit(uint32_t hits) const
-	{
-		return (hits >> 31) != 0;
-	}
 };
-
-template <class A>
-__device__ __forceinline__ uint32_t
-step16(const A &a, uint32_t state, const uint4 &word, uint32_t &hits)
-{
-#pragma unroll
-	for (int k = 0; k < 16; k++)
-		state = a.step(state, gl_byte_of(word, k), hits);
-	return state;
-}
-
-/* Separators in [from, to), both 16-byte aligned. */
-__device__ static uint32_t
-count_separators(const uint8_t *data, uint64_t from, uint64_t to)
-{
-	uint32_t	n = 0;
-
-	for (; from < to; from += 16)
-	{
-		uint4		w = gl_load16(data + from);
-		uint32_t	parts[4] = {w.x, w.y, w.z, w.w};
-
-#pragma unroll
-		for (int i = 0; i < 4; i++)
-			n += __popc((parts[i] - 0x01010101u) & ~parts[i] & 0x80808080u);
-	}
-	return n;
-}
-
-/*
- * A slice of an exact skim had a hit: replay it byte by byte from the state
- * it started in, numbering rows by the separators since the chunk start.
- * Rare for selective patterns, so kept out of line.
- */
-template <class A>
-__device__ static __noinline__ void
-resolve_slice(A a, uint32_t state, uint4 w0, uint4 w1, uint4 w2, uint4 w3,
-			  const uint8_t *data, uint64_t chunk_start, uint64_t slice_start,
-			  uint32_t first_row, uint32_t *result)
-{
-	uint32_t	row = first_row + count_separators(data, chunk_start, slice_start);
-	uint4		words[4] = {w0, w1, w2, w3};
-	GlResultWriter out;
-
-	out.init();
-#pragma unroll
-	for (int w = 0; w < 4; w++)
-	{
-#pragma unroll
-		for (int k = 0; k < 16; k++)
-		{
-			uint32_t	b = gl_byte_of(words[w], k);
-			uint32_t	hits = 0;
-
-			state = a.step(state, b, hits);
-			if (b == 0)
-				row++;
-			else if (a.hit(hits))
-				out.set(result, row);
-		}
-	}
-	out.flush(result);
-}
 
 /* Flag the chunk of a hit and the chunk where its chunk's first row starts. */
 __device__ static void
@@ -151,108 +82,124 @@ flag_chunk(uint64_t chunk, const GlChunkIndex *chunks, uint8_t *flags)
 template <class A, bool Exact>
 __device__ static void
 skim(const A &a, const uint8_t *__restrict__ data, uint64_t nchunks,
-	 const GlChunkIndex *__restrict__ chunks, uint32_t warmup_bytes, uint4 *stage,
-	 uint8_t *flags, uint32_t *result)
+	 const GlChunkIndex *__restrict__ chunks, uint32_t nrows, uint32_t warmup_bytes,
+	 uint4 *stage, uint8_t *flags, uint32_t *result)
 {
 	uint32_t	lane = threadIdx.x % 32;
-	uint64_t	chunk = blockIdx.x * (uint64_t) blockDim.x + threadIdx.x;
-	uint64_t	chunk_start = chunk * GL_DEV_CHUNK_BYTES;
-	bool		active = chunk < nchunks;
 	uint4	   *warp_stage = stage + (threadIdx.x - lane) * GL_SLICE_PITCH16;
-	uint4		pieces[4];
-	uint32_t	state = 0;
-	uint32_t	any_hits = 0;
 
-	if (active)
+	for (uint64_t base = blockIdx.x * (uint64_t) blockDim.x; base < nchunks;
+		 base += (uint64_t) gridDim.x * blockDim.x)
 	{
-		uint64_t	pos = chunk_start > warmup_bytes ? chunk_start - warmup_bytes : 0;
-		uint32_t	ignored = 0;
+		uint64_t	chunk = base + threadIdx.x;
+		uint64_t	chunk_start = chunk * GL_DEV_CHUNK_BYTES;
+		bool		active = chunk < nchunks;
+		uint32_t	hits[GL_HIT_WORDS];
+		uint32_t	state = 0;
 
-		for (; pos < chunk_start; pos += 16)
-			state = step16(a, state, gl_load16(data + pos), ignored);
-	}
-#pragma unroll
-	for (int j = 0; j < 4; j++)
-		pieces[j] = gl_stage_piece(data, chunk, active, 0, j);
-
-#pragma unroll 1
-	for (uint32_t t = 0; t < GL_SLICES_PER_CHUNK; t++)
-	{
-		uint4		words[4];
-		uint32_t	entry_state = state;
-		uint32_t	hits = 0;
-
-		gl_stage_exchange(warp_stage, pieces, words);
-		if (t + 1 < GL_SLICES_PER_CHUNK)
+		if (active)
 		{
-#pragma unroll
-			for (int j = 0; j < 4; j++)
-				pieces[j] = gl_stage_piece(data, chunk, active, t + 1, j);
+			uint64_t	pos = chunk_start > warmup_bytes ? chunk_start - warmup_bytes : 0;
+			uint32_t	ignored = 0;
+
+			for (; pos < chunk_start; pos += 16)
+				state = gl_scan_word(a, state, gl_load16(data + pos), ignored);
 		}
-#pragma unroll
-		for (int j = 0; j < 4; j++)
-			state = step16(a, state, words[j], hits);
-		if (Exact)
+		state = gl_scan_chunk(a, state, data, chunk, nchunks, warp_stage, hits);
+		if (active && gl_any_hit(hits))
 		{
-			if (active && a.hit(hits))
-				resolve_slice(a, entry_state, words[0], words[1], words[2], words[3], data,
-							  chunk_start, chunk_start + t * GL_SLICE_BYTES, chunks[chunk].row,
-							  result);
+			if (Exact)
+				gl_resolve_hits(data + chunk_start, hits, false, chunks[chunk].row, nrows, result);
+			else
+				flag_chunk(chunk, chunks, flags);
 		}
-		else
-			any_hits |= hits;
 	}
-	if (!Exact && active && a.hit(any_hits))
-		flag_chunk(chunk, chunks, flags);
 }
 
 template <bool Exact>
 __global__ static void __launch_bounds__(SKIM_BLOCK)
 skim_shift_and_kernel(const uint8_t *__restrict__ data, uint64_t nchunks,
-					  const GlChunkIndex *__restrict__ chunks, GlSkimMasks needle,
-					  uint32_t warmup_bytes, uint8_t *flags, uint32_t *result)
+					  const GlChunkIndex *__restrict__ chunks, uint32_t nrows,
+					  GlSkimMasks needle, uint32_t warmup_bytes, uint8_t *flags,
+					  uint32_t *result)
 {
 	extern __shared__ uint4 skim_shared[];
 	uint32_t   *replicated = (uint32_t *) (skim_shared + STAGE_BYTES / 16);
+	uint32_t	shift = __clz(needle.top);	/* moves the last position to bit 31 */
 	ShiftAndAutomaton a;
 
 	for (uint32_t i = threadIdx.x; i < 256 * SKIM_REPLICAS; i += blockDim.x)
-		replicated[i] = needle.mask[i / SKIM_REPLICAS];
+		replicated[i] = needle.mask[i / SKIM_REPLICAS] << shift;
 	__syncthreads();
 	a.masks = replicated + threadIdx.x % SKIM_REPLICAS;
-	a.top = needle.top;
-	skim<ShiftAndAutomaton, Exact>(a, data, nchunks, chunks, warmup_bytes, skim_shared,
+	a.inject = 1u << shift;
+	skim<ShiftAndAutomaton, Exact>(a, data, nchunks, chunks, nrows, warmup_bytes, skim_shared,
 								   flags, result);
 }
 
-template <bool InShared>
+/*
+ * Only the two tables the automaton reads (byte classes, folded
+ * transitions) go to shared memory, not the whole program blob: that
+ * keeps a few hundred literals' automaton there.  Larger ones are read in
+ * place (TablesInShared false).
+ */
+template <bool TablesInShared>
 __global__ static void __launch_bounds__(SKIM_BLOCK)
 skim_multi_kernel(const uint8_t *__restrict__ data, uint64_t nchunks,
-				  const GlChunkIndex *__restrict__ chunks, GlKernelProgram kp,
-				  uint32_t *result)
+				  const GlChunkIndex *__restrict__ chunks, uint32_t nrows,
+				  GlKernelProgram kp, uint32_t *result)
 {
 	extern __shared__ uint4 skim_shared[];
-	const GlProgram *prog =
-		gl_block_program<InShared>((uint64_t *) (skim_shared + STAGE_BYTES / 16),
-								   kp.blob, kp.blob_bytes);
+	const GlProgram *prog = (const GlProgram *) kp.blob;
+	const uint32_t *byte_class = (const uint32_t *) gl_dev_section(prog, prog->u.multi.byte_class_off);
+	const uint32_t *folded = (const uint32_t *) gl_dev_section(prog, kp.aux_off);
 	MultiAutomaton a;
 
-	a.byte_class = (const uint8_t *) gl_dev_section(prog, prog->u.multi.byte_class_off);
-	a.folded = (const uint32_t *) gl_dev_section(prog, kp.aux_off);
-	skim<MultiAutomaton, true>(a, data, nchunks, chunks, kp.warmup_bytes, skim_shared,
+	if constexpr (TablesInShared)
+	{
+		uint32_t   *shared_class = (uint32_t *) (skim_shared + STAGE_BYTES / 16);
+		uint32_t   *shared_folded = shared_class + 256 / 4;
+
+		for (uint32_t i = threadIdx.x; i < 256 / 4; i += blockDim.x)
+			shared_class[i] = byte_class[i];
+		for (uint32_t i = threadIdx.x; i < (kp.blob_bytes - kp.aux_off) / 4; i += blockDim.x)
+			shared_folded[i] = folded[i];
+		__syncthreads();
+		byte_class = shared_class;
+		folded = shared_folded;
+	}
+	a.byte_class = (const uint8_t *) byte_class;
+	a.folded = folded;
+	skim<MultiAutomaton, true>(a, data, nchunks, chunks, nrows, kp.warmup_bytes, skim_shared,
 							   NULL, result);
 }
 
-/* Dynamic shared memory beyond 48 KB must be allowed per kernel. */
-template <class Kernel>
-static bool
-allow_shared(Kernel kernel, uint32_t bytes, const GlLaunch *l)
+bool
+gl_resident_grid(const void *kernel, int block, uint32_t shared, uint64_t nchunks,
+				 const GlLaunch *l, unsigned *grid)
 {
-	if (bytes <= 48 * 1024)
-		return true;
-	return gl_cuda_ok(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-										   (int) bytes),
-					  "cudaFuncSetAttribute (skim)", l->errbuf, l->errlen);
+	int			device;
+	int			sms;
+	int			per_sm = 0;
+	uint64_t	needed = (nchunks + block - 1) / block;
+
+	if (shared > 48 * 1024 &&
+		!gl_cuda_ok(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+										 (int) shared),
+					"cudaFuncSetAttribute", l->errbuf, l->errlen))
+		return false;
+	if (!gl_cuda_ok(cudaGetDevice(&device), "cudaGetDevice", l->errbuf, l->errlen) ||
+		!gl_cuda_ok(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device),
+					"cudaDeviceGetAttribute", l->errbuf, l->errlen) ||
+		!gl_cuda_ok(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, shared),
+					"cudaOccupancyMaxActiveBlocksPerMultiprocessor", l->errbuf, l->errlen))
+		return false;
+	if (per_sm < 1)
+		return gl_cuda_fail("a kernel's shared memory does not fit the device", l->errbuf,
+							l->errlen);
+	*grid = (unsigned) (needed < (uint64_t) per_sm * sms ? (needed ? needed : 1) :
+						(uint64_t) per_sm * sms);
+	return true;
 }
 
 bool
@@ -260,46 +207,46 @@ gl_launch_skim_shift_and(const GlLaunch *l, const GlSkimMasks *needle, uint32_t 
 						 bool exact, uint8_t *chunk_flags, uint32_t *result)
 {
 	const GlDeviceColumn *dcol = l->dcol;
-	uint64_t	blocks = (dcol->nchunks + SKIM_BLOCK - 1) / SKIM_BLOCK;
 	uint32_t	shared = STAGE_BYTES + 256 * SKIM_REPLICAS * sizeof(uint32_t);
+	const void *kernel = exact ? (const void *) skim_shift_and_kernel<true> :
+		(const void *) skim_shift_and_kernel<false>;
+	unsigned	grid;
 
+	if (!gl_resident_grid(kernel, SKIM_BLOCK, shared, dcol->nchunks, l, &grid))
+		return false;
 	if (exact)
-	{
-		if (!allow_shared(skim_shift_and_kernel<true>, shared, l))
-			return false;
-		skim_shift_and_kernel<true><<<(unsigned) blocks, SKIM_BLOCK, shared, l->stream>>>
-			(dcol->data, dcol->nchunks, dcol->chunks, *needle, warmup_bytes, NULL, result);
-	}
+		skim_shift_and_kernel<true><<<grid, SKIM_BLOCK, shared, l->stream>>>
+			(dcol->data, dcol->nchunks, dcol->chunks, (uint32_t) dcol->nrows, *needle,
+			 warmup_bytes, NULL, result);
 	else
-	{
-		if (!allow_shared(skim_shift_and_kernel<false>, shared, l))
-			return false;
-		skim_shift_and_kernel<false><<<(unsigned) blocks, SKIM_BLOCK, shared, l->stream>>>
-			(dcol->data, dcol->nchunks, dcol->chunks, *needle, warmup_bytes, chunk_flags, NULL);
-	}
+		skim_shift_and_kernel<false><<<grid, SKIM_BLOCK, shared, l->stream>>>
+			(dcol->data, dcol->nchunks, dcol->chunks, (uint32_t) dcol->nrows, *needle,
+			 warmup_bytes, chunk_flags, NULL);
 	return gl_cuda_ok(cudaGetLastError(), "launching the Shift-And skim", l->errbuf, l->errlen);
 }
 
-template <bool InShared>
+template <bool TablesInShared>
 static bool
 launch_skim_multi_in(const GlLaunch *l, const GlKernelProgram *kp, uint32_t *result)
 {
 	const GlDeviceColumn *dcol = l->dcol;
-	uint64_t	blocks = (dcol->nchunks + SKIM_BLOCK - 1) / SKIM_BLOCK;
-	uint32_t	shared = STAGE_BYTES + (InShared ? kp->blob_bytes : 0);
+	uint32_t	tables = 256 + (kp->blob_bytes - kp->aux_off);
+	uint32_t	shared = STAGE_BYTES + (TablesInShared ? tables : 0);
+	unsigned	grid;
 
-	if (!allow_shared(skim_multi_kernel<InShared>, shared, l))
+	if (!gl_resident_grid((const void *) skim_multi_kernel<TablesInShared>, SKIM_BLOCK, shared,
+						  dcol->nchunks, l, &grid))
 		return false;
-	skim_multi_kernel<InShared><<<(unsigned) blocks, SKIM_BLOCK, shared, l->stream>>>
-		(dcol->data, dcol->nchunks, dcol->chunks, *kp, result);
+	skim_multi_kernel<TablesInShared><<<grid, SKIM_BLOCK, shared, l->stream>>>
+		(dcol->data, dcol->nchunks, dcol->chunks, (uint32_t) dcol->nrows, *kp, result);
 	return gl_cuda_ok(cudaGetLastError(), "launching the Aho-Corasick skim", l->errbuf, l->errlen);
 }
 
 bool
 gl_launch_skim_multi(const GlLaunch *l, const GlKernelProgram *kp, uint32_t *result)
 {
-	/* The stage and the program share the block's shared memory. */
-	if (kp->in_shared && STAGE_BYTES + kp->blob_bytes <= kp->shared_limit)
+	/* The stage and the tables share the block's shared memory. */
+	if (STAGE_BYTES + 256 + (kp->blob_bytes - kp->aux_off) <= kp->shared_limit)
 		return launch_skim_multi_in<true>(l, kp, result);
 	return launch_skim_multi_in<false>(l, kp, result);
 }

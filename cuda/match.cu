@@ -6,15 +6,18 @@
  *
  * The plan (kernels.h) depends on the program (program_prep.cu):
  *
- *	LIKE '%run%'			 Shift-And skim, exact
- *	LIKE with a literal run	 Shift-And skim -> compact -> rows(listed chunks)
- *	LIKE without one		 rows(every chunk)
- *	MULTI					 Aho–Corasick skim, exact
- *	DFA						 rows(every chunk)
+ *	LIKE '%run%' (ASCII, <= 32)	 Shift-And skim, exact
+ *	any program whose byte DFA	 stream, exact
+ *	fits shared memory
+ *	otherwise:
+ *	  LIKE with a literal run	 Shift-And skim -> compact -> rows(listed chunks)
+ *	  LIKE without one			 rows(every chunk)
+ *	  MULTI						 Aho–Corasick skim, exact
+ *	  DFA						 rows(every chunk)
  *
- * then NULL rows are cleared.  For selective patterns the skim does almost
- * all the work at streaming speed and the rows pass touches only the few
- * chunks that hold a hit.  Everything runs on a private stream, so calls
+ * then NULL rows are cleared.  The first two are single streaming passes
+ * whose cost per byte does not depend on the text; the others remain for
+ * automata too large for shared memory.  Everything runs on a private stream, so calls
  * from several server threads may overlap; the kernel time reported is
  * measured with events around the kernels (the program and scratch setup
  * and the copy of the bitmap back are not included).
@@ -32,6 +35,7 @@ typedef struct MatchScratch
 {
 	void	   *base;
 	uint64_t   *blob;
+	uint32_t   *byte_dfa;		/* table of the stream kernel */
 	uint32_t   *result;
 	uint8_t    *chunk_flags;
 	uint32_t   *chunk_list;
@@ -46,9 +50,9 @@ align256(size_t n)
 
 static bool
 scratch_alloc(MatchScratch *s, const GlDeviceColumn *dcol, uint32_t blob_bytes,
-			  char *errbuf, size_t errlen)
+			  size_t byte_dfa_bytes, char *errbuf, size_t errlen)
 {
-	size_t		blob = align256(blob_bytes);
+	size_t		blob = align256(blob_bytes) + align256(byte_dfa_bytes);
 	size_t		result = align256(gl_bitmap_words(dcol->nrows) * sizeof(uint64_t));
 	size_t		flags = align256(dcol->nchunks);
 	size_t		list = align256(dcol->nchunks * sizeof(uint32_t));
@@ -59,6 +63,7 @@ scratch_alloc(MatchScratch *s, const GlDeviceColumn *dcol, uint32_t blob_bytes,
 		return false;
 	p = (char *) s->base;
 	s->blob = (uint64_t *) p;
+	s->byte_dfa = (uint32_t *) (p + align256(blob_bytes));
 	s->result = (uint32_t *) (p + blob);
 	s->chunk_flags = (uint8_t *) (p + blob + result);
 	s->chunk_list = (uint32_t *) (p + blob + result + flags);
@@ -77,6 +82,9 @@ run_plan(const GlLaunch *l, const GlPreparedProgram *pp, const GlKernelProgram *
 	if (!gl_cuda_ok(cudaMemsetAsync(s->result, 0, gl_bitmap_words(dcol->nrows) * sizeof(uint64_t),
 									l->stream), "cudaMemsetAsync (result)", l->errbuf, l->errlen))
 		return false;
+	if (pp->byte_dfa.nstates > 0)
+		return gl_launch_stream(l, s->byte_dfa, pp->byte_dfa.nstates, s->result) &&
+			gl_launch_mask_nulls(l, s->result);
 	if (pp->skim == GL_SKIM_MULTI)
 		return gl_launch_skim_multi(l, kp, s->result) && gl_launch_mask_nulls(l, s->result);
 	if (pp->skim == GL_SKIM_SHIFT_AND && pp->skim_exact)
@@ -102,6 +110,13 @@ bool
 gl_cuda_match(GlDeviceColumn *dcol, const GlProgram *prog, uint64_t *result,
 			  double *kernel_ms, char *errbuf, size_t errlen)
 {
+	return gl_cuda_match_capped(dcol, prog, UINT32_MAX, result, kernel_ms, errbuf, errlen);
+}
+
+bool
+gl_cuda_match_capped(GlDeviceColumn *dcol, const GlProgram *prog, uint32_t max_stream_states,
+					 uint64_t *result, double *kernel_ms, char *errbuf, size_t errlen)
+{
 	GlPreparedProgram pp;
 	GlKernelProgram kp;
 	GlLaunch	launch;
@@ -110,6 +125,7 @@ gl_cuda_match(GlDeviceColumn *dcol, const GlProgram *prog, uint64_t *result,
 	cudaEvent_t start = NULL,
 				stop = NULL;
 	size_t		shared_limit;
+	size_t		byte_dfa_bytes;
 	float		ms = 0;
 	bool		ok;
 
@@ -117,7 +133,8 @@ gl_cuda_match(GlDeviceColumn *dcol, const GlProgram *prog, uint64_t *result,
 	if (!gl_cuda_ok(cudaSetDevice(dcol->device), "cudaSetDevice", errbuf, errlen) ||
 		!gl_shared_memory_limit(&shared_limit, errbuf, errlen))
 		return false;
-	ok = gl_prepare_program(prog, shared_limit, &pp, errbuf, errlen);
+	ok = gl_prepare_program(prog, shared_limit, max_stream_states, &pp, errbuf, errlen);
+	byte_dfa_bytes = (size_t) pp.byte_dfa.nstates * 256 * sizeof(uint32_t);
 	if (ok && dcol->nrows == 0)
 	{
 		gl_prepared_free(&pp);
@@ -128,10 +145,14 @@ gl_cuda_match(GlDeviceColumn *dcol, const GlProgram *prog, uint64_t *result,
 				   "cudaStreamCreate", errbuf, errlen) &&
 		gl_cuda_ok(cudaEventCreate(&start), "cudaEventCreate", errbuf, errlen) &&
 		gl_cuda_ok(cudaEventCreate(&stop), "cudaEventCreate", errbuf, errlen) &&
-		scratch_alloc(&scratch, dcol, pp.blob_bytes, errbuf, errlen) &&
+		scratch_alloc(&scratch, dcol, pp.blob_bytes, byte_dfa_bytes, errbuf, errlen) &&
 		gl_cuda_ok(cudaMemcpyAsync(scratch.blob, pp.blob, pp.blob_bytes,
 								   cudaMemcpyHostToDevice, stream),
-				   "cudaMemcpyAsync (program)", errbuf, errlen);
+				   "cudaMemcpyAsync (program)", errbuf, errlen) &&
+		(byte_dfa_bytes == 0 ||
+		 gl_cuda_ok(cudaMemcpyAsync(scratch.byte_dfa, pp.byte_dfa.table, byte_dfa_bytes,
+									cudaMemcpyHostToDevice, stream),
+					"cudaMemcpyAsync (byte DFA)", errbuf, errlen));
 	if (ok)
 	{
 		kp.blob = scratch.blob;

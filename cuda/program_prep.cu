@@ -16,6 +16,11 @@
  *			state's ACCEPT / DEAD flags in bits 14 and 15: ASCII text costs
  *			one load per byte, without the color lookup.
  *
+ * The byte DFA (byte_dfa.cu) is built for every program except a plain
+ * '%literal%' (the Shift-And skim, with its conflict-free replicated
+ * masks, is faster there), capped by what fits the stream kernel's shared
+ * memory; above the cap the skims and the per-row kernels run instead.
+ *
  * Skim choice for LIKE: the longest run (at most 32) of consecutive pattern
  * positions that accept only ASCII characters.  Any value that matches the
  * pattern contains that run as plain bytes (an ASCII byte is always a whole
@@ -295,11 +300,23 @@ prepare_dfa(const GlProgram *prog, size_t shared_limit, GlPreparedProgram *pp,
 	return true;
 }
 
-bool
-gl_prepare_program(const GlProgram *prog, size_t shared_limit, GlPreparedProgram *pp,
-				   char *errbuf, size_t errlen)
+/* The byte DFA, where it fits; a program without one is still run exactly. */
+static void
+try_byte_dfa(const GlProgram *prog, size_t shared_limit, uint32_t max_states,
+			 GlPreparedProgram *pp)
 {
-	memset(pp, 0, sizeof(*pp));
+	uint32_t	limit = shared_limit > UINT32_MAX ? UINT32_MAX : (uint32_t) shared_limit;
+	uint32_t	fit = gl_stream_max_states(limit);
+
+	if (pp->skim_exact && pp->skim == GL_SKIM_SHIFT_AND)
+		return;
+	gl_build_byte_dfa(prog, max_states < fit ? max_states : fit, &pp->byte_dfa);
+}
+
+static bool
+prepare_kind(const GlProgram *prog, size_t shared_limit, GlPreparedProgram *pp,
+			 char *errbuf, size_t errlen)
+{
 	if (prog == NULL || prog->magic != GL_PROGRAM_MAGIC || prog->total_size < sizeof(GlProgram))
 		return gl_cuda_fail("not a gpulike program", errbuf, errlen);
 	pp->kind = (GlProgramKind) prog->kind;
@@ -324,9 +341,21 @@ gl_prepare_program(const GlProgram *prog, size_t shared_limit, GlPreparedProgram
 	return gl_cuda_fail("malformed gpulike program", errbuf, errlen);
 }
 
+bool
+gl_prepare_program(const GlProgram *prog, size_t shared_limit, uint32_t max_stream_states,
+				   GlPreparedProgram *pp, char *errbuf, size_t errlen)
+{
+	memset(pp, 0, sizeof(*pp));
+	if (!prepare_kind(prog, shared_limit, pp, errbuf, errlen))
+		return false;
+	try_byte_dfa(prog, shared_limit, max_stream_states, pp);
+	return true;
+}
+
 void
 gl_prepared_free(GlPreparedProgram *pp)
 {
 	free(pp->blob);
 	pp->blob = NULL;
+	gl_byte_dfa_free(&pp->byte_dfa);
 }

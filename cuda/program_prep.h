@@ -10,6 +10,7 @@
 #define GPULIKE_PROGRAM_PREP_H
 
 #include "kernels.h"
+#include "byte_dfa.h"
 
 typedef enum GlSkimKind
 {
@@ -30,15 +31,27 @@ typedef struct GlPreparedProgram
 	bool		skim_exact;		/* the skim alone decides: no rows pass */
 	GlSkimMasks needle;			/* GL_SKIM_SHIFT_AND */
 	uint32_t	needle_chars;	/* positions in the needle */
+	GlByteDfa	byte_dfa;		/* nstates > 0: the stream kernel decides */
 } GlPreparedProgram;
 
 /*
  * Check that every offset, count and table entry of prog stays inside the
- * blob (the kernels trust them), and build the device blob.  false with a
- * message if the program is malformed.
+ * blob (the kernels trust them), and build the device blob and, unless a
+ * skim alone decides, the byte DFA when it fits shared memory.  false with
+ * a message if the program is malformed.
  */
 extern bool gl_prepare_program(const GlProgram *prog, size_t shared_limit,
-							   GlPreparedProgram *pp, char *errbuf, size_t errlen);
+							   uint32_t max_stream_states, GlPreparedProgram *pp,
+							   char *errbuf, size_t errlen);
+
+/*
+ * gl_cuda_match() with the byte DFA limited to max_stream_states states
+ * (UINT32_MAX: as many as fit; 0: never, so the skims and per-row kernels
+ * run: kernel_test checks both).
+ */
+extern bool gl_cuda_match_capped(GlDeviceColumn *dcol, const GlProgram *prog,
+								 uint32_t max_stream_states, uint64_t *result,
+								 double *kernel_ms, char *errbuf, size_t errlen);
 extern void gl_prepared_free(GlPreparedProgram *pp);
 
 #endif							/* GPULIKE_PROGRAM_PREP_H */

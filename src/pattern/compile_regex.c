@@ -33,6 +33,7 @@
  */
 #include "postgres.h"
 
+#include "fmgr.h"
 #include "mb/pg_wchar.h"
 #include "regex/regex.h"
 #include "regex/regexport.h"
@@ -387,11 +388,15 @@ GlProgram *
 gl_compile_regex(text *pattern, bool case_insensitive, Oid collation,
 				 const char **refusal)
 {
-	const char *pat = VARDATA_ANY(pattern);
-	int			len = VARSIZE_ANY_EXHDR(pattern);
-	CachedRegexProgram *hit = cache_lookup(pat, len, case_insensitive, collation);
+	const char *pat;
+	int			len;
+	CachedRegexProgram *hit;
 	GlProgram  *prog;
 
+	pattern = (text *) pg_detoast_datum_packed((struct varlena *) pattern);
+	pat = VARDATA_ANY(pattern);
+	len = VARSIZE_ANY_EXHDR(pattern);
+	hit = cache_lookup(pat, len, case_insensitive, collation);
 	if (hit != NULL)
 	{
 		if (hit->prog == NULL)

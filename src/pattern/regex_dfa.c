@@ -14,15 +14,18 @@
  *
  * As soon as a set contains the NFA's final state the string has matched,
  * whatever follows; all such sets become one absorbing ACCEPT state, which
- * is what lets engines stop at the first match.  The empty set is the
- * absorbing DEAD state.  A later pass also marks DEAD every state from
- * which no accepting state is reachable (an anchored regex that has failed
- * to match its prefix), so engines can stop early on those too.
+ * is what lets engines stop at the first match (and a state that has just
+ * completed a match, accepting at the end and on every next character, is
+ * made ACCEPT too).  The empty set is the absorbing DEAD state.  A later
+ * pass also marks DEAD every state from which no accepting state is
+ * reachable (an anchored regex that has failed to match its prefix), so
+ * engines can stop early on those too.
  *
  * The search NFA of an unanchored regex loops on its initial state, so the
- * number of subsets can grow exponentially ("(a|b)*a(a|b){20}" needs 2^20);
- * a state cap turns that into a refusal, and PostgreSQL evaluates the
- * regex itself.
+ * number of subsets can grow exponentially: "a[ab]{10}" meets 2^10 subsets
+ * (one bit per 'a' still counting) that minimize to 12 states, and
+ * "a[ab]{20}$" really needs 2^21.  A cap on subsets (and on table and set
+ * memory) turns that into a refusal, and PostgreSQL evaluates the regex.
  *
  * Shrinking.  The subset DFA is rarely minimal, and engines keep its table
  * in cache or GPU shared memory, so two cheap reductions follow: Moore's
@@ -199,6 +202,44 @@ step_all_columns(const GlRegexNfa *nfa, const int *column_of_color,
 	return accepts_at_end;
 }
 
+/*
+ * PostgreSQL's NFA reaches its final state only on the character (or end
+ * pseudocolor) after a match, so a state that has just completed a match is
+ * ACCEPT_AT_END with every column leading to ACCEPT.  Such a state already
+ * decides the row: make it ACCEPT, repeatedly, so engines stop a character
+ * earlier and minimization folds it into the accepting state.
+ */
+static void
+promote_decided_states(GlRegexDfa *dfa)
+{
+	int			k = dfa->ncolumns;
+	bool		changed = true;
+
+	while (changed)
+	{
+		int			s;
+
+		changed = false;
+		for (s = 0; s < dfa->nstates; s++)
+		{
+			uint16	   *row = dfa->trans + (Size) s * k;
+			int			c;
+
+			if ((dfa->flags[s] & GL_DFA_ACCEPT) || !(dfa->flags[s] & GL_DFA_ACCEPT_AT_END))
+				continue;
+			for (c = 0; c < k; c++)
+				if (!(dfa->flags[row[c]] & GL_DFA_ACCEPT))
+					break;
+			if (c < k)
+				continue;
+			dfa->flags[s] = GL_DFA_ACCEPT | GL_DFA_ACCEPT_AT_END;
+			for (c = 0; c < k; c++)
+				row[c] = (uint16) s;
+			changed = true;
+		}
+	}
+}
+
 /* Mark DEAD every state that cannot reach an accepting one. */
 static void
 mark_dead_states(GlRegexDfa *dfa)
@@ -319,6 +360,7 @@ gl_regex_determinize(const GlRegexNfa *nfa, const int *column_of_color,
 		}
 	}
 	dfa->nstates = table.nsets;
+	promote_decided_states(dfa);
 	mark_dead_states(dfa);
 	return NULL;
 }

@@ -14,7 +14,10 @@
 /*
  * trans[s * ncolumns + c] is the state after reading a character of column
  * c in state s; flags[s] holds GL_DFA_ACCEPT / _ACCEPT_AT_END / _DEAD
- * (program.h).  Accepting and dead states loop on every column.
+ * (program.h).  No transition leaves an ACCEPT state or the DEAD states, so
+ * an engine may test the flags lazily (every few characters, or only at
+ * the end); after minimization there is at most one ACCEPT and one DEAD
+ * state, each looping on every column.
  */
 typedef struct GlRegexDfa
 {

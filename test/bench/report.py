@@ -136,14 +136,15 @@ def format_setup(caches, indexes):
     def mb(value):
         return f"{value / 1048576:.1f}" if value is not None else "-"
 
-    lines = [f"{'column':<22} {'cache load s':>12} {'host MB':>8} {'device MB':>9} "
+    lines = [f"{'column':<22} {'raw MB':>8} {'cache load s':>12} {'host MB':>8} {'device MB':>9} "
              f"{'state':<10} {'trgm build s':>12} {'trgm MB':>8}  notes"]
     index_by_column = {(i["table"], i["column"]): i for i in indexes}
     for cache in caches:
         index = index_by_column.get((cache["table"], cache["column"]), {})
         notes = "; ".join(n for n in (cache["error"], index.get("error", "")) if n)
         lines.append(
-            f"{cache['table'] + '.' + cache['column']:<22} {fmt(cache['seconds'], 3):>12} "
+            f"{cache['table'] + '.' + cache['column']:<22} {mb(cache['raw_bytes']):>8} "
+            f"{fmt(cache['seconds'], 3):>12} "
             f"{mb(cache['host_bytes']):>8} {mb(cache['device_bytes']):>9} "
             f"{cache['state'][:10]:<10} {fmt(index.get('seconds'), 3):>12} "
             f"{mb(index.get('bytes')):>8}  {notes}")
@@ -154,12 +155,13 @@ def write_setup_csv(path, caches, indexes):
     index_by_column = {(i["table"], i["column"]): i for i in indexes}
     with open(path, "w", newline="") as f:
         writer = csv.writer(f)
-        writer.writerow(["table", "column", "cache_load_s", "cache_host_bytes",
+        writer.writerow(["table", "column", "raw_bytes", "cache_load_s", "cache_host_bytes",
                          "cache_device_bytes", "cache_state", "cache_error",
                          "trgm_build_s", "trgm_bytes", "trgm_error"])
         for cache in caches:
             index = index_by_column.get((cache["table"], cache["column"]), {})
-            writer.writerow([cache["table"], cache["column"], fmt(cache["seconds"], 4),
+            writer.writerow([cache["table"], cache["column"], cache["raw_bytes"],
+                             fmt(cache["seconds"], 4),
                              cache["host_bytes"], cache["device_bytes"], cache["state"],
                              cache["error"], fmt(index.get("seconds"), 4),
                              index.get("bytes"), index.get("error", "")])

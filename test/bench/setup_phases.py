@@ -50,7 +50,9 @@ def _bytes_field(entry, word):
 
 
 def load_caches(columns, timeout_s, log):
-    """Cache every column; [{table, column, seconds, host_bytes, device_bytes, state, error}]."""
+    """Cache every column; [{table, column, raw_bytes, seconds, host_bytes,
+    device_bytes, state, error}] (raw_bytes: the column's text bytes, to
+    compare the cache's footprint with)."""
     has_cache = gpulike_has("SELECT EXISTS (SELECT FROM pg_proc p JOIN pg_namespace n "
                             "ON n.oid = p.pronamespace WHERE nspname = 'gpulike' "
                             "AND proname = 'cache')")
@@ -58,7 +60,9 @@ def load_caches(columns, timeout_s, log):
     results = []
     for table, column in columns:
         row = {"table": table, "column": column, "seconds": None, "host_bytes": None,
-               "device_bytes": None, "state": "", "error": ""}
+               "device_bytes": None, "state": "", "error": "",
+               "raw_bytes": int(query_value(f"SELECT coalesce(sum(octet_length({column})), 0) "
+                                            f"FROM {table}"))}
         results.append(row)
         if not has_cache:
             row["error"] = "gpulike.cache() does not exist"

@@ -1,0 +1,516 @@
+/*-------------------------------------------------------------------------
+ *
+ * byte_dfa.cu
+ *	  Building the byte DFA of a program (byte_dfa.h) on the host.
+ *
+ * Every program kind already has an exact per-row matcher: a small
+ * deterministic machine fed one byte at a time (the same machines as
+ * row_matchers.cuh and the CPU engine).  Its whole state -- segment,
+ * Shift-And register, "first character" flag, early-exit flags, and the
+ * UTF-8 decoder's partial character -- is a finite value, so the byte DFA
+ * is simply the set of states reachable from the row start, found by
+ * breadth-first search: each new state gets a number, and its 256
+ * transitions are the machine's step on each byte (on 0x00: back to the
+ * start, flagged when the machine would accept the row there).  This is
+ * the subset construction of a deterministic machine, so it is exact by
+ * construction; the search stops, and the caller falls back to the
+ * per-row kernels, when more than max_states states appear.
+ *
+ * What keeps the state count small:
+ *	- once a row's answer is known (matched, or dead) the rest of the
+ *	  state is forgotten: one sticky state for each answer;
+ *	- a multi-byte character is applied as soon as its leading bytes
+ *	  decide how it acts (for LIKE: which exception mask, or none; for a
+ *	  regex: which color), and its remaining continuation bytes are then
+ *	  no-ops.  Only prefixes of the few code points that the pattern names
+ *	  (ILIKE's Kelvin sign, a regex range border) stay partial.  This
+ *	  needs valid UTF-8, which is all a text column holds;
+ *	- fields that cannot matter any more are cleared ("first character"
+ *	  outside an anchored first segment, the decoder when idle).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "byte_dfa.h"
+
+/* The state of one row's matcher; compared as bytes, so always memset. */
+struct SimState
+{
+	uint64_t	reg;			/* LIKE: Shift-And register */
+	uint32_t	at;				/* LIKE: segment; DFA / MULTI: automaton state */
+	uint32_t	partial;		/* bits of an undecided multi-byte character */
+	uint8_t		pending;		/* its continuation bytes still to come */
+	uint8_t		first_char;
+	uint8_t		done;
+	uint8_t		matched;
+	uint32_t	pad;
+};
+
+static SimState
+blank_state(void)
+{
+	SimState	s;
+
+	memset(&s, 0, sizeof(s));
+	return s;
+}
+
+/* A decided row: only the answer is kept. */
+static SimState
+settle(SimState s)
+{
+	if (s.done)
+	{
+		bool		matched = s.matched;
+
+		s = blank_state();
+		s.done = 1;
+		s.matched = matched;
+	}
+	else if (s.pending == 0)
+		s.partial = 0;
+	return s;
+}
+
+/*
+ * Text machines (LIKE, regex DFA): characters are decoded from UTF-8 (or
+ * are single bytes), and Model says how a character acts:
+ *	begin(), accepts(s)
+ *	decided(s, lo, hi, &ch): do all code points in [lo, hi] act alike?
+ *	apply(s, ch)
+ */
+template <class Model>
+struct TextMachine
+{
+	const Model &m;
+	bool		utf8;
+
+	SimState	begin() const
+	{
+		return settle(m.begin());
+	}
+
+	bool		accepts(const SimState &s) const
+	{
+		return m.accepts(s);
+	}
+
+	void		apply_codepoint(SimState &s, uint32_t cp) const
+	{
+		typename Model::Char ch;
+
+		m.decided(s, cp, cp, &ch);
+		m.apply(s, ch);
+	}
+
+	/*
+	 * Apply the partial character once its remaining bits cannot matter.
+	 * An overlong lead (0xC0, 0xC1) never starts a valid character: it
+	 * acts as the code point no pattern names, at once.
+	 */
+	void		try_decide(SimState &s) const
+	{
+		uint32_t	free_bits = 6 * s.pending;
+		uint64_t	lo = (uint64_t) s.partial << free_bits;
+		uint64_t	hi = lo | ((UINT64_C(1) << free_bits) - 1);
+		typename Model::Char ch;
+
+		if (hi < 0x80)
+		{
+			s.pending = 0;
+			apply_codepoint(s, 0xFFFFFFFF);
+		}
+		else if (hi <= UINT32_MAX && m.decided(s, (uint32_t) lo, (uint32_t) hi, &ch))
+		{
+			s.pending = 0;
+			m.apply(s, ch);
+		}
+	}
+
+	SimState	step(SimState s, uint32_t b) const
+	{
+		if (s.done)
+			return s;
+		if (b < 0x80 || !utf8)
+		{
+			s.pending = 0;
+			apply_codepoint(s, b);
+		}
+		else if (b >= 0xC0)
+		{
+			uint32_t	n = (b >= 0xF8) ? 0 : (b >= 0xF0) ? 3 : (b >= 0xE0) ? 2 : 1;
+
+			s.pending = 0;
+			if (n == 0)
+				apply_codepoint(s, 0xFFFFFFFF);	/* as row_matchers.cuh */
+			else
+			{
+				s.pending = (uint8_t) n;
+				s.partial = b & (0x7Fu >> (n + 1));
+				try_decide(s);
+			}
+		}
+		else if (s.pending > 0)
+		{
+			s.partial = (s.partial << 6) | (b & 0x3F);
+			s.pending--;
+			try_decide(s);
+		}
+		/* else: the tail of a character already applied */
+		return settle(s);
+	}
+};
+
+/* ------------------------------------------------------------------ LIKE */
+
+struct LikeModel
+{
+	typedef uint64_t Char;		/* the character's Shift-And mask */
+
+	const GlProgram *prog;
+	const GlLikeSegment *segs;
+
+	const GlCharMasks *masks(uint32_t seg) const
+	{
+		return (const GlCharMasks *) gl_program_section(prog, segs[seg].masks_off);
+	}
+
+	SimState	begin() const
+	{
+		SimState	s = blank_state();
+
+		s.first_char = 1;
+		if (prog->u.like.nsegments == 0)
+			s.done = s.matched = !prog->u.like.anchored_start;
+		return s;
+	}
+
+	bool		decided(const SimState &s, uint32_t lo, uint32_t hi, Char *mask) const
+	{
+		const GlCharMasks *cm;
+		const GlCodepointMask *exc;
+		uint32_t	a = 0,
+					b;
+
+		*mask = 0;
+		if (prog->u.like.nsegments == 0)
+			return true;
+		cm = masks(s.at);
+		if (hi < 128)
+		{
+			*mask = cm->ascii[lo];
+			return lo == hi;
+		}
+		exc = (const GlCodepointMask *) gl_program_section(prog, cm->exceptions_off);
+		b = cm->nexceptions;
+		while (a < b)			/* first exception >= lo */
+		{
+			uint32_t	mid = (a + b) / 2;
+
+			if (exc[mid].codepoint < lo)
+				a = mid + 1;
+			else
+				b = mid;
+		}
+		if (a == cm->nexceptions || exc[a].codepoint > hi)
+		{
+			*mask = cm->any_mask;
+			return true;
+		}
+		*mask = cm->any_mask | exc[a].mask;
+		return lo == hi;
+	}
+
+	/* GlLikeRowMatcher::advance(), on the simulated state. */
+	void		apply(SimState &s, Char mask) const
+	{
+		const GlLikeProgram *like = &prog->u.like;
+		bool		anchored_here = s.at == 0 && like->anchored_start;
+		uint64_t	inject = (anchored_here && !s.first_char) ? 0 : 1;
+		uint64_t	accept;
+
+		s.first_char = 0;
+		if (like->nsegments == 0)
+		{
+			s.done = 1;
+			return;
+		}
+		accept = UINT64_C(1) << (segs[s.at].nchars - 1);
+		s.reg = ((s.reg << 1) | inject) & mask;
+		if (s.reg & accept)
+		{
+			if (s.at + 1 < like->nsegments)
+			{
+				s.at++;
+				s.reg = 0;
+			}
+			else if (!like->anchored_end)
+				s.done = s.matched = 1;
+		}
+		else if (s.reg == 0 && anchored_here)
+			s.done = 1;
+	}
+
+	bool		accepts(const SimState &s) const
+	{
+		const GlLikeProgram *like = &prog->u.like;
+
+		if (s.done)
+			return s.matched;
+		if (like->nsegments == 0)
+			return s.first_char;
+		return like->anchored_end && s.at == like->nsegments - 1 &&
+			(s.reg >> (segs[s.at].nchars - 1)) & 1;
+	}
+};
+
+/* ------------------------------------------------------------------- DFA */
+
+struct RegexModel
+{
+	typedef uint32_t Char;		/* the character's color */
+
+	const GlProgram *prog;
+	const uint16_t *trans;
+	const uint8_t *flags;
+	const uint16_t *ascii_color;
+	const GlColorRange *ranges;
+
+	void		enter(SimState &s, uint32_t state) const
+	{
+		s.at = state;
+		if (flags[state] & GL_DFA_ACCEPT)
+			s.done = s.matched = 1;
+		else if (flags[state] & GL_DFA_DEAD)
+			s.done = 1;
+	}
+
+	SimState	begin() const
+	{
+		SimState	s = blank_state();
+
+		enter(s, prog->u.dfa.start_state);
+		return s;
+	}
+
+	/* One color for all of [lo, hi]?  Gaps between ranges: default_color. */
+	bool		decided(const SimState &s, uint32_t lo, uint32_t hi, Char *color) const
+	{
+		const GlDfaProgram *dfa = &prog->u.dfa;
+		uint64_t	pos = lo;
+		int64_t		seen = -1;
+
+		(void) s;
+		if (hi < 128)
+		{
+			*color = ascii_color[lo];
+			return lo == hi;
+		}
+		for (uint32_t r = 0; r < dfa->nranges && pos <= hi; r++)
+		{
+			if (ranges[r].hi < pos)
+				continue;
+			if (ranges[r].lo > hi)
+				break;
+			if (ranges[r].lo > pos)
+			{
+				if (seen >= 0 && seen != dfa->default_color)
+					return false;
+				seen = dfa->default_color;
+			}
+			if (seen >= 0 && seen != ranges[r].color)
+				return false;
+			seen = ranges[r].color;
+			pos = (uint64_t) ranges[r].hi + 1;
+		}
+		if (pos <= hi && seen >= 0 && seen != dfa->default_color)
+			return false;
+		*color = (pos <= hi) ? dfa->default_color : (uint32_t) seen;
+		return true;
+	}
+
+	void		apply(SimState &s, Char color) const
+	{
+		enter(s, trans[(size_t) s.at * prog->u.dfa.ncolors + color]);
+	}
+
+	bool		accepts(const SimState &s) const
+	{
+		if (s.done)
+			return s.matched;
+		return (flags[s.at] & (GL_DFA_ACCEPT | GL_DFA_ACCEPT_AT_END)) != 0;
+	}
+};
+
+/* Sorted, disjoint ranges: what both row matchers' binary searches assume. */
+static bool
+ranges_sorted(const RegexModel &m)
+{
+	for (uint32_t r = 0; r < m.prog->u.dfa.nranges; r++)
+		if (m.ranges[r].lo > m.ranges[r].hi ||
+			(r > 0 && m.ranges[r].lo <= m.ranges[r - 1].hi))
+			return false;
+	return true;
+}
+
+/* ----------------------------------------------------------------- MULTI */
+
+/* Aho–Corasick is a byte automaton already: only the answer is sticky. */
+struct MultiMachine
+{
+	const GlProgram *prog;
+	const uint8_t *byte_class;
+	const uint16_t *next;
+	const uint8_t *accept;
+
+	SimState	begin() const
+	{
+		SimState	s = blank_state();
+
+		s.done = s.matched = accept[0] != 0;
+		return settle(s);
+	}
+
+	SimState	step(SimState s, uint32_t b) const
+	{
+		if (s.done)
+			return s;
+		s.at = next[(size_t) s.at * prog->u.multi.nclasses + byte_class[b]];
+		s.done = s.matched = accept[s.at] != 0;
+		return settle(s);
+	}
+
+	bool		accepts(const SimState &s) const
+	{
+		return s.matched;
+	}
+};
+
+/* ------------------------------------------------------- the construction */
+
+template <class Machine>
+static bool
+explore(const Machine &machine, uint32_t max_states, GlByteDfa *out)
+{
+	std::vector<SimState> states;
+	std::map<std::string, uint32_t> ids;
+	std::vector<uint32_t> table;
+	auto		key = [](const SimState &s) {
+		return std::string((const char *) &s, sizeof(s));
+	};
+
+	if (max_states < 2)
+		return false;
+	states.push_back(blank_state());	/* GL_BYTE_DFA_SKIP: never looked up */
+	states.push_back(machine.begin());
+	ids[key(states[GL_BYTE_DFA_START])] = GL_BYTE_DFA_START;
+	table.assign(2 * 256, gl_byte_dfa_state(GL_BYTE_DFA_SKIP));
+	table[gl_byte_dfa_slot(gl_byte_dfa_state(GL_BYTE_DFA_SKIP), 0)] =
+		gl_byte_dfa_state(GL_BYTE_DFA_START);
+	for (uint32_t i = GL_BYTE_DFA_START; i < states.size(); i++)
+	{
+		uint32_t	value = gl_byte_dfa_state(i);
+
+		table[gl_byte_dfa_slot(value, 0)] = gl_byte_dfa_state(GL_BYTE_DFA_START) |
+			(machine.accepts(states[i]) ? GL_BYTE_DFA_FLAG : 0);
+		for (uint32_t b = 1; b < 256; b++)
+		{
+			SimState	t = machine.step(states[i], b);
+			auto		found = ids.find(key(t));
+			uint32_t	id;
+
+			if (found != ids.end())
+				id = found->second;
+			else
+			{
+				if (states.size() >= max_states)
+					return false;
+				id = (uint32_t) states.size();
+				ids[key(t)] = id;
+				states.push_back(t);
+				table.resize(states.size() * 256, 0);
+			}
+			table[gl_byte_dfa_slot(value, b)] = gl_byte_dfa_state(id);
+		}
+	}
+	out->table = (uint32_t *) malloc(table.size() * sizeof(uint32_t));
+	if (out->table == NULL)
+		return false;
+	memcpy(out->table, table.data(), table.size() * sizeof(uint32_t));
+	out->nstates = (uint32_t) states.size();
+	return true;
+}
+
+static bool
+build_byte_dfa(const GlProgram *prog, uint32_t max_states, GlByteDfa *out)
+{
+	/* Entries hold number * 1024 below bit 31. */
+	if (max_states > GL_BYTE_DFA_MAX_STATES)
+		max_states = GL_BYTE_DFA_MAX_STATES;
+	switch (prog->kind)
+	{
+		case GL_PROG_LIKE:
+			{
+				LikeModel	m = {prog, (const GlLikeSegment *)
+				gl_program_section(prog, prog->u.like.segments_off)};
+				TextMachine<LikeModel> machine = {m, prog->utf8 != 0};
+
+				return explore(machine, max_states, out);
+			}
+		case GL_PROG_DFA:
+			{
+				const GlDfaProgram *dfa = &prog->u.dfa;
+				RegexModel	m = {prog,
+					(const uint16_t *) gl_program_section(prog, dfa->trans_off),
+					(const uint8_t *) gl_program_section(prog, dfa->flags_off),
+					(const uint16_t *) gl_program_section(prog, dfa->ascii_color_off),
+				(const GlColorRange *) gl_program_section(prog, dfa->ranges_off)};
+				TextMachine<RegexModel> machine = {m, prog->utf8 != 0};
+
+				if (!ranges_sorted(m))
+					return false;
+				return explore(machine, max_states, out);
+			}
+		case GL_PROG_MULTI:
+			{
+				const GlMultiProgram *multi = &prog->u.multi;
+				MultiMachine machine = {prog,
+					(const uint8_t *) gl_program_section(prog, multi->byte_class_off),
+					(const uint16_t *) gl_program_section(prog, multi->next_off),
+				(const uint8_t *) gl_program_section(prog, multi->accept_off)};
+
+				return explore(machine, max_states, out);
+			}
+	}
+	return false;
+}
+
+bool
+gl_build_byte_dfa(const GlProgram *prog, uint32_t max_states, GlByteDfa *out)
+{
+	out->nstates = 0;
+	out->table = NULL;
+	/* The server's threads must never see a C++ exception (out of memory). */
+	try
+	{
+		return build_byte_dfa(prog, max_states, out);
+	}
+	catch (...)
+	{
+		return false;
+	}
+}
+
+void
+gl_byte_dfa_free(GlByteDfa *dfa)
+{
+	free(dfa->table);
+	dfa->table = NULL;
+	dfa->nstates = 0;
+}
