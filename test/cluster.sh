@@ -14,7 +14,7 @@ GL_PGBIN=$("$PG_CONFIG" --bindir)
 if [ "$(id -u)" = 0 ]; then
 	GL_PG_USER=${GL_PG_USER:-postgres}
 	id "$GL_PG_USER" >/dev/null 2>&1 || useradd -m "$GL_PG_USER"
-	gl_as() { runuser -u "$GL_PG_USER" -- env PATH="$GL_PGBIN:$PATH" ${LD_LIBRARY_PATH:+LD_LIBRARY_PATH="$LD_LIBRARY_PATH"} ${PERL5LIB:+PERL5LIB="$PERL5LIB"} PGHOST="$PGHOST" PGPORT="$PGPORT" PGDATABASE="${PGDATABASE:-postgres}" PGUSER="${PGUSER:-}" "$@"; }
+	gl_as() { runuser -u "$GL_PG_USER" -- env PATH="$GL_PGBIN:$PATH" ${LD_LIBRARY_PATH:+LD_LIBRARY_PATH="$LD_LIBRARY_PATH"} ${PERL5LIB:+PERL5LIB="$PERL5LIB"} PGHOST="${PGHOST:-}" PGPORT="${PGPORT:-}" PGDATABASE="${PGDATABASE:-postgres}" PGUSER="${PGUSER:-}" "$@"; }
 else
 	GL_PG_USER=$(id -un)
 	gl_as() { env PATH="$GL_PGBIN:$PATH" "$@"; }

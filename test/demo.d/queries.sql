@@ -17,7 +17,7 @@ INSERT INTO demo_queries VALUES
   ('literal',        $q$SELECT id FROM demo.comments WHERE body LIKE '%special%requests%'$q$),
   ('rare phrase',    $q$SELECT id FROM demo.comments WHERE body LIKE '%Customer%Complaints%'$q$),
   ('underscore',     $q$SELECT id FROM demo.comments WHERE body LIKE '%p_nto b%'$q$),
-  ('ILIKE',          $q$SELECT id FROM demo.comments WHERE body ILIKE '%ZÜRICH%'$q$),
+  ('ILIKE',          $q$SELECT id FROM demo.comments WHERE body ILIKE '%ZÜRICH CAFÉ%'$q$),
   ('regex',          $q$SELECT id FROM demo.comments WHERE body ~ 'quick(ly)? (bold|even) fox'$q$),
   ('LIKE ANY',       $q$SELECT id FROM demo.comments WHERE body LIKE ANY (ARRAY['%theodolites%sleep%', '%naïve café%'])$q$);
 
