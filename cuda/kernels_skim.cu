@@ -43,12 +43,14 @@ static const uint32_t STAGE_BYTES = (SKIM_BLOCK / 32) * GL_STAGE_BYTES_PER_WARP;
 
 struct ShiftAndAutomaton
 {
-	const uint32_t *masks;		/* this lane's replica: entry b at b * 32 */
+	const uint8_t *masks;		/* this lane's replica: mask of b at b * 128 */
 	uint32_t	inject;			/* the needle's first position */
 
 	__device__ __forceinline__ uint32_t step(uint32_t state, uint32_t b, uint32_t &hits) const
 	{
-		state = ((state << 1) | inject) & masks[b * SKIM_REPLICAS];
+		uint32_t	mask = *reinterpret_cast<const uint32_t *>(masks + b * SKIM_REPLICAS * 4);
+
+		state = ((state << 1) | inject) & mask;
 		hits = gl_shift_in_hit(hits, state);
 		return state;
 	}
@@ -131,7 +133,7 @@ skim_shift_and_kernel(const uint8_t *__restrict__ data, uint64_t nchunks,
 	for (uint32_t i = threadIdx.x; i < 256 * SKIM_REPLICAS; i += blockDim.x)
 		replicated[i] = needle.mask[i / SKIM_REPLICAS] << shift;
 	__syncthreads();
-	a.masks = replicated + threadIdx.x % SKIM_REPLICAS;
+	a.masks = (const uint8_t *) (replicated + threadIdx.x % SKIM_REPLICAS);
 	a.inject = 1u << shift;
 	skim<ShiftAndAutomaton, Exact>(a, data, nchunks, chunks, nrows, warmup_bytes, skim_shared,
 								   flags, result);

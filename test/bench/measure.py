@@ -27,9 +27,13 @@ from psql_session import PsqlError, run_script, split_timings
 
 
 class Measurement:
-    def __init__(self, query, config):
-        self.query = query
-        self.config = config
+    # Fields saved with a phase's results (see phase_store.py).
+    SAVED = ["query", "config", "result", "rows", "first_ms", "times_ms", "plan",
+             "used_gpulike", "used_trgm", "error", "timed_out", "skipped"]
+
+    def __init__(self, query_name, config_name):
+        self.query = query_name
+        self.config = config_name
         self.result = None        # comparable result (tuple of strings)
         self.rows = None          # matching rows (count) or output rows (whole)
         self.first_ms = None
@@ -45,6 +49,17 @@ class Measurement:
     def median_ms(self):
         return statistics.median(self.times_ms) if self.times_ms else None
 
+    def to_dict(self):
+        return {field: getattr(self, field) for field in self.SAVED}
+
+    @classmethod
+    def from_dict(cls, saved):
+        m = cls(saved["query"], saved["config"])
+        for field in cls.SAVED:
+            setattr(m, field, saved[field])
+        m.result = tuple(m.result) if m.result is not None else None
+        return m
+
 
 def _check(query, settings, timeout):
     script = (settings + "\\timing on\n\\echo @@check\n" + query.check_sql() + ";\n")
@@ -57,7 +72,7 @@ def _check(query, settings, timeout):
 
 
 def skipped(query, config):
-    m = Measurement(query, config)
+    m = Measurement(query.name, config.name)
     m.skipped = True
     m.error = "skipped: out of time"
     return m
@@ -65,7 +80,7 @@ def skipped(query, config):
 
 def measure(query, config, settings, repeats, budget_s, statement_timeout_s):
     """Measure `query` under `config` (settings: its SET statements)."""
-    m = Measurement(query, config)
+    m = Measurement(query.name, config.name)
     settings = f"SET statement_timeout = '{statement_timeout_s}s';\n" + settings
     timeout = statement_timeout_s * (repeats + 2) + 60   # psql itself must not hang
     try:

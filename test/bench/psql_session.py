@@ -54,9 +54,10 @@ def query_rows(sql):
     return [line.split("|") for line in run_script("\\echo @@rows\n" + sql + ";\n")["rows"]]
 
 
-def timed_statement(sql):
-    """Run one statement; return its wall time in seconds (psql's \\timing)."""
-    lines = run_script("\\timing on\n\\echo @@timed\n" + sql + ";\n")["timed"]
+def timed_statement(sql, setup=""):
+    """Run `setup` (untimed), then one statement; return the statement's
+    wall time in seconds (psql's \\timing)."""
+    lines = run_script(setup + "\\timing on\n\\echo @@timed\n" + sql + ";\n")["timed"]
     return split_timings(lines)[1][0] / 1000.0
 
 

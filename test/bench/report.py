@@ -29,7 +29,7 @@ def fmt(value, digits=2):
 
 def _plan_or_problem(m):
     if m is None:
-        return ""
+        return "NOT RUN"
     if m.timed_out:
         return "TIMEOUT"
     if m.skipped:
@@ -39,14 +39,14 @@ def _plan_or_problem(m):
 
 def _time_cell(row, name):
     plan = row[f"{name}_plan"]
-    return plan.lower() if plan in ("TIMEOUT", "SKIPPED") else fmt(row[f"{name}_ms"])
+    return plan.lower() if plan in ("TIMEOUT", "SKIPPED", "NOT RUN") else fmt(row[f"{name}_ms"])
 
 
 def query_rows(queries, measurements, table_rows):
     """One dict per query: times, plans, speedups, selectivity, verdict."""
     rows = []
     for query in queries:
-        by_config = measurements[query.name]
+        by_config = measurements.get(query.name, {})
         row = {"query": query.name, "class": query.cls, "kind": query.kind,
                "predicate": query.text()}
         finished = [m for n, m in sorted(by_config.items(), key=lambda i: CONFIG_ORDER.index(i[0]))
@@ -83,7 +83,7 @@ def write_csv(path, rows):
 
 def _short_plan(row, name, flag):
     plan = row[f"{name}_plan"]
-    if plan.startswith(("ERROR", "TIMEOUT", "SKIPPED")):
+    if plan.startswith(("ERROR", "TIMEOUT", "SKIPPED", "NOT RUN")):
         return plan[:34]
     if row[flag]:
         return "GpuLike" if name == "gpulike" else "trgm index"
@@ -131,37 +131,40 @@ def format_class_summary(rows):
     return "\n".join(lines)
 
 
-def format_setup(caches, indexes):
+def _by_column(entries):
+    return {(e["table"], e["column"]): e for e in entries}
+
+
+def format_setup(columns, caches, indexes):
     """gpulike cache load time and memory against trgm index build time and size."""
     def mb(value):
         return f"{value / 1048576:.1f}" if value is not None else "-"
 
     lines = [f"{'column':<22} {'raw MB':>8} {'cache load s':>12} {'host MB':>8} {'device MB':>9} "
              f"{'state':<10} {'trgm build s':>12} {'trgm MB':>8}  notes"]
-    index_by_column = {(i["table"], i["column"]): i for i in indexes}
-    for cache in caches:
-        index = index_by_column.get((cache["table"], cache["column"]), {})
-        notes = "; ".join(n for n in (cache["error"], index.get("error", "")) if n)
+    cache_of, index_of = _by_column(caches), _by_column(indexes)
+    for column in columns:
+        cache, index = cache_of.get(column, {}), index_of.get(column, {})
+        notes = "; ".join(n for n in (cache.get("error"), index.get("error")) if n)
         lines.append(
-            f"{cache['table'] + '.' + cache['column']:<22} {mb(cache['raw_bytes']):>8} "
-            f"{fmt(cache['seconds'], 3):>12} "
-            f"{mb(cache['host_bytes']):>8} {mb(cache['device_bytes']):>9} "
-            f"{cache['state'][:10]:<10} {fmt(index.get('seconds'), 3):>12} "
-            f"{mb(index.get('bytes')):>8}  {notes}")
+            f"{column[0] + '.' + column[1]:<22} {mb(cache.get('raw_bytes')):>8} "
+            f"{fmt(cache.get('seconds'), 3):>12} {mb(cache.get('host_bytes')):>8} "
+            f"{mb(cache.get('device_bytes')):>9} {cache.get('state', '')[:10]:<10} "
+            f"{fmt(index.get('seconds'), 3):>12} {mb(index.get('bytes')):>8}  {notes}")
     return "\n".join(lines)
 
 
-def write_setup_csv(path, caches, indexes):
-    index_by_column = {(i["table"], i["column"]): i for i in indexes}
+def write_setup_csv(path, columns, caches, indexes):
+    cache_of, index_of = _by_column(caches), _by_column(indexes)
     with open(path, "w", newline="") as f:
         writer = csv.writer(f)
         writer.writerow(["table", "column", "raw_bytes", "cache_load_s", "cache_host_bytes",
                          "cache_device_bytes", "cache_state", "cache_error",
                          "trgm_build_s", "trgm_bytes", "trgm_error"])
-        for cache in caches:
-            index = index_by_column.get((cache["table"], cache["column"]), {})
-            writer.writerow([cache["table"], cache["column"], cache["raw_bytes"],
-                             fmt(cache["seconds"], 4),
-                             cache["host_bytes"], cache["device_bytes"], cache["state"],
-                             cache["error"], fmt(index.get("seconds"), 4),
-                             index.get("bytes"), index.get("error", "")])
+        for column in columns:
+            cache, index = cache_of.get(column, {}), index_of.get(column, {})
+            writer.writerow([column[0], column[1], cache.get("raw_bytes"),
+                             fmt(cache.get("seconds"), 4), cache.get("host_bytes"),
+                             cache.get("device_bytes"), cache.get("state"), cache.get("error"),
+                             fmt(index.get("seconds"), 4), index.get("bytes"),
+                             index.get("error")])
