@@ -21,21 +21,29 @@
  *	nulls	one bit per row (uint32 words, same bit order as the host's
  *			uint64 words on a little-endian machine).
  *
- * Why not the pivoted tiles of DESIGN.md §4?  Device bytes are raw + 1 per
- * row + 8 per 256-byte chunk + 1/8 per row (about 1.05x for 60-byte rows,
- * against 1.71-1.74x measured for pivot-4/8/16 on comment-like text, see
- * kernel_bench), and the skim pass, which does most of the work, reads a
- * warp's 32 chunks in whole 64-byte runs through a small shared-memory
+ * Why not the pivoted tiles of DESIGN.md §4?  Measured by kernel_bench on
+ * an H200 over 2.1 GB of comment-like text (43 M rows of 19-78 bytes;
+ * plain streaming read 4.44 TB/s):
+ *
+ *	layout								device bytes	'%final%'
+ *	pivot-4 / 8 / 16 (thread per row)	1.71 / 1.73 / 1.74x	1.14 / 1.55 / 1.69 TB/s
+ *	pivot-4 / 8 / 16 sorted by length	1.20 / 1.24 / 1.33x	(not run)
+ *	contiguous + separators + index		1.055x			1.44 TB/s (skim)
+ *
+ * The contiguous stream is by far the smallest: raw + 1 byte per row + 8
+ * per 256-byte chunk + 1/8 per row.  Pivoting pads every tile to its
+ * longest row; sorting rows by length brings only pivot-4, the slowest
+ * pivot, under the 1.25x budget, and its results come back permuted (a
+ * 4-byte row number each).  The stream's speed comes from reading
+ * a warp's 32 chunks in whole 64-byte runs through a small shared-memory
  * stage (kernels_common.cuh): every sector fetched from DRAM is used
- * completely, with no per-tile padding and no row-length skew in a warp.
- * Measured on an H200 (kernel_bench): a thread-per-row Shift-And over
- * pivot-16 ran '%final%' at 1.69 TB/s of column bytes (1.74x the memory);
- * the contiguous skim runs a rare 25-byte literal at 1.74 TB/s but
- * '%final%' at 0.58 TB/s, because each slice with one of its 5% matching
- * rows is replayed to find the row: the cost of exactness without per-row
- * offsets, and the first thing to improve.
+ * completely, with no padding and no row-length skew in a warp.  And it
+ * makes the row separator an ordinary byte, so every program runs as one
+ * branch-free byte automaton (kernels_stream.cu) at the same 1.1-1.5 TB/s
+ * whatever the row lengths, where a thread per row over pivoted tiles
+ * diverges as soon as the pattern is more than one literal.
  * Long values need no special area: a skim thread never looks at row
- * borders, and a row-level thread simply follows its row past its chunk.
+ * borders, and a stream thread simply follows its last row past its chunk.
  *
  *-------------------------------------------------------------------------
  */

@@ -8,7 +8,8 @@
  *
  *	LIKE '%run%' (ASCII, <= 32)	 Shift-And skim, exact
  *	any program whose byte DFA	 stream, exact
- *	fits shared memory
+ *	fits shared memory (Aho–
+ *	Corasick: up to 48 states)
  *	otherwise:
  *	  LIKE with a literal run	 Shift-And skim -> compact -> rows(listed chunks)
  *	  LIKE without one			 rows(every chunk)
@@ -17,8 +18,9 @@
  *
  * then NULL rows are cleared.  The first two are single streaming passes
  * whose cost per byte does not depend on the text; the others remain for
- * automata too large for shared memory.  Everything runs on a private stream, so calls
- * from several server threads may overlap; the kernel time reported is
+ * automata too large for shared memory.  Everything runs on a private
+ * stream, so calls from several server threads may overlap; the kernel
+ * time reported is
  * measured with events around the kernels (the program and scratch setup
  * and the copy of the bitmap back are not included).
  *
