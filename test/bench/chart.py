@@ -22,6 +22,7 @@ import matplotlib.pyplot as plt  # noqa: E402  (backend must be chosen first)
 
 ALTERNATIVES = [("pg1", "PostgreSQL 1 process"), ("pgpar", "PostgreSQL parallel"),
                 ("trgm", "pg_trgm GIN")]
+COLORS = {"pg1": "C0", "pgpar": "C1", "trgm": "C2"}
 
 
 def number(text):
@@ -52,7 +53,8 @@ def main():
         means = [geometric_mean([number(r[f"speedup_vs_{name}"])
                                  for r in rows if r["class"] == cls]) or 0
                  for cls in classes]
-        by_class.bar([x + i * width for x in range(len(classes))], means, width, label=label)
+        by_class.bar([x + i * width for x in range(len(classes))], means, width, label=label,
+                     color=COLORS[name])
     by_class.set_yscale("log")
     by_class.axhline(1.0, color="black", linewidth=0.8)
     by_class.set_xticks([x + width for x in range(len(classes))])
@@ -71,7 +73,7 @@ def main():
                       and (r["gpulike_used"] == "True") == used]
             if points:
                 by_selectivity.plot([p[0] for p in points], [p[1] for p in points], "o",
-                                    fillstyle=marker_fill,
+                                    fillstyle=marker_fill, color=COLORS[name],
                                     label=f"vs {label}" + ("" if used else " (no GpuLike plan)"))
     by_selectivity.set_xscale("log")
     by_selectivity.set_yscale("log")

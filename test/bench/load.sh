@@ -70,5 +70,5 @@ while [ $running -gt 0 ]; do wait_one; done
 
 psql_quiet -f "$here/keys.sql"
 psql_quiet -c "CREATE TABLE bench_meta AS SELECT $scale::float8 AS scale, $([ $lineitem = yes ] && echo true || echo false) AS lineitem"
-psql -X -At -c "SELECT 'loaded scale $scale: ' || string_agg(relname || ' ' || n_live_tup, ', ' ORDER BY relname)
+psql -X -At -c "SELECT 'loaded scale $scale (estimated rows): ' || string_agg(relname || ' ' || n_live_tup, ', ' ORDER BY relname)
 	FROM pg_stat_user_tables WHERE relname IN ('region','nation','supplier','part','partsupp','customer','orders','lineitem','bench_adv')"
