@@ -5,7 +5,9 @@
  *
  * Plain malloc/realloc: the server's worker threads and the unit tests use
  * this outside any PostgreSQL memory context.  Arrays grow geometrically so
- * appending n rows costs O(n) amortized.
+ * appending n rows costs O(n) amortized: doubling while small, by a quarter
+ * once large, so that rows trickling in from the delta log after a big load
+ * do not double a column's memory.
  *
  *-------------------------------------------------------------------------
  */
@@ -13,6 +15,8 @@
 #include <string.h>
 
 #include "column/column.h"
+
+#define LARGE_ARRAY_ELEMENTS	(UINT64_C(1) << 24)
 
 static bool
 grow(void **array, uint64_t *capacity, uint64_t needed, size_t elem_size)
@@ -23,7 +27,7 @@ grow(void **array, uint64_t *capacity, uint64_t needed, size_t elem_size)
 	if (needed <= *capacity)
 		return true;
 	while (newcap < needed)
-		newcap *= 2;
+		newcap += newcap < LARGE_ARRAY_ELEMENTS ? newcap : newcap / 4;
 	p = realloc(*array, newcap * elem_size);
 	if (p == NULL)
 		return false;
@@ -91,6 +95,35 @@ gl_column_append(GlColumn *col, GlTid tid, const char *value, uint32_t len,
 		col->max_len = len;
 	col->nrows = row + 1;
 	return true;
+}
+
+/*
+ * Shrink the arrays to what the rows use.  Loads reserve room from upper
+ * bounds; trimming after the load makes gl_column_host_bytes() honest.  A
+ * shrinking realloc() that fails leaves the larger block in place, which is
+ * still big enough, so failures need no handling.
+ */
+void
+gl_column_trim(GlColumn *col)
+{
+	uint64_t	rows = col->nrows > 0 ? col->nrows : 1;
+	uint64_t	bytes = col->nbytes > 0 ? col->nbytes : 1;
+	void	   *p;
+
+	if (bytes < col->capacity_bytes && (p = realloc(col->data, bytes)) != NULL)
+	{
+		col->data = p;
+		col->capacity_bytes = bytes;
+	}
+	if (rows >= col->capacity_rows)
+		return;
+	if ((p = realloc(col->tids, rows * sizeof(GlTid))) != NULL)
+		col->tids = p;
+	if ((p = realloc(col->offsets, (rows + 1) * sizeof(uint64_t))) != NULL)
+		col->offsets = p;
+	if ((p = realloc(col->nulls, gl_bitmap_words(rows) * sizeof(uint64_t))) != NULL)
+		col->nulls = p;
+	col->capacity_rows = rows;
 }
 
 void

@@ -90,6 +90,7 @@ gl_column_value(const GlColumn *col, uint64_t row, uint32_t *len)
 extern bool gl_column_init(GlColumn *col, uint64_t rows_hint, uint64_t bytes_hint);
 extern bool gl_column_append(GlColumn *col, GlTid tid, const char *value,
 							 uint32_t len, bool isnull);
+extern void gl_column_trim(GlColumn *col);
 extern void gl_column_free(GlColumn *col);
 extern size_t gl_column_host_bytes(const GlColumn *col);
 

@@ -300,6 +300,8 @@ gl_store_load_end(int slot, uint64 generation, uint64 *nrows,
 		return false;
 	}
 	loading[slot] = NULL;
+	/* The loader's size hints are upper bounds (the heap's size): give back the rest. */
+	gl_column_trim(&sc->col);
 	if (serving[slot] != NULL)
 		free_column(serving[slot]);
 	serving[slot] = sc;
