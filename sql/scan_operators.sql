@@ -3,34 +3,8 @@
 -- trees, LIKE ANY/ALL, NULL patterns, varchar and bpchar columns.
 -- Every query is also run with gpulike.enabled = off: same rows.
 --
-SET gpulike.regression_mode = on;
--- Make the GpuLike path win whenever it is offered, so plans are stable.
-SET enable_seqscan = off;
-SET enable_indexscan = off;
-SET enable_bitmapscan = off;
-SET max_parallel_workers_per_gather = 0;
-
--- Cache a column and wait until the planner can use it.
-CREATE FUNCTION scan_cache(rel regclass, col name) RETURNS void
-LANGUAGE plpgsql AS $$
-DECLARE
-	plan text;
-BEGIN
-	PERFORM gpulike.cache(rel, col);
-	PERFORM set_config('enable_seqscan', 'off', true);
-	FOR i IN 1..600 LOOP
-		plan := '';
-		FOR plan IN EXECUTE format('EXPLAIN (COSTS OFF) SELECT * FROM %s WHERE %I LIKE %L',
-								   rel, col, 'x%') LOOP
-			EXIT WHEN plan LIKE '%GpuLike%';
-		END LOOP;
-		IF plan LIKE '%GpuLike%' THEN
-			RETURN;
-		END IF;
-		PERFORM pg_sleep(0.1);
-	END LOOP;
-	RAISE EXCEPTION 'cache of %.% not usable after 60 s', rel, col;
-END $$;
+\getenv abs_srcdir PG_ABS_SRCDIR
+\i :abs_srcdir/sql/include/scan_setup.sql
 
 -- Run a query with gpulike on and off: which plan, how many rows, same rows?
 CREATE FUNCTION scan_check(query text) RETURNS text
