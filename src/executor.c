@@ -45,6 +45,7 @@
 #include "miscadmin.h"
 #include "nodes/extensible.h"
 #include "optimizer/clauses.h"
+#include "storage/bufmgr.h"
 #include "storage/predicate.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
@@ -180,6 +181,8 @@ start_pass(GlScanState *state)
 				break;
 			}
 			state->source = GL_SOURCE_CANDIDATES;
+			state->nblocks = RelationGetNumberOfBlocks(rel);
+			state->answered++;
 			state->candidates_returned += state->candidates->ntids;
 			snprintf(state->engine, sizeof(state->engine), "%s%s",
 					 stats.engine,
@@ -194,7 +197,16 @@ start_pass(GlScanState *state)
 		PredicateLockRelation(rel, estate->es_snapshot);
 }
 
-/* The next candidate visible to the query's snapshot, or an empty slot. */
+/*
+ * The next candidate visible to the query's snapshot, or an empty slot.
+ *
+ * A cached TID may point past the end of the heap: VACUUM truncates empty
+ * pages at the end without a new relfilenode, and the cache keeps the dead
+ * versions that were there.  Reading such a block is an error, so skip
+ * them, as a TID scan does: blocks beyond the size at the start of the pass
+ * hold nothing our snapshot can see, and our lock keeps the size from
+ * shrinking meanwhile.
+ */
 static TupleTableSlot *
 next_visible_candidate(GlScanState *state)
 {
@@ -208,7 +220,8 @@ next_visible_candidate(GlScanState *state)
 		ItemPointer tid = &candidates->tids[state->next_candidate++];
 
 		CHECK_FOR_INTERRUPTS();
-		if (table_tuple_fetch_row_version(rel, tid, estate->es_snapshot, slot))
+		if (ItemPointerGetBlockNumber(tid) < state->nblocks &&
+			table_tuple_fetch_row_version(rel, tid, estate->es_snapshot, slot))
 			return slot;
 		state->candidates_invisible++;
 	}

@@ -77,7 +77,8 @@ explain_analyze(GlScanState *state, ExplainState *es)
 									 state->heap_fallbacks,
 									 state->fallback_reason),
 							es);
-	if (!gl_regression_mode && state->requests > state->heap_fallbacks)
+	/* heap_fallbacks also counts passes that sent no request at all */
+	if (!gl_regression_mode && state->answered > 0)
 	{
 		ExplainPropertyText("GpuLike Engine", state->engine, es);
 		ExplainPropertyFloat("GpuLike Engine Time", "ms",

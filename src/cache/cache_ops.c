@@ -245,6 +245,18 @@ gl_cache_forget_dropped(Oid relid, AttrNumber attnum)
 		gl_registration_delete(relid, attname);
 }
 
+void
+gl_cache_forget_database(void)
+{
+	for (int i = 0; i < gl_registry_size(); i++)
+	{
+		GlCacheEntry entry;
+
+		if (gl_registry_snapshot(i, &entry) && entry.dbid == MyDatabaseId)
+			forget_slot(entry.relid, entry.attnum);
+	}
+}
+
 /* ------------------------------------------------------------ reconcile */
 
 /* Is the registered column still there, and still of a cacheable type? */

@@ -42,6 +42,12 @@ extern bool gl_uncache_column(Oid relid, const char *attname);
 extern void gl_cache_forget_dropped(Oid relid, AttrNumber attnum);
 
 /*
+ * DDL watch: DROP EXTENSION gpulike.  Forget this database's slots (their
+ * registrations go with the extension); restored if the DROP rolls back.
+ */
+extern void gl_cache_forget_database(void);
+
+/*
  * Bring the registry in line with gpulike.cached_columns for this
  * database: drop registrations of vanished tables and columns, forget
  * slots nobody registered, give every registration a slot.  Returns the

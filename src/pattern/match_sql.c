@@ -44,7 +44,7 @@ typedef struct CompiledCache
 {
 	GlPatternOp op;
 	Oid			collation;
-	text	   *pattern;		/* NULL for the *_any forms */
+	text	   *pattern;
 	GlProgram  *prog;
 } CompiledCache;
 
@@ -128,6 +128,17 @@ postgres_matches(GlPatternOp op, text *subject, text *pattern, Oid collation)
 												PointerGetDatum(pattern)));
 }
 
+static GlProgram *
+compile_or_error(text *pattern, GlPatternOp op, Oid collation)
+{
+	const char *refusal;
+	GlProgram  *prog = gl_compile_pattern(op, pattern, collation, &refusal);
+
+	if (prog == NULL)
+		refused(refusal);
+	return prog;
+}
+
 /* The program for (op, pattern) at this call site, compiled once. */
 static GlProgram *
 cached_program(FunctionCallInfo fcinfo, GlPatternOp op, text *pattern,
@@ -135,7 +146,6 @@ cached_program(FunctionCallInfo fcinfo, GlPatternOp op, text *pattern,
 {
 	CompiledCache *cache = fcinfo->flinfo->fn_extra;
 	MemoryContext old;
-	const char *refusal;
 	GlProgram  *prog;
 
 	if (cache != NULL && cache->op == op && cache->collation == collation &&
@@ -145,12 +155,7 @@ cached_program(FunctionCallInfo fcinfo, GlPatternOp op, text *pattern,
 		return cache->prog;
 
 	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
-	prog = gl_compile_pattern(op, pattern, collation, &refusal);
-	if (prog == NULL)
-	{
-		MemoryContextSwitchTo(old);
-		refused(refusal);
-	}
+	prog = compile_or_error(pattern, op, collation);
 	if (cache == NULL)
 		cache = palloc0(sizeof(CompiledCache));
 	else
@@ -249,6 +254,15 @@ gl_match_any(PG_FUNCTION_ARGS)
 									  VARSIZE_ANY_EXHDR(subject)));
 }
 
+/* What EXPLAIN would say about a program, or why there is none. */
+static text *
+describe_or_refusal(const GlProgram *prog, const char *refusal)
+{
+	if (prog == NULL)
+		return cstring_to_text(psprintf("refused: %s", refusal));
+	return cstring_to_text(gl_program_describe(prog));
+}
+
 Datum
 gl_explain_pattern(PG_FUNCTION_ARGS)
 {
@@ -259,9 +273,7 @@ gl_explain_pattern(PG_FUNCTION_ARGS)
 
 	parse_op(PG_GETARG_TEXT_PP(1), &op, &negated);
 	prog = gl_compile_pattern(op, PG_GETARG_TEXT_PP(0), PG_GET_COLLATION(), &refusal);
-	if (prog == NULL)
-		PG_RETURN_TEXT_P(cstring_to_text(psprintf("refused: %s", refusal)));
-	PG_RETURN_TEXT_P(cstring_to_text(gl_program_describe(prog)));
+	PG_RETURN_TEXT_P(describe_or_refusal(prog, refusal));
 }
 
 Datum
@@ -277,9 +289,7 @@ gl_explain_any(PG_FUNCTION_ARGS)
 	parse_op(PG_GETARG_TEXT_PP(1), &op, &negated);
 	patterns = pattern_array(PG_GETARG_ARRAYTYPE_P(0), &n);
 	prog = gl_compile_any(op, patterns, n, PG_GET_COLLATION(), &refusal);
-	if (prog == NULL)
-		PG_RETURN_TEXT_P(cstring_to_text(psprintf("refused: %s", refusal)));
-	PG_RETURN_TEXT_P(cstring_to_text(gl_program_describe(prog)));
+	PG_RETURN_TEXT_P(describe_or_refusal(prog, refusal));
 }
 
 static bytea *
@@ -297,14 +307,10 @@ gl_program_bytes(PG_FUNCTION_ARGS)
 {
 	GlPatternOp op;
 	bool		negated;
-	const char *refusal;
-	GlProgram  *prog;
 
 	parse_op(PG_GETARG_TEXT_PP(1), &op, &negated);
-	prog = gl_compile_pattern(op, PG_GETARG_TEXT_PP(0), PG_GET_COLLATION(), &refusal);
-	if (prog == NULL)
-		refused(refusal);
-	PG_RETURN_BYTEA_P(program_as_bytea(prog));
+	PG_RETURN_BYTEA_P(program_as_bytea(compile_or_error(PG_GETARG_TEXT_PP(0),
+														op, PG_GET_COLLATION())));
 }
 
 Datum

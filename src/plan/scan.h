@@ -48,11 +48,13 @@ typedef struct GlScanState
 	GlScanSource source;
 	GlTidList  *candidates;
 	uint64		next_candidate;
+	BlockNumber nblocks;		/* heap size when the pass started */
 	TableScanDesc heap_scan;
 
 	/* EXPLAIN ANALYZE: totals over all passes (rescans) */
 	List	   *matchers;		/* descriptions from the latest request */
 	uint64		requests;
+	uint64		answered;		/* requests the server answered */
 	uint64		candidates_returned;
 	uint64		candidates_invisible;	/* not visible to the snapshot */
 	uint64		heap_fallbacks;

@@ -154,26 +154,40 @@ alloc_bitmap(uint64 nrows)
 								  Max(gl_bitmap_words(nrows), 1) * sizeof(uint64));
 }
 
+/* Clear the bits past the last row: gl_bitmap_to_tids reads a TID per bit. */
+static void
+clear_tail(uint64 *bits, uint64 nrows)
+{
+	if (nrows % 64 != 0)
+		bits[gl_bitmap_words(nrows) - 1] &= (UINT64CONST(1) << (nrows % 64)) - 1;
+}
+
+/* Every non-NULL row of the column. */
+static void
+set_non_null(uint64 *bits, const GlColumn *col)
+{
+	uint64		w;
+
+	for (w = 0; w < gl_bitmap_words(col->nrows); w++)
+		bits[w] = ~col->nulls[w];
+	clear_tail(bits, col->nrows);
+}
+
 /*
  * Run the CPU engine.  If it cannot run the program at all (it could not
- * start threads and then could not prepare the program), every non-NULL row
+ * prepare it: bad program, or no memory for its plan), every non-NULL row
  * becomes a candidate and false is returned: the caller must then treat the
  * leaf as a superset, which the executor's recheck narrows.
  */
 static bool
 cpu_match(const GlProgram *prog, GlStoredColumn *sc, uint64 *bits, MatchRun *run)
 {
-	uint64		w;
-
 	run->used_cpu = true;
 	if (gl_cpu_match_column(prog, &sc->col, bits, gl_engines_cpu_threads()) ||
 		gl_cpu_match_column(prog, &sc->col, bits, 1))
 		return true;
 	elog(LOG, "gpulike: CPU engine could not run a program; all rows are candidates");
-	for (w = 0; w < gl_bitmap_words(sc->col.nrows); w++)
-		bits[w] = ~sc->col.nulls[w];
-	if (sc->col.nrows % 64 != 0)
-		bits[w - 1] &= (UINT64CONST(1) << (sc->col.nrows % 64)) - 1;
+	set_non_null(bits, &sc->col);
 	return false;
 }
 
@@ -239,13 +253,15 @@ eval_leaf(const GlMatchMessage *msg, const GlMatchItem *item,
 	}
 	run->rows_scanned += nrows;
 
-	if (item->negated)
+	if (item->negated && !exact)
+		set_non_null(bits, &sc->col);	/* negating a superset could lose rows */
+	else if (item->negated)
 	{
 		for (w = 0; w < nwords; w++)
-			bits[w] = (exact ? ~bits[w] : ~UINT64CONST(0)) & ~sc->col.nulls[w];
-		if (nrows % 64 != 0)
-			bits[nwords - 1] &= (UINT64CONST(1) << (nrows % 64)) - 1;
+			bits[w] = ~bits[w] & ~sc->col.nulls[w];
 	}
+	/* whatever an engine left past the last row must not become a TID */
+	clear_tail(bits, nrows);
 	out->column = sc;
 	out->bits = bits;
 	out->tids = NULL;

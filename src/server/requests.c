@@ -13,11 +13,12 @@
  *
  * LOAD_BEGIN / LOAD_ROWS / LOAD_END: build a new column for (slot,
  * generation) in the store and install it at the end.  LOAD_BEGIN is
- * acknowledged, so the loader starts scanning only once delta rows of that
- * generation are being kept (a row inserted behind the scan's position
- * then reaches the column through the delta log).  A failure (budget, out
- * of memory) is replied and ends the conversation; the backend reads the
- * reply when its next send finds the queue detached.
+ * acknowledged, so a load that cannot start fails before the heap scan.
+ * No row of the table is written during the scan (the loader holds
+ * ShareRowExclusiveLock, cache_ops.c), and the sync trigger logs rows only
+ * for ready caches, so the column's deltas start once the load is done.  A
+ * failure (budget, out of memory) is replied and ends the conversation;
+ * the backend reads the reply when its next send finds the queue detached.
  *
  *-------------------------------------------------------------------------
  */
@@ -170,7 +171,7 @@ serve_load_end(GlServerSession *ss, Size len)
 		send_failure(ss, GL_REPLY_ERROR, "gpulike: malformed load request");
 		return;
 	}
-	/* Rows logged for this generation while it loaded go in before install. */
+	/* apply what is pending before the new column replaces the old one */
 	gl_store_sync();
 	memset(&reply, 0, sizeof(reply));
 	ss->loading = false;

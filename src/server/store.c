@@ -348,8 +348,10 @@ gl_store_forget(int slot)
 /* -------------------------------------------------------------- sync */
 
 /*
- * Called by gl_delta_log_drain for every pending row, possibly under the
- * delta log's own lock: no ereport, no other locks, just appends.
+ * Called by gl_delta_log_drain for every pending row, oldest first, with
+ * the log's drain lock held (writers keep appending meanwhile): plain
+ * appends, no ereport.  A row that cannot be appended is remembered and
+ * dealt with by gl_store_sync.
  */
 static void
 apply_delta(int slot, uint64 generation, GlTid tid, const char *value,

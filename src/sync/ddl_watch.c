@@ -112,7 +112,7 @@ ddl_watch(ObjectAccessType access, Oid classId, Oid objectId, int subId,
 			trigger_changed(objectId);
 		else if (classId == ExtensionRelationId &&
 				 objectId == get_extension_oid("gpulike", true))
-			gl_registry_forget_database(MyDatabaseId);
+			gl_cache_forget_database();
 	}
 	else if (access == OAT_POST_ALTER && classId == TriggerRelationId)
 		trigger_changed(objectId);

@@ -60,13 +60,12 @@ typedef struct GlDeltaLogShared
 	uint64		size;			/* bytes in ring */
 	uint64		head;			/* under the log lock */
 	uint64		tail;			/* under the log lock */
-	uint64		entries;		/* entries between tail and head */
 	pg_atomic_uint64 slot_pending[GL_REGISTRY_SLOTS];
 	char		ring[FLEXIBLE_ARRAY_MEMBER];
 } GlDeltaLogShared;
 
 static GlDeltaLogShared *delta_log = NULL;
-static LWLock *log_lock = NULL;		/* head, tail, entries, ring writes */
+static LWLock *log_lock = NULL;		/* head, tail, ring writes */
 static LWLock *drain_lock = NULL;	/* one drainer at a time */
 
 static uint64
@@ -105,7 +104,6 @@ gl_delta_log_shmem_init(void)
 		delta_log->size = ring_bytes();
 		delta_log->head = 0;
 		delta_log->tail = 0;
-		delta_log->entries = 0;
 		for (int i = 0; i < GL_REGISTRY_SLOTS; i++)
 			pg_atomic_init_u64(&delta_log->slot_pending[i], 0);
 	}
@@ -167,7 +165,6 @@ gl_delta_log_append(const GlDeltaItem *items, int nitems)
 			if (len > 0)
 				ring_write(delta_log->head + sizeof(header), item->value, len);
 			delta_log->head += header.entry_bytes;
-			delta_log->entries++;
 			pg_atomic_fetch_add_u64(&delta_log->slot_pending[item->slot], 1);
 		}
 	}
@@ -191,7 +188,11 @@ value_buffer_reserve(uint32 len)
 	len = Max(len, 2 * value_buffer_size);
 	if (value_buffer)
 		pfree(value_buffer);
-	value_buffer = MemoryContextAlloc(TopMemoryContext, len);
+	/* forget the old buffer first: the allocation below may fail */
+	value_buffer = NULL;
+	value_buffer_size = 0;
+	/* huge: doubling a buffer for values of up to 1 GB can pass MaxAllocSize */
+	value_buffer = MemoryContextAllocHuge(TopMemoryContext, len);
 	value_buffer_size = len;
 }
 
@@ -246,23 +247,9 @@ gl_delta_log_drain(GlDeltaApply apply, void *arg)
 		}
 		LWLockAcquire(log_lock, LW_EXCLUSIVE);
 		delta_log->tail = end;
-		delta_log->entries -= applied;
 		LWLockRelease(log_lock);
 	}
 	LWLockRelease(drain_lock);
-}
-
-uint64
-gl_delta_log_pending(void)
-{
-	uint64		entries;
-
-	if (delta_log == NULL)
-		return 0;
-	LWLockAcquire(log_lock, LW_SHARED);
-	entries = delta_log->entries;
-	LWLockRelease(log_lock);
-	return entries;
 }
 
 uint64

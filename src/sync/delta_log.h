@@ -24,7 +24,4 @@ typedef void (*GlDeltaApply) (int slot, uint64 generation, GlTid tid,
 /* Server side: apply and remove every pending entry, oldest first. */
 extern void gl_delta_log_drain(GlDeltaApply apply, void *arg);
 
-/* Entries not yet drained (for the caches view). */
-extern uint64 gl_delta_log_pending(void);
-
 #endif							/* GPULIKE_DELTA_LOG_H */
