@@ -7,9 +7,10 @@
  * status() never fails for want of a server: when the library was not
  * preloaded, when no server runs, or when it does not answer within
  * GL_STATUS_TIMEOUT_MS, the row says so in its "server" column and the
- * other columns are NULL.  With gpulike.regression_mode on, everything that
- * differs between hosts (device, memory, pid, uptime, thread count) is
- * hidden, so regression output is the same on CPU and GPU machines.
+ * other columns are NULL.  With gpulike.regression_mode on, what differs
+ * between runs on one kind of host (device, memory, pid, uptime, thread
+ * count) is hidden; the engine column still says cpu or cuda, so the
+ * regression test selects only the columns that are the same everywhere.
  *
  *-------------------------------------------------------------------------
  */
