@@ -184,55 +184,6 @@ INSERT INTO scan_diff_queries (predicate) VALUES
 	($$val LIKE ANY (ARRAY['%aaaab%', '%aab%', '%needle%'])$$);
 
 -- Rows of a query, as text, with gpulike on or off.
-CREATE FUNCTION pg_temp.rows_with(enabled bool, predicate text) RETURNS SETOF text
-LANGUAGE plpgsql AS $$
-DECLARE
-	saved text := current_setting('gpulike.enabled');
-	result text[];
-BEGIN
-	PERFORM set_config('gpulike.enabled', enabled::text, true);
-	EXECUTE 'SELECT array_agg(id::text) FROM scan_diff WHERE ' || predicate INTO result;
-	PERFORM set_config('gpulike.enabled', saved, true);
-	RETURN QUERY SELECT unnest(result);
-END $$;
-
-CREATE FUNCTION pg_temp.uses_gpulike(predicate text) RETURNS bool
-LANGUAGE plpgsql AS $$
-DECLARE
-	line text;
-	found bool := false;
-BEGIN
-	FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) SELECT id FROM scan_diff WHERE ' || predicate LOOP
-		found := found OR line LIKE '%Custom Scan (GpuLike)%';
-	END LOOP;
-	RETURN found;
-END $$;
-
-SELECT ok(pg_temp.uses_gpulike(predicate), 'GpuLike plan: ' || left(predicate, 120))
-FROM scan_diff_queries ORDER BY n;
-
-SELECT bag_eq(format('SELECT * FROM pg_temp.rows_with(true, %L)', predicate),
-			  format('SELECT * FROM pg_temp.rows_with(false, %L)', predicate),
-			  'same rows: ' || left(predicate, 120))
-FROM scan_diff_queries ORDER BY n;
-
--- Joins whose patterns come from another table: a nested loop rescans a
--- parameterized GpuLike scan with each outer row's pattern.
-CREATE TABLE scan_diff_patterns (pid int, pat text);
-INSERT INTO scan_diff_patterns
-SELECT i, CASE WHEN i = 1 THEN NULL ELSE pg_temp.random_like_pattern() END
-FROM generate_series(1, 30) i;
-ANALYZE scan_diff_patterns;
-SET enable_hashjoin = off;
-SET enable_mergejoin = off;
-SET enable_memoize = off;
-CREATE TABLE scan_diff_joins (n serial, query text);
-INSERT INTO scan_diff_joins (query) VALUES
-	($$SELECT p.pid, d.id FROM scan_diff_patterns p JOIN scan_diff d ON d.val LIKE p.pat$$),
-	($$SELECT p.pid, d.id FROM scan_diff_patterns p JOIN scan_diff d ON d.val ILIKE p.pat AND d.id % 3 = p.pid % 3$$),
-	($$SELECT p.pid, d.id FROM scan_diff_patterns p LEFT JOIN scan_diff d ON d.val LIKE p.pat AND d.val NOT LIKE '%a%'$$),
-	($$SELECT p.pid, (SELECT count(*) FROM scan_diff d WHERE d.val LIKE p.pat OR d.val ~ '^a') FROM scan_diff_patterns p$$);
-
 CREATE FUNCTION pg_temp.query_rows(enabled bool, query text) RETURNS SETOF text
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -257,6 +208,32 @@ BEGIN
 	RETURN found;
 END $$;
 
+SELECT ok(pg_temp.query_uses_gpulike('SELECT id FROM scan_diff WHERE ' || predicate),
+          'GpuLike plan: ' || left(predicate, 120))
+FROM scan_diff_queries ORDER BY n;
+
+SELECT bag_eq(format('SELECT * FROM pg_temp.query_rows(true, %L)', 'SELECT id FROM scan_diff WHERE ' || predicate),
+			  format('SELECT * FROM pg_temp.query_rows(false, %L)', 'SELECT id FROM scan_diff WHERE ' || predicate),
+			  'same rows: ' || left(predicate, 120))
+FROM scan_diff_queries ORDER BY n;
+
+-- Joins whose patterns come from another table: a nested loop rescans a
+-- parameterized GpuLike scan with each outer row's pattern.
+CREATE TABLE scan_diff_patterns (pid int, pat text);
+INSERT INTO scan_diff_patterns
+SELECT i, CASE WHEN i = 1 THEN NULL ELSE pg_temp.random_like_pattern() END
+FROM generate_series(1, 30) i;
+ANALYZE scan_diff_patterns;
+SET enable_hashjoin = off;
+SET enable_mergejoin = off;
+SET enable_memoize = off;
+CREATE TABLE scan_diff_joins (n serial, query text);
+INSERT INTO scan_diff_joins (query) VALUES
+	($$SELECT p.pid, d.id FROM scan_diff_patterns p JOIN scan_diff d ON d.val LIKE p.pat$$),
+	($$SELECT p.pid, d.id FROM scan_diff_patterns p JOIN scan_diff d ON d.val ILIKE p.pat AND d.id % 3 = p.pid % 3$$),
+	($$SELECT p.pid, d.id FROM scan_diff_patterns p LEFT JOIN scan_diff d ON d.val LIKE p.pat AND d.val NOT LIKE '%a%'$$),
+	($$SELECT p.pid, (SELECT count(*) FROM scan_diff d WHERE d.val LIKE p.pat OR d.val ~ '^a') FROM scan_diff_patterns p$$);
+
 SELECT ok(pg_temp.query_uses_gpulike(query), 'GpuLike plan: ' || query)
 FROM scan_diff_joins ORDER BY n;
 SELECT bag_eq(format('SELECT * FROM pg_temp.query_rows(true, %L)', query),
@@ -271,7 +248,7 @@ RESET enable_memoize;
 SELECT ok((SELECT count(*) FROM scan_diff WHERE pg_column_size(val) > 2000) >= 10,
 		  'long values are stored TOASTed');
 SELECT ok((SELECT count(*) FROM scan_diff_queries q
-		   WHERE EXISTS (SELECT 1 FROM pg_temp.rows_with(false, q.predicate))) >
+		   WHERE EXISTS (SELECT 1 FROM pg_temp.query_rows(false, 'SELECT id FROM scan_diff WHERE ' || q.predicate))) >
 		  (SELECT count(*) / 2 FROM scan_diff_queries),
 		  'most generated queries match some rows');
 
