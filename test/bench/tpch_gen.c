@@ -264,23 +264,34 @@ supplier_planted_kind(int64_t suppkey, int64_t suppliers, double scale)
 	return 0;
 }
 
+/*
+ * The columns suppliers and customers share, in the spec's order: key,
+ * "Kind#000000042", address, nation key, phone, account balance.
+ */
+static void
+put_party(RowRandom *r, int64_t key, const char *kind)
+{
+	int			nationkey;
+
+	printf("%lld\t%s#%09lld\t", (long long) key, kind, (long long) key);
+	put_address(r);
+	nationkey = (int) row_random_range(r, 0, 24);
+	printf("\t%d\t", nationkey);
+	put_phone(r, nationkey);
+	putchar('\t');
+	put_money(row_random_range(r, -99999, 999999));
+}
+
 static void
 gen_supplier(int64_t key, double scale)
 {
 	RowRandom	r;
 	char		comment[256];
 	int			len;
-	int			nationkey;
 	int			planted;
 
 	row_random_seed(&r, SALT_SUPPLIER, key);
-	printf("%lld\tSupplier#%09lld\t", (long long) key, (long long) key);
-	put_address(&r);
-	nationkey = (int) row_random_range(&r, 0, 24);
-	printf("\t%d\t", nationkey);
-	put_phone(&r, nationkey);
-	putchar('\t');
-	put_money(row_random_range(&r, -99999, 999999));
+	put_party(&r, key, "Supplier");
 	putchar('\t');
 
 	len = text_pool_substring(&r, 25, 100, comment);
@@ -377,16 +388,9 @@ static void
 gen_customer(int64_t key)
 {
 	RowRandom	r;
-	int			nationkey;
 
 	row_random_seed(&r, SALT_CUSTOMER, key);
-	printf("%lld\tCustomer#%09lld\t", (long long) key, (long long) key);
-	put_address(&r);
-	nationkey = (int) row_random_range(&r, 0, 24);
-	printf("\t%d\t", nationkey);
-	put_phone(&r, nationkey);
-	putchar('\t');
-	put_money(row_random_range(&r, -99999, 999999));
+	put_party(&r, key, "Customer");
 	printf("\t%s\t", pick_word(&r, segments, LENGTH(segments)));
 	put_text(&r, 29, 116);
 	putchar('\n');
