@@ -262,37 +262,41 @@ like(const char *pattern, bool ilike)
 	return p;
 }
 
-/* Adversarial literal lists: a^k followed by one of b, c, d, ... */
+/* An Aho-Corasick program over these literals (case-sensitive). */
 static GlProgram *
-multi_runs(int n)
+build_multi(const std::vector<std::string> &lits)
 {
-	std::vector<std::string> lits;
 	std::vector<const char *> ptrs;
 	std::vector<size_t> lens;
 	const char *error;
 	GlProgram  *p;
 
-	for (int i = 0; i < n; i++)
-		lits.push_back(std::string(2 + i % 20, 'a') + (char) ('b' + i / 20));
 	for (auto &l : lits)
 	{
 		ptrs.push_back(l.data());
 		lens.push_back(l.size());
 	}
-	p = gl_build_multi(ptrs.data(), lens.data(), n, false, true, &error);
+	p = gl_build_multi(ptrs.data(), lens.data(), (int) lits.size(), false, true, &error);
 	if (p == NULL)
 		die("multi", error);
 	return p;
+}
+
+/* Adversarial literal lists: a^k followed by one of b, c, d, ... */
+static GlProgram *
+multi_runs(int n)
+{
+	std::vector<std::string> lits;
+
+	for (int i = 0; i < n; i++)
+		lits.push_back(std::string(2 + i % 20, 'a') + (char) ('b' + i / 20));
+	return build_multi(lits);
 }
 
 static GlProgram *
 multi(int n, const char *const *fixed, int nfixed)
 {
 	std::vector<std::string> lits;
-	std::vector<const char *> ptrs;
-	std::vector<size_t> lens;
-	const char *error;
-	GlProgram  *p;
 
 	for (int i = 0; i < n; i++)
 	{
@@ -307,15 +311,7 @@ multi(int n, const char *const *fixed, int nfixed)
 			lits.push_back(w);
 		}
 	}
-	for (auto &l : lits)
-	{
-		ptrs.push_back(l.data());
-		lens.push_back(l.size());
-	}
-	p = gl_build_multi(ptrs.data(), lens.data(), n, false, true, &error);
-	if (p == NULL)
-		die("multi", error);
-	return p;
+	return build_multi(lits);
 }
 
 /*
