@@ -17,17 +17,11 @@
 SET client_min_messages = warning;
 SELECT plan(13);
 
-SELECT setseed(coalesce(nullif(current_setting('like_differential.seed', true), ''),
-						'0.3141')::float8);
+\set test_name like_differential
+\set default_seed 0.3141
+\ir include/random_setup.sql
 CREATE TEMP TABLE knobs AS
 SELECT coalesce(nullif(current_setting('like_differential.scale', true), ''), '1')::int AS scale;
-
--- A random string of n characters drawn from an alphabet.
-CREATE FUNCTION pg_temp.random_string(alphabet text, n int) RETURNS text
-LANGUAGE sql VOLATILE AS $$
-	SELECT coalesce(string_agg(substr(alphabet, 1 + floor(random() * length(alphabet))::int, 1), ''), '')
-	FROM generate_series(1, n)
-$$;
 
 -- A pattern made from a subject so that about half of them match: each
 -- character kept (escaped if it is special, sometimes case-flipped),

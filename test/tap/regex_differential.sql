@@ -30,17 +30,11 @@
 SET client_min_messages = warning;
 SELECT plan(12);
 
-SELECT setseed(coalesce(nullif(current_setting('regex_differential.seed', true), ''),
-						'0.2718')::float8);
+\set test_name regex_differential
+\set default_seed 0.2718
+\ir include/random_setup.sql
 CREATE TEMP TABLE knobs AS
 SELECT coalesce(nullif(current_setting('regex_differential.scale', true), ''), '1')::int AS scale;
-
--- A random string of n characters drawn from an alphabet.
-CREATE FUNCTION pg_temp.random_string(alphabet text, n int) RETURNS text
-LANGUAGE sql VOLATILE AS $$
-	SELECT coalesce(string_agg(substr(alphabet, 1 + floor(random() * length(alphabet))::int, 1), ''), '')
-	FROM generate_series(1, n)
-$$;
 
 -- A random element of an array.
 CREATE FUNCTION pg_temp.pick(choices text[]) RETURNS text

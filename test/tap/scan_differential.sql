@@ -19,15 +19,9 @@ SET enable_seqscan = off;
 SET enable_indexscan = off;
 SET enable_bitmapscan = off;
 SET max_parallel_workers_per_gather = 0;
-SELECT setseed(coalesce(nullif(current_setting('scan_differential.seed', true), ''),
-						'0.4242')::float8);
-
--- A random string of n characters drawn from an alphabet.
-CREATE FUNCTION pg_temp.random_string(alphabet text, n int) RETURNS text
-LANGUAGE sql VOLATILE AS $$
-	SELECT coalesce(string_agg(substr(alphabet, 1 + floor(random() * length(alphabet))::int, 1), ''), '')
-	FROM generate_series(1, n)
-$$;
+\set test_name scan_differential
+\set default_seed 0.4242
+\ir include/random_setup.sql
 
 CREATE TABLE scan_diff (id int PRIMARY KEY, val text);
 INSERT INTO scan_diff
