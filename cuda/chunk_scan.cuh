@@ -102,16 +102,6 @@ gl_any_hit(const uint32_t hits[GL_HIT_WORDS])
 	return any != 0;
 }
 
-/* 0x00 bytes among the four bytes of w: bit j set for byte j. */
-__device__ __forceinline__ uint32_t
-gl_zero_bytes4(uint32_t w)
-{
-	uint32_t	high = ~(((w & 0x7F7F7F7Fu) + 0x7F7F7F7Fu) | w | 0x7F7F7F7Fu);
-
-	/* 0x80 in each zero byte; gather the four bits into bits 28..31 */
-	return (((high >> 7) * 0x10204080u) >> 28);
-}
-
 /*
  * Set the result bit of the row of every hit of a chunk (rows >= nrows,
  * the zero padding after the last row, are ignored), and of row

@@ -10,7 +10,8 @@
  * than 64 KB, rows whose lengths straddle the 256-byte chunk borders, long
  * runs of empty and NULL rows, and a column built by upload + append.
  * Programs: LIKE and ILIKE from random patterns through the real builder
- * (like_build.c), in UTF-8 and single-byte mode; Aho–Corasick from random
+ * (like_build.c), in UTF-8 and single-byte mode, and patterns cut from the
+ * column's own rows in every anchor form (the sieve); Aho–Corasick from random
  * literal lists (multi_build.c); random DFAs built by hand (random tables,
  * flags, colors and code point ranges; some too large for shared memory,
  * which the kernels then read from global memory).  Each case compares
@@ -18,7 +19,7 @@
  * stream kernel where the byte DFA fits) and with the byte DFA refused
  * (skims and per-row kernels) -- and prints one TAP line each; malformed
  * programs must be refused, not run.  Checks of the host-side preparation
- * (skim needles, folded tables, byte DFAs against the CPU engine,
+ * (sieve runs and probes, folded tables, byte DFAs against the CPU engine,
  * validation) run first, also without a GPU.  Exit status: 0 all passed, 1 a mismatch, 2 no
  * usable device.
  *
@@ -379,19 +380,46 @@ run_dfa_cases(GlDeviceColumn *dcol, const GlColumn *col, const char *colname, in
 
 /* ------------------------------------------- host checks of the preparation */
 
-/* What the skim computes from a prepared needle, on the host. */
+/*
+ * What the sieve computes from a prepared program, on the host: does the
+ * run occur (with its anchors)?  And does every probe pass every byte its
+ * position accepts?  Checked here by brute force, independently of the
+ * kernel's bit tricks.
+ */
 static bool
-needle_found(const GlPreparedProgram *pp, const std::string &v)
+sieve_found(const GlSieve *sv, const std::string &v)
 {
-	uint32_t	state = 0;
-
-	for (unsigned char c : v)
+	for (size_t p = 0; p + sv->nchars <= v.size(); p++)
 	{
-		state = ((state << 1) | 1) & pp->needle.mask[c];
-		if (state & pp->needle.top)
+		bool		ok = (!sv->anchored_start || p == 0) &&
+			(!sv->anchored_end || p + sv->nchars == v.size());
+
+		for (uint32_t t = 0; ok && t < sv->nchars; t++)
+		{
+			unsigned char c = v[p + t];
+
+			ok = c < 128 && ((sv->accept[c] >> t) & 1);
+		}
+		if (ok)
 			return true;
 	}
 	return false;
+}
+
+static bool
+sieve_probes_ok(const GlSieve *sv)
+{
+	uint32_t	pos[2] = {sv->probe_pos, sv->probe_pos + sv->probe_gap};
+
+	if (sv->nchars < 2 || sv->probe_gap < 1 || sv->probe_gap > GL_SIEVE_MAX_GAP ||
+		pos[1] >= sv->nchars)
+		return false;
+	for (int k = 0; k < 2; k++)
+		for (int c = 0; c < 128; c++)
+			if (((sv->accept[c] >> pos[k]) & 1) &&
+				(c & (sv->probe_mask[k] & 0xFF)) != (sv->probe_value[k] & 0xFF))
+				return false;
+	return true;
 }
 
 /* The folded Aho-Corasick table of a prepared MULTI program, on the host. */
@@ -420,7 +448,7 @@ random_value(void)
 }
 
 /*
- * The skim's contract, checked without a GPU: a LIKE needle occurs in every
+ * The skims' contracts, checked without a GPU: a LIKE sieve run occurs in every
  * value the CPU engine matches (and is the whole answer when marked exact);
  * a folded Aho-Corasick table answers like the CPU engine, and the warm-up
  * covers the longest literal.
@@ -444,25 +472,27 @@ run_prep_cases(int n)
 			continue;
 		if (!gl_prepare_program(prog, 48 * 1024, 0, &pp, err, sizeof(err)))
 			failure = "'" + pat + "' not prepared: " + err;
-		else if (pp.skim == GL_SKIM_SHIFT_AND)
+		else if (pp.skim == GL_SKIM_SIEVE && !sieve_probes_ok(&pp.sieve))
+			failure = "'" + pat + "': a sieve probe rejects a byte its position accepts";
+		else if (pp.skim == GL_SKIM_SIEVE)
 		{
 			checked++;
 			for (int k = 0; k < 300 && failure.empty(); k++)
 			{
 				std::string v = random_value() + (rnd(2) ? pat : "") + random_value();
 				bool		match = gl_cpu_match_value(prog, v.data(), (uint32_t) v.size());
-				bool		found = needle_found(&pp, v);
+				bool		found = sieve_found(&pp.sieve, v);
 
 				if ((match && !found) || (pp.skim_exact && match != found))
 					failure = "'" + pat + "' on '" + v + "': match " + std::to_string(match) +
-						", needle " + std::to_string(found);
+						", sieve " + std::to_string(found);
 			}
 		}
 		gl_prepared_free(&pp);
 		free(prog);
 	}
 	tap(failure.empty() && checked > 0,
-		"LIKE skim needles are necessary (exact where marked) over " +
+		"LIKE sieve runs are necessary (exact where marked) over " +
 		std::to_string(checked) + " programs" + (failure.empty() ? "" : ": " + failure));
 
 	failure.clear();
@@ -653,6 +683,52 @@ upload(const GlColumn *col, const char *what)
 	return dcol;
 }
 
+/*
+ * Patterns cut from the column's own rows (first, last, random), so the
+ * sieve's runs do occur: '%s%', 's%', '%s' and 's' itself, LIKE and
+ * ILIKE, with s any piece of a value (escaped) -- hits at row starts and
+ * ends, at chunk borders, at the column's first and last bytes.
+ */
+static void
+run_sieve_cases(GlDeviceColumn *dcol, const GlColumn *col, const char *colname, int n)
+{
+	static const char *const forms[] = {"%%%s%%", "%s%%", "%%%s", "%s"};
+
+	for (int i = 0; i < n; i++)
+	{
+		uint64_t	row = i == 0 ? 0 : i == 1 ? col->nrows - 1 : rnd((uint32_t) col->nrows);
+		uint32_t	len;
+		const char *v = gl_column_value(col, row, &len);
+		uint32_t	from = len > 0 ? rnd(len) : 0;
+		uint32_t	take = (i % 4 >= 2) ? len - from : 1 + rnd(len - from < 40 ? len - from + 1 : 40);
+		std::string piece;
+		char		pat[512];
+		const char *error;
+		bool		ilike = rnd(2);
+		const char *form = forms[i % 4];
+		GlProgram  *prog;
+
+		if (form[0] != '%')
+			from = 0;
+		if (from + take > len)
+			take = len - from;
+		for (uint32_t k = from; k < from + take; k++)
+		{
+			if (v[k] == '%' || v[k] == '_' || v[k] == '\\')
+				piece += '\\';
+			piece += v[k];
+		}
+		snprintf(pat, sizeof(pat), form, piece.c_str());
+		prog = gl_build_like(pat, strlen(pat), true, ilike ? gl_ascii_case_class : NULL, NULL,
+							 &error);
+		if (prog == NULL)
+			continue;
+		compare(dcol, col, prog, std::string(colname) + (ilike ? " ILIKE '" : " LIKE '") +
+				pat + "' (cut from row " + std::to_string(row) + ")");
+		free(prog);
+	}
+}
+
 static void
 run_all_kinds(const GlColumn *col, const char *colname, bool utf8_data, int n)
 {
@@ -661,6 +737,7 @@ run_all_kinds(const GlColumn *col, const char *colname, bool utf8_data, int n)
 	if (dcol == NULL)
 		return;
 	run_like_cases(dcol, col, colname, n, utf8_data);
+	run_sieve_cases(dcol, col, colname, n / 2);
 	run_multi_cases(dcol, col, colname, n / 2);
 	run_dfa_cases(dcol, col, colname, n / 2);
 	gl_cuda_free(dcol);

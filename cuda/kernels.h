@@ -9,13 +9,15 @@
  *			row separator folded in, one thread per 256-byte chunk: exact,
  *			one pass.  Used whenever the byte DFA fits shared memory and
  *			the program is not a plain '%literal%';
- *	skim	(kernels_skim.cu) one thread per chunk runs a byte automaton
- *			that needs no row borders -- Shift-And for a literal run of the
- *			pattern, or Aho–Corasick.  When the automaton is the whole
- *			predicate it sets the result bits and the pipeline ends there;
- *			otherwise it flags the chunks where the rows holding a hit
- *			start;
+ *	sieve	(kernels_sieve.cu) a literal run of a LIKE pattern, found four
+ *			positions per instruction with no table: when the run (with
+ *			its anchors) is the whole pattern it sets the result bits and
+ *			the pipeline ends there; otherwise it flags the chunks where
+ *			rows holding the run start;
  *	compact	the flagged chunks become a dense list (warp ballots);
+ *	skim	(kernels_skim.cu) one thread per chunk runs an Aho–Corasick
+ *			automaton too large for a byte DFA, with no regard for row
+ *			borders: exact;
  *	rows	(kernels_rows.cu) one thread per chunk (every chunk, or only the
  *			listed ones) runs the exact per-row automaton over the rows that
  *			start in its chunk and sets their result bits: the fallback for
@@ -42,12 +44,26 @@ typedef struct GlKernelProgram
 	uint32_t	shared_limit;	/* dynamic shared memory a block may have */
 } GlKernelProgram;
 
-/* Shift-And masks of a byte needle of at most 32 positions. */
-typedef struct GlSkimMasks
+/*
+ * A literal run of a LIKE pattern as the sieve looks for it: nchars
+ * positions that accept ASCII bytes only, two of them probed with
+ * (byte & mask) == value, a test every byte their position accepts
+ * passes.
+ */
+typedef struct GlSieve
 {
-	uint32_t	mask[256];		/* bit i: position i accepts this byte */
-	uint32_t	top;			/* bit of the last position */
-} GlSkimMasks;
+	uint64_t	accept[128];	/* bit t: position t accepts this byte */
+	uint32_t	nchars;			/* 2 .. 64 */
+	uint32_t	probe_pos;		/* first probe: a position of the run */
+	uint32_t	probe_gap;		/* second probe this much later: 1 .. 15 */
+	uint32_t	probe_mask[2];	/* each byte of the mask, four times */
+	uint32_t	probe_value[2];
+	uint32_t	anchored_start; /* the run must start its row ... */
+	uint32_t	anchored_end;	/* ... and end it (exact sieves only) */
+} GlSieve;
+
+/* The sieve's largest probe gap: both probes within a lane's 32 bytes. */
+constexpr uint32_t GL_SIEVE_MAX_GAP = 15;
 
 typedef struct GlLaunch
 {
@@ -58,10 +74,10 @@ typedef struct GlLaunch
 } GlLaunch;
 
 /*
- * Blocks for a kernel whose blocks stay resident and walk the chunks in
- * grid steps: as many as fit the device at once (or as the chunks need).
+ * Blocks for a kernel whose blocks stay resident and walk the column in
+ * grid steps: as many as fit the device at once (or as nthreads need).
  */
-extern bool gl_resident_grid(const void *kernel, int block, uint32_t shared, uint64_t nchunks,
+extern bool gl_resident_grid(const void *kernel, int block, uint32_t shared, uint64_t nthreads,
 							 const GlLaunch *l, unsigned *grid);
 
 /* The byte DFA (device copy of its table) over every chunk: exact. */
@@ -71,9 +87,8 @@ extern bool gl_launch_stream(const GlLaunch *l, const uint32_t *table, uint32_t 
 extern uint32_t gl_stream_max_states(uint32_t shared_limit);
 
 /* exact: set the result bits of rows with a hit; else flag chunks. */
-extern bool gl_launch_skim_shift_and(const GlLaunch *l, const GlSkimMasks *masks,
-									 uint32_t warmup_bytes, bool exact,
-									 uint8_t *chunk_flags, uint32_t *result);
+extern bool gl_launch_sieve(const GlLaunch *l, const GlSieve *sieve, bool exact,
+							uint8_t *chunk_flags, uint32_t *result);
 /* Aho–Corasick is the whole predicate: always exact. */
 extern bool gl_launch_skim_multi(const GlLaunch *l, const GlKernelProgram *kp,
 								 uint32_t *result);

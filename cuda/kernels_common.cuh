@@ -121,6 +121,32 @@ gl_stage_exchange(uint4 *warp_stage, const uint4 *pieces, uint4 *words)
 }
 
 /*
+ * 0x80 in every 0x00 byte of w, 0 elsewhere.  Carry-free (the low seven
+ * bits of each byte are added separately), so unlike the shorter
+ * (w - 0x01010101) & ~w & 0x80808080 it never marks the byte above a zero.
+ */
+__device__ __forceinline__ uint32_t
+gl_zero_byte_flags(uint32_t w)
+{
+	return ~(((w & 0x7F7F7F7Fu) + 0x7F7F7F7Fu) | w | 0x7F7F7F7Fu);
+}
+
+/* Byte flags (0x80 or 0 in each byte) as four bits: bit j for byte j. */
+__device__ __forceinline__ uint32_t
+gl_gather_byte_flags(uint32_t flags)
+{
+	/* the multiply moves the four flag bits next to each other at 28..31 */
+	return ((flags >> 7) * 0x10204080u) >> 28;
+}
+
+/* The 0x00 bytes of w as four bits: bit j set for byte j. */
+__device__ __forceinline__ uint32_t
+gl_zero_bytes4(uint32_t w)
+{
+	return gl_gather_byte_flags(gl_zero_byte_flags(w));
+}
+
+/*
  * UTF-8 decoding fed one byte at a time.  feed() returns true when b
  * completes a character (in cp).  Malformed input never faults: a stray
  * continuation byte or an invalid lead byte yields 0xFFFFFFFF, a code point

@@ -1,42 +1,26 @@
 /*-------------------------------------------------------------------------
  *
  * kernels_skim.cu
- *	  The skim pass: a byte automaton streamed over the whole column with
- *	  no regard for row borders; and the compaction of flagged chunks.
+ *	  The Aho–Corasick skim: a multi-literal automaton streamed over the
+ *	  whole column with no regard for row borders; the compaction of
+ *	  flagged chunks; and launch sizing shared by the streaming kernels.
  *
  * One thread per 256-byte chunk (chunk_scan.cuh: coalesced 64-byte
  * slices, next slice in flight, hit positions in registers).  A block
  * stays resident and walks the column in steps of the whole grid, so the
  * automaton's tables are put into its shared memory once, not once per
  * 256 chunks.  Before its chunk a thread replays the few bytes that
- * precede it (the needle's length, or the longest literal) to reach the
- * automaton state the stream has there.  The 0x00 separators between rows
- * reset both automata, so a hit always lies inside one row.  The cost per
- * byte does not depend on the text: adversarial input (aaaa...ab) runs as
- * fast as any other.
+ * precede it (the longest literal) to reach the automaton state the
+ * stream has there.  The 0x00 separators between rows reset the
+ * automaton, so a hit always lies inside one row, and the row of every
+ * hit gets its result bit (gl_resolve_hits()).  The cost per byte does
+ * not depend on the text: adversarial input (aaaa...ab) runs as fast as
+ * any other.  state = folded[state + class[byte]], the table folded by
+ * program_prep.cu (next state premultiplied, accept flag in bit 31).
  *
- * Two outputs:
- *	exact	the automaton is the whole predicate ('%literal%' of at most 32
- *			ASCII characters; Aho–Corasick too large for a byte DFA): the
- *			row of every hit gets its result bit (gl_resolve_hits()).
- *	flags	a necessary condition only (one run of a longer LIKE pattern
- *			whose byte DFA is too large): the chunks where rows holding a
- *			hit start are flagged for the exact rows pass (kernels_rows.cu).
- *
- * Shift-And: the needle's last position is kept in bit 31, so
- * state = ((state << 1) | inject) & mask[byte] has a hit exactly when bit
- * 31 is set, and the next shift drops it again.  The 256 masks are
- * replicated 32 times in shared memory, copy i read only by lane i, so a
- * warp's random lookups never conflict.  Aho–Corasick: state =
- * folded[state + class[byte]] with the table folded by program_prep.cu
- * (next state premultiplied, accept flag in bit 31).
- *
- * Measured on an H200 (kernel_bench, read 4.44 TB/s): '%final%' (5% of
- * rows match) 1.44 TB/s, a rare 25-byte literal 1.84 TB/s (32% and 41%;
- * before hit positions were kept, '%final%' replayed every slice with a
- * hit and ran at 0.58); 200 literals on the AC skim 0.91 TB/s.  Nsight
- * Compute ('%final%'): no bank conflicts, issue slots 58% busy, 24 warps
- * per SM (72 registers), 40% of cycles without an eligible warp.
+ * It runs the Aho–Corasick automata whose byte DFA would be too large for
+ * the stream kernel (program_prep.cu).  Measured on an H200 (kernel_bench,
+ * read 4.44 TB/s): 200 literals at 0.91 TB/s (21%).
  *
  *-------------------------------------------------------------------------
  */
@@ -45,23 +29,7 @@
 #include "chunk_scan.cuh"
 
 static const int SKIM_BLOCK = 256;
-static const int SKIM_REPLICAS = 32;
 static const uint32_t STAGE_BYTES = (SKIM_BLOCK / 32) * GL_STAGE_BYTES_PER_WARP;
-
-struct ShiftAndAutomaton
-{
-	const uint8_t *masks;		/* this lane's replica: mask of b at b * 128 */
-	uint32_t	inject;			/* the needle's first position */
-
-	__device__ __forceinline__ uint32_t step(uint32_t state, uint32_t b, uint32_t &hits) const
-	{
-		uint32_t	mask = *reinterpret_cast<const uint32_t *>(masks + b * SKIM_REPLICAS * 4);
-
-		state = ((state << 1) | inject) & mask;
-		hits = gl_shift_in_hit(hits, state);
-		return state;
-	}
-};
 
 struct MultiAutomaton
 {
@@ -77,22 +45,11 @@ struct MultiAutomaton
 	}
 };
 
-/* Flag the chunk of a hit and the chunk where its chunk's first row starts. */
-__device__ static void
-flag_chunk(uint64_t chunk, const GlChunkIndex *chunks, uint8_t *flags)
-{
-	GlChunkIndex where = chunks[chunk];
-
-	flags[chunk] = 1;
-	if (where.back != 0)
-		flags[(chunk * GL_DEV_CHUNK_BYTES - where.back) / GL_DEV_CHUNK_BYTES] = 1;
-}
-
-template <class A, bool Exact>
+template <class A>
 __device__ static void
 skim(const A &a, const uint8_t *__restrict__ data, uint64_t nchunks,
 	 const GlChunkIndex *__restrict__ chunks, uint32_t nrows, uint32_t warmup_bytes,
-	 uint4 *stage, uint8_t *flags, uint32_t *result)
+	 uint4 *stage, uint32_t *result)
 {
 	uint32_t	lane = threadIdx.x % 32;
 	uint4	   *warp_stage = stage + (threadIdx.x - lane) * GL_SLICE_PITCH16;
@@ -116,34 +73,8 @@ skim(const A &a, const uint8_t *__restrict__ data, uint64_t nchunks,
 		}
 		state = gl_scan_chunk(a, state, data, chunk, nchunks, warp_stage, hits);
 		if (active && gl_any_hit(hits))
-		{
-			if (Exact)
-				gl_resolve_hits(data + chunk_start, hits, false, chunks[chunk].row, nrows, result);
-			else
-				flag_chunk(chunk, chunks, flags);
-		}
+			gl_resolve_hits(data + chunk_start, hits, false, chunks[chunk].row, nrows, result);
 	}
-}
-
-template <bool Exact>
-__global__ static void __launch_bounds__(SKIM_BLOCK)
-skim_shift_and_kernel(const uint8_t *__restrict__ data, uint64_t nchunks,
-					  const GlChunkIndex *__restrict__ chunks, uint32_t nrows,
-					  GlSkimMasks needle, uint32_t warmup_bytes, uint8_t *flags,
-					  uint32_t *result)
-{
-	extern __shared__ uint4 skim_shared[];
-	uint32_t   *replicated = (uint32_t *) (skim_shared + STAGE_BYTES / 16);
-	uint32_t	shift = __clz(needle.top);	/* moves the last position to bit 31 */
-	ShiftAndAutomaton a;
-
-	for (uint32_t i = threadIdx.x; i < 256 * SKIM_REPLICAS; i += blockDim.x)
-		replicated[i] = needle.mask[i / SKIM_REPLICAS] << shift;
-	__syncthreads();
-	a.masks = (const uint8_t *) (replicated + threadIdx.x % SKIM_REPLICAS);
-	a.inject = 1u << shift;
-	skim<ShiftAndAutomaton, Exact>(a, data, nchunks, chunks, nrows, warmup_bytes, skim_shared,
-								   flags, result);
 }
 
 /*
@@ -179,18 +110,17 @@ skim_multi_kernel(const uint8_t *__restrict__ data, uint64_t nchunks,
 	}
 	a.byte_class = (const uint8_t *) byte_class;
 	a.folded = folded;
-	skim<MultiAutomaton, true>(a, data, nchunks, chunks, nrows, kp.warmup_bytes, skim_shared,
-							   NULL, result);
+	skim(a, data, nchunks, chunks, nrows, kp.warmup_bytes, skim_shared, result);
 }
 
 bool
-gl_resident_grid(const void *kernel, int block, uint32_t shared, uint64_t nchunks,
+gl_resident_grid(const void *kernel, int block, uint32_t shared, uint64_t nthreads,
 				 const GlLaunch *l, unsigned *grid)
 {
 	int			device;
 	int			sms;
 	int			per_sm = 0;
-	uint64_t	needed = (nchunks + block - 1) / block;
+	uint64_t	needed = (nthreads + block - 1) / block;
 
 	if (shared > 48 * 1024 &&
 		!gl_cuda_ok(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -209,29 +139,6 @@ gl_resident_grid(const void *kernel, int block, uint32_t shared, uint64_t nchunk
 	*grid = (unsigned) (needed < (uint64_t) per_sm * sms ? (needed ? needed : 1) :
 						(uint64_t) per_sm * sms);
 	return true;
-}
-
-bool
-gl_launch_skim_shift_and(const GlLaunch *l, const GlSkimMasks *needle, uint32_t warmup_bytes,
-						 bool exact, uint8_t *chunk_flags, uint32_t *result)
-{
-	const GlDeviceColumn *dcol = l->dcol;
-	uint32_t	shared = STAGE_BYTES + 256 * SKIM_REPLICAS * sizeof(uint32_t);
-	const void *kernel = exact ? (const void *) skim_shift_and_kernel<true> :
-		(const void *) skim_shift_and_kernel<false>;
-	unsigned	grid;
-
-	if (!gl_resident_grid(kernel, SKIM_BLOCK, shared, dcol->nchunks, l, &grid))
-		return false;
-	if (exact)
-		skim_shift_and_kernel<true><<<grid, SKIM_BLOCK, shared, l->stream>>>
-			(dcol->data, dcol->nchunks, dcol->chunks, (uint32_t) dcol->nrows, *needle,
-			 warmup_bytes, NULL, result);
-	else
-		skim_shift_and_kernel<false><<<grid, SKIM_BLOCK, shared, l->stream>>>
-			(dcol->data, dcol->nchunks, dcol->chunks, (uint32_t) dcol->nrows, *needle,
-			 warmup_bytes, chunk_flags, NULL);
-	return gl_cuda_ok(cudaGetLastError(), "launching the Shift-And skim", l->errbuf, l->errlen);
 }
 
 template <bool TablesInShared>

@@ -6,19 +6,19 @@
  *
  * The plan (kernels.h) depends on the program (program_prep.cu):
  *
- *	LIKE '%run%' (ASCII, <= 32)	 Shift-And skim, exact
- *	any program whose byte DFA	 stream, exact
- *	fits shared memory (Aho–
- *	Corasick: up to 48 states)
+ *	LIKE that is one ASCII run		 sieve, exact
+ *	  with its anchors
+ *	any other program whose byte	 stream, exact
+ *	  DFA fits shared memory
+ *	  (Aho–Corasick: up to 48 states)
  *	otherwise:
- *	  LIKE with a literal run	 Shift-And skim -> compact -> rows(listed chunks)
- *	  LIKE without one			 rows(every chunk)
- *	  MULTI						 Aho–Corasick skim, exact
- *	  DFA						 rows(every chunk)
+ *	  LIKE with an ASCII run		 sieve -> compact -> rows(listed chunks)
+ *	  MULTI							 Aho–Corasick skim, exact
+ *	  LIKE, DFA						 rows(every chunk)
  *
- * then NULL rows are cleared.  The first two are single streaming passes
- * whose cost per byte does not depend on the text; the others remain for
- * automata too large for shared memory.  Everything runs on a private
+ * then NULL rows are cleared.  The sieve and the stream are single
+ * streaming passes; the others remain for automata too large for shared
+ * memory.  Everything runs on a private
  * stream, so calls from several server threads may overlap; the kernel
  * time reported is
  * measured with events around the kernels (the program and scratch setup
@@ -84,22 +84,21 @@ run_plan(const GlLaunch *l, const GlPreparedProgram *pp, const GlKernelProgram *
 	if (!gl_cuda_ok(cudaMemsetAsync(s->result, 0, gl_bitmap_words(dcol->nrows) * sizeof(uint64_t),
 									l->stream), "cudaMemsetAsync (result)", l->errbuf, l->errlen))
 		return false;
+	if (pp->skim == GL_SKIM_SIEVE && pp->skim_exact)
+		return gl_launch_sieve(l, &pp->sieve, true, NULL, s->result) &&
+			gl_launch_mask_nulls(l, s->result);
 	if (pp->byte_dfa.nstates > 0)
 		return gl_launch_stream(l, s->byte_dfa, pp->byte_dfa.nstates, s->result) &&
 			gl_launch_mask_nulls(l, s->result);
 	if (pp->skim == GL_SKIM_MULTI)
 		return gl_launch_skim_multi(l, kp, s->result) && gl_launch_mask_nulls(l, s->result);
-	if (pp->skim == GL_SKIM_SHIFT_AND && pp->skim_exact)
-		return gl_launch_skim_shift_and(l, &pp->needle, pp->warmup_bytes, true, NULL, s->result) &&
-			gl_launch_mask_nulls(l, s->result);
-	if (pp->skim == GL_SKIM_SHIFT_AND)
+	if (pp->skim == GL_SKIM_SIEVE)
 	{
 		if (!gl_cuda_ok(cudaMemsetAsync(s->chunk_flags, 0, dcol->nchunks, l->stream),
 						"cudaMemsetAsync (chunk flags)", l->errbuf, l->errlen) ||
 			!gl_cuda_ok(cudaMemsetAsync(s->list_len, 0, sizeof(uint32_t), l->stream),
 						"cudaMemsetAsync (list length)", l->errbuf, l->errlen) ||
-			!gl_launch_skim_shift_and(l, &pp->needle, pp->warmup_bytes, false,
-									  s->chunk_flags, NULL) ||
+			!gl_launch_sieve(l, &pp->sieve, false, s->chunk_flags, NULL) ||
 			!gl_launch_compact(l, s->chunk_flags, s->chunk_list, s->list_len))
 			return false;
 		list = s->chunk_list;

@@ -16,23 +16,16 @@
  *			state's ACCEPT / DEAD flags in bits 14 and 15: ASCII text costs
  *			one load per byte, without the color lookup.
  *
- * The byte DFA (byte_dfa.cu) is built for every program except a plain
- * '%literal%' (the Shift-And skim, with its conflict-free replicated
- * masks, is faster there: 1.44 against 1.26 TB/s for '%final%' on the
- * H200), capped by what fits the stream kernel's shared memory; above the
- * cap the skims and the per-row kernels run instead.  Aho–Corasick has a
- * tighter cap: a large table leaves room for fewer blocks per SM, and the
- * AC skim then wins (H200: 18 states streamed at 1.23 TB/s, 108 states at
- * 0.63 TB/s, while 200 literals on the AC skim ran at 0.91 TB/s).  Up to
- * MULTI_STREAM_MAX_STATES the table costs no occupancy (registers already
- * allow three blocks per SM).
+ * The byte DFA (byte_dfa.cu) is built for every program except a LIKE
+ * pattern that the sieve answers alone, capped by what fits the stream
+ * kernel's shared memory; above the cap the skims and the per-row kernels
+ * run instead.  Aho–Corasick has a tighter cap: a large table leaves room
+ * for fewer blocks per SM, and the AC skim then wins (H200: 18 states
+ * streamed at 1.23 TB/s, 108 states at 0.63 TB/s, while 200 literals on
+ * the AC skim ran at 0.91 TB/s).  Up to MULTI_STREAM_MAX_STATES the table
+ * costs no occupancy (registers already allow three blocks per SM).
  *
- * Skim choice for LIKE: the longest run (at most 32) of consecutive pattern
- * positions that accept only ASCII characters.  Any value that matches the
- * pattern contains that run as plain bytes (an ASCII byte is always a whole
- * UTF-8 character), so chunks without it cannot hold a match; and when the
- * pattern is just '%run%' a hit is a match.  Runs shorter than three
- * positions would flag nearly every chunk: then the rows pass runs alone.
+ * The sieve (kernels_sieve.cu) for LIKE: see choose_like_sieve().
  *
  *-------------------------------------------------------------------------
  */
@@ -43,8 +36,12 @@
 #include "cuda_check.h"
 #include "row_matchers.cuh"
 
-static const uint32_t MIN_NEEDLE_CHARS = 3;
-static const uint32_t MAX_NEEDLE_CHARS = 32;
+extern "C"
+{
+#include "engine/cpu_like.h"
+}
+
+static const uint32_t MIN_RUN_CHARS = 3;
 static const uint64_t MAX_BLOB_BYTES = 1 << 30;
 static const uint32_t MULTI_STREAM_MAX_STATES = 48;
 
@@ -157,16 +154,103 @@ alloc_blob(const GlProgram *prog, uint64_t aux_bytes, size_t shared_limit,
 	return true;
 }
 
-static void
-choose_like_needle(const GlProgram *prog, GlPreparedProgram *pp)
+/*
+ * The probe test of run position t: the bits on which all the bytes it
+ * accepts agree, and their value; how common the bytes passing it are
+ * (gl_byte_commonness(), more for every free bit).  false for a position
+ * that would pass 0x00, which is in every row's separator.
+ */
+static bool
+position_probe(const GlCharMasks *masks, uint32_t t, uint32_t *mask, uint32_t *value,
+			   int *commonness)
 {
-	const GlLikeSegment *segs = (const GlLikeSegment *) section(prog, prog->u.like.segments_off);
+	int			first = -1;
+	uint32_t	differ = 0;
+
+	for (int b = 1; b < 128; b++)
+		if ((masks->ascii[b] >> t) & 1)
+		{
+			if (first < 0)
+				first = b;
+			differ |= (uint32_t) (b ^ first);
+		}
+	if (first < 0)
+		return false;
+	*mask = ~differ & 0xFF;
+	*value = (uint32_t) first & *mask;
+	if (*value == 0)
+		return false;
+	*commonness = 0;
+	for (int b = 0; b < 256; b++)
+		if (((uint32_t) b & *mask) == *value && gl_byte_commonness((uint8_t) b) > *commonness)
+			*commonness = gl_byte_commonness((uint8_t) b);
+	*commonness += 16 * __builtin_popcount(differ);
+	return true;
+}
+
+/*
+ * The sieve's two probes in run [start, start + len) of masks: the pair
+ * (at most GL_SIEVE_MAX_GAP apart) whose bytes are rarest together,
+ * preferring two different tests (runs like "aaab").  Returns how common
+ * the pair is, INT32_MAX if fewer than two positions can be probed.
+ */
+static int
+choose_probes(const GlCharMasks *masks, uint32_t start, uint32_t len, GlSieve *sv)
+{
+	uint32_t	mask[GL_MAX_SEGMENT_CHARS];
+	uint32_t	value[GL_MAX_SEGMENT_CHARS];
+	int			commonness[GL_MAX_SEGMENT_CHARS];
+	bool		ok[GL_MAX_SEGMENT_CHARS];
+	int			best = INT32_MAX;
+
+	for (uint32_t t = 0; t < len; t++)
+		ok[t] = position_probe(masks, start + t, &mask[t], &value[t], &commonness[t]);
+	for (uint32_t i = 0; i < len; i++)
+		for (uint32_t j = i + 1; j < len && j - i <= GL_SIEVE_MAX_GAP; j++)
+		{
+			int			score = commonness[i] + commonness[j];
+
+			if (!ok[i] || !ok[j])
+				continue;
+			if (mask[i] == mask[j] && value[i] == value[j])
+				score += 100;
+			if (score < best)
+			{
+				best = score;
+				sv->probe_pos = i;
+				sv->probe_gap = j - i;
+				sv->probe_mask[0] = mask[i] * 0x01010101u;
+				sv->probe_value[0] = value[i] * 0x01010101u;
+				sv->probe_mask[1] = mask[j] * 0x01010101u;
+				sv->probe_value[1] = value[j] * 0x01010101u;
+			}
+		}
+	return best;
+}
+
+/*
+ * The sieve for a LIKE pattern: a run of consecutive pattern positions
+ * that accept only ASCII characters, the one with the rarest probes (the
+ * longer on a tie).  Any value that matches the pattern contains that run
+ * as plain bytes (an ASCII byte is always a whole UTF-8 character), so
+ * chunks without it cannot hold a match; and when the pattern is just the
+ * run, with its anchors, a hit is a match.  Runs shorter than
+ * MIN_RUN_CHARS would flag nearly every chunk: then the rows pass runs
+ * alone.
+ */
+static void
+choose_like_sieve(const GlProgram *prog, GlPreparedProgram *pp)
+{
+	const GlLikeProgram *like = &prog->u.like;
+	const GlLikeSegment *segs = (const GlLikeSegment *) section(prog, like->segments_off);
 	const GlCharMasks *best_masks = NULL;
 	uint32_t	best_seg = 0;
 	uint32_t	best_start = 0;
 	uint32_t	best_len = 0;
+	int			best_score = INT32_MAX;
+	GlSieve    *sv = &pp->sieve;
 
-	for (uint32_t s = 0; s < prog->u.like.nsegments; s++)
+	for (uint32_t s = 0; s < like->nsegments; s++)
 	{
 		const GlCharMasks *masks = (const GlCharMasks *) section(prog, segs[s].masks_off);
 		const GlCodepointMask *exceptions =
@@ -176,34 +260,45 @@ choose_like_needle(const GlProgram *prog, GlPreparedProgram *pp)
 
 		for (uint32_t e = 0; e < masks->nexceptions; e++)
 			not_ascii_only |= exceptions[e].mask;
-		for (uint32_t i = 0; i < segs[s].nchars; i++)
+		for (uint32_t i = 0; i <= segs[s].nchars; i++)
 		{
-			uint32_t	len;
+			GlSieve		candidate;
+			int			score;
 
-			run = ((not_ascii_only >> i) & 1) ? 0 : run + 1;
-			len = run < MAX_NEEDLE_CHARS ? run : MAX_NEEDLE_CHARS;
-			if (len > best_len)
+			if (i < segs[s].nchars && ((not_ascii_only >> i) & 1) == 0)
 			{
+				run++;
+				continue;
+			}
+			/* a maximal run ends before position i */
+			score = run >= 2 ? choose_probes(masks, i - run, run, &candidate) : INT32_MAX;
+			if (score < best_score || (score == best_score && score != INT32_MAX &&
+									   run > best_len))
+			{
+				best_score = score;
 				best_masks = masks;
 				best_seg = s;
-				best_start = i + 1 - len;
-				best_len = len;
+				best_start = i - run;
+				best_len = run;
+				*sv = candidate;
 			}
+			run = 0;
 		}
 	}
-	if (best_len < MIN_NEEDLE_CHARS)
+	if (best_score == INT32_MAX)
 		return;
-	memset(&pp->needle, 0, sizeof(pp->needle));
+	/* the run itself: the pattern, when it is one segment made of it alone */
+	pp->skim_exact = like->nsegments == 1 && best_len == segs[best_seg].nchars;
+	if (!pp->skim_exact && best_len < MIN_RUN_CHARS)
+		return;
+	memset(sv->accept, 0, sizeof(sv->accept));
 	for (int b = 1; b < 128; b++)
-		pp->needle.mask[b] = (uint32_t) ((best_masks->ascii[b] >> best_start) &
-										 ((UINT64_C(1) << best_len) - 1));
-	pp->needle.top = 1u << (best_len - 1);
-	pp->needle_chars = best_len;
-	pp->warmup_bytes = (best_len - 1 + 15) / 16 * 16;
-	pp->skim = GL_SKIM_SHIFT_AND;
-	/* '%needle%' itself: a hit is a match. */
-	pp->skim_exact = prog->u.like.nsegments == 1 && !prog->u.like.anchored_start &&
-		!prog->u.like.anchored_end && best_len == segs[best_seg].nchars;
+		sv->accept[b] = (best_masks->ascii[b] >> best_start) &
+			(best_len == 64 ? UINT64_MAX : (UINT64_C(1) << best_len) - 1);
+	sv->nchars = best_len;
+	sv->anchored_start = pp->skim_exact && like->anchored_start;
+	sv->anchored_end = pp->skim_exact && like->anchored_end;
+	pp->skim = GL_SKIM_SIEVE;
 }
 
 /* Longest literal = deepest state, by breadth-first search from the root. */
@@ -315,7 +410,7 @@ try_byte_dfa(const GlProgram *prog, size_t shared_limit, uint32_t max_states,
 	uint32_t	limit = shared_limit > UINT32_MAX ? UINT32_MAX : (uint32_t) shared_limit;
 	uint32_t	fit = gl_stream_max_states(limit);
 
-	if (pp->skim_exact && pp->skim == GL_SKIM_SHIFT_AND)
+	if (pp->skim_exact && pp->skim == GL_SKIM_SIEVE)
 		return;
 	if (pp->skim == GL_SKIM_MULTI && fit > MULTI_STREAM_MAX_STATES)
 		fit = MULTI_STREAM_MAX_STATES;
@@ -336,7 +431,7 @@ prepare_kind(const GlProgram *prog, size_t shared_limit, GlPreparedProgram *pp,
 				break;
 			if (!alloc_blob(prog, 0, shared_limit, pp, errbuf, errlen))
 				return false;
-			choose_like_needle(prog, pp);
+			choose_like_sieve(prog, pp);
 			return true;
 		case GL_PROG_MULTI:
 			if (!multi_ok(prog))

@@ -14,8 +14,8 @@
 
 typedef enum GlSkimKind
 {
-	GL_SKIM_NONE,				/* every chunk goes to the rows pass */
-	GL_SKIM_SHIFT_AND,			/* a literal run of a LIKE pattern */
+	GL_SKIM_NONE,				/* the stream or rows pass over every chunk */
+	GL_SKIM_SIEVE,				/* a literal run of a LIKE pattern */
 	GL_SKIM_MULTI				/* the Aho–Corasick automaton itself */
 } GlSkimKind;
 
@@ -25,12 +25,11 @@ typedef struct GlPreparedProgram
 	uint64_t   *blob;			/* malloc'd: the program, then derived tables */
 	uint32_t	blob_bytes;
 	uint32_t	aux_off;
-	uint32_t	warmup_bytes;
+	uint32_t	warmup_bytes;	/* GL_SKIM_MULTI */
 	bool		in_shared;		/* fits the shared memory of a block */
 	GlSkimKind	skim;
-	bool		skim_exact;		/* the skim alone decides: no rows pass */
-	GlSkimMasks needle;			/* GL_SKIM_SHIFT_AND */
-	uint32_t	needle_chars;	/* positions in the needle */
+	bool		skim_exact;		/* the skim alone decides: no other pass */
+	GlSieve		sieve;			/* GL_SKIM_SIEVE */
 	GlByteDfa	byte_dfa;		/* nstates > 0: the stream kernel decides */
 } GlPreparedProgram;
 

@@ -46,9 +46,10 @@
  * How common a byte is in typical text, 0 (rare) .. 255 (very common):
  * letters by English frequency, then space, punctuation, digits, capitals.
  * Only the order matters; a poor guess costs speed, never correctness.
+ * The GPU sieve (cuda/program_prep.cu) picks its probes with it too.
  */
-static int
-byte_commonness(uint8_t b)
+int
+gl_byte_commonness(uint8_t b)
 {
 	static const char by_frequency[] = "etaoinshrdlcumwfgypbvkjxqz";
 	const char *hit;
@@ -121,9 +122,9 @@ choose_anchor(GlLikeSegPlan *sp)
 
 		if (n == 0)
 			continue;
-		commonness = byte_commonness(bytes[0]);
-		if (n == 2 && byte_commonness(bytes[1]) > commonness)
-			commonness = byte_commonness(bytes[1]);
+		commonness = gl_byte_commonness(bytes[0]);
+		if (n == 2 && gl_byte_commonness(bytes[1]) > commonness)
+			commonness = gl_byte_commonness(bytes[1]);
 		if (commonness < best_commonness)
 		{
 			best_commonness = commonness;
@@ -179,7 +180,7 @@ pick_second_byte(const uint8_t *bytes, uint32_t n, uint32_t first)
 			continue;
 		if (best == first || (differs && !best_differs) ||
 			(differs == best_differs &&
-			 byte_commonness(bytes[i]) < byte_commonness(bytes[best])))
+			 gl_byte_commonness(bytes[i]) < gl_byte_commonness(bytes[best])))
 			best = i;
 	}
 	return best;
@@ -221,12 +222,12 @@ gl_cpu_like_prepare(const GlProgram *prog, GlLikePlan *plan)
 			sp->bytes = gl_program_section(prog, segs[s].bytes_off);
 			sp->kmp = gl_program_section(prog, segs[s].kmp_off);
 			for (i = 1; i < segs[s].nbytes; i++)
-				if (byte_commonness(sp->bytes[i]) <
-					byte_commonness(sp->bytes[sp->rare_index]))
+				if (gl_byte_commonness(sp->bytes[i]) <
+					gl_byte_commonness(sp->bytes[sp->rare_index]))
 					sp->rare_index = i;
 			/* capitals, digits, symbols: few memchr hits, long strides */
 			sp->rare_is_rare = segs[s].nbytes == 1 ||
-				byte_commonness(sp->bytes[sp->rare_index]) <= 90;
+				gl_byte_commonness(sp->bytes[sp->rare_index]) <= 90;
 			sp->rare_index2 = pick_second_byte(sp->bytes, segs[s].nbytes,
 											   sp->rare_index);
 		}

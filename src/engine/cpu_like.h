@@ -45,6 +45,7 @@ typedef struct GlLikePlan
 } GlLikePlan;
 
 /* false only when memory for a plan with many segments ran out */
+extern int	gl_byte_commonness(uint8_t b);
 extern bool gl_cpu_like_prepare(const GlProgram *prog, GlLikePlan *plan);
 extern void gl_cpu_like_release(GlLikePlan *plan);
 extern bool gl_cpu_like_match(const GlLikePlan *plan, const char *s, uint32_t len);

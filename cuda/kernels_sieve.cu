@@ -1,0 +1,311 @@
+/*-------------------------------------------------------------------------
+ *
+ * kernels_sieve.cu
+ *	  The sieve: a literal run of a LIKE pattern found at memory speed,
+ *	  four start positions per 32-bit instruction, with no table and no
+ *	  automaton state.
+ *
+ * The run (kernels.h, GlSieve) is n pattern positions that accept ASCII
+ * bytes only: a literal, an ILIKE pair such as s/S.  Two of them, i and
+ * j = i + d, are the probes, chosen rare in text by program_prep.cu; each
+ * is a test (byte & mask) == value that every byte its position accepts
+ * passes.  Every occurrence of the run has its probe-i byte at some
+ * position q and its probe-j byte at q + d, and the sieve looks at every
+ * q of the column:
+ *
+ *	- a warp reads 512 contiguous bytes per step, 16 per lane, with plain
+ *	  coalesced 16-byte loads, so every DRAM sector is used once and no
+ *	  shared-memory stage is needed;
+ *	- lane L tests the 16 positions q of its own bytes.  The bytes at
+ *	  q + d come from its own words and the next lane's (one shuffle per
+ *	  word; the warp's last lane gets the first word after the warp's
+ *	  span, loaded by lane 0 with the rest);
+ *	- with four bytes to a register, (w & mask) ^ value has a zero byte
+ *	  exactly where the probe passes, and zero bytes are found with a
+ *	  carry-free bit trick (gl_zero_byte_flags()).  For the four positions
+ *	  of a word that is ten integer instructions for both probes, no loads.
+ *
+ * A candidate start p = q - i is verified against all n positions (their
+ * accept bits, 1 KB in shared memory) and the run's anchors by reading the
+ * bytes again (L1 hits), so the sieve's answer is exact.  Candidates are
+ * few and fall unevenly on the lanes, so a warp that has any lists them
+ * in shared memory and verifies them with all its lanes (verify_step()).
+ * A run never contains 0x00, so a hit lies inside one row.
+ *
+ * Two outputs, as for the other skims:
+ *	exact	the run with its anchors is the whole pattern ('abc', 'abc%',
+ *			'%abc', '%abc%'): the row of each hit gets its result bit, the
+ *			row found from the chunk index entry of the 512 bytes' first
+ *			chunk and a warp scan of the lanes' separator counts;
+ *	flags	any other LIKE pattern whose byte DFA is too large for the
+ *			stream kernel: the chunk of a hit, and the chunk where that
+ *			chunk's first row starts, are flagged for the rows pass over
+ *			listed chunks (kernels_rows.cu).
+ *
+ * The probe gap d is a template constant in whole words (d / 4) so the
+ * window of eight words is indexed with constants only and stays in
+ * registers; d % 4 is a funnel shift.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "kernels.h"
+#include "cuda_check.h"
+#include "kernels_common.cuh"
+
+static const int SIEVE_BLOCK = 256;
+static const uint32_t SIEVE_LANE_BYTES = 16;
+static const uint32_t SIEVE_STEP_BYTES = 32 * SIEVE_LANE_BYTES;
+/* Steps a warp loads at once: two 512-byte loads in flight per lane. */
+static const int SIEVE_UNROLL = 2;
+static const uint32_t SIEVE_SPAN_BYTES = SIEVE_UNROLL * SIEVE_STEP_BYTES;
+
+__device__ __forceinline__ uint4
+load_or_zero(const uint8_t *data, uint64_t pos, uint64_t limit)
+{
+	return pos < limit ? gl_load16(data + pos) : make_uint4(0, 0, 0, 0);
+}
+
+__device__ __forceinline__ uint4
+shuffle16(uint4 v, uint32_t from_lane)
+{
+	v.x = __shfl_sync(0xFFFFFFFF, v.x, from_lane);
+	v.y = __shfl_sync(0xFFFFFFFF, v.y, from_lane);
+	v.z = __shfl_sync(0xFFFFFFFF, v.z, from_lane);
+	v.w = __shfl_sync(0xFFFFFFFF, v.w, from_lane);
+	return v;
+}
+
+/* Candidates among the lane's 16 positions: bit k for position k. */
+template <int GapWords>
+__device__ __forceinline__ uint32_t
+probe_window(const uint4 &own, const uint4 &next, const GlSieve &sv, uint32_t gap_shift)
+{
+	uint32_t	w[8] = {own.x, own.y, own.z, own.w, next.x, next.y, next.z, next.w};
+	uint32_t	cand = 0;
+
+#pragma unroll
+	for (int g = 0; g < 4; g++)
+	{
+		uint32_t	at_j = __funnelshift_r(w[g + GapWords], w[g + GapWords + 1], gap_shift);
+		uint32_t	both = gl_zero_byte_flags((w[g] & sv.probe_mask[0]) ^ sv.probe_value[0]) &
+			gl_zero_byte_flags((at_j & sv.probe_mask[1]) ^ sv.probe_value[1]);
+
+		cand |= gl_gather_byte_flags(both) << (4 * g);
+	}
+	return cand;
+}
+
+/*
+ * Does the run (and its anchors) occur at p?  Bytes past limit never
+ * match.  The bytes are loaded four at a time before they are tested, so
+ * a verification waits for one load latency per four positions, not one
+ * per position.
+ */
+__device__ static bool
+verify(const uint8_t *__restrict__ data, int64_t p, uint64_t limit, const GlSieve &sv,
+	   const uint64_t *accept)
+{
+	if (p < 0 || (uint64_t) p + sv.nchars >= limit)
+		return false;
+	if (sv.anchored_start && p > 0 && data[p - 1] != 0)
+		return false;
+	if (sv.anchored_end && data[p + sv.nchars] != 0)
+		return false;
+	for (uint32_t t = 0; t < sv.nchars; t += 4)
+	{
+		uint32_t	b[4];
+
+#pragma unroll
+		for (int k = 0; k < 4; k++)
+			b[k] = t + k < sv.nchars ? data[p + t + k] : 0;
+#pragma unroll
+		for (int k = 0; k < 4; k++)
+			if (t + k < sv.nchars && (b[k] >= 128 || ((accept[b[k]] >> (t + k)) & 1) == 0))
+				return false;
+	}
+	return true;
+}
+
+/* Flag the chunk of a hit and the chunk where its chunk's first row starts. */
+__device__ static void
+flag_chunk(uint64_t chunk, const GlChunkIndex *chunks, uint8_t *flags)
+{
+	GlChunkIndex where = chunks[chunk];
+
+	flags[chunk] = 1;
+	if (where.back != 0)
+		flags[(chunk * GL_DEV_CHUNK_BYTES - where.back) / GL_DEV_CHUNK_BYTES] = 1;
+}
+
+/* Per warp: the step's candidates, and where its lanes are among the rows. */
+typedef struct SieveWarpScratch
+{
+	uint16_t	candidates[SIEVE_STEP_BYTES];	/* offsets in the step */
+	uint32_t	lane_row[32];	/* row holding each lane's first byte */
+	uint32_t	lane_zeros[32]; /* bit k: the lane's byte k is a separator */
+} SieveWarpScratch;
+
+/*
+ * Verify the candidates of one 512-byte step (bit k of cand: the run's
+ * probe-i byte may be the lane's byte k) with the whole warp.  They are
+ * few and unevenly spread over the lanes, so each lane checking its own
+ * would leave most of the warp idle: instead they are listed in shared
+ * memory (a warp scan of the counts gives each lane its place) and the
+ * lanes take them in turn.  A hit's row is the row at its lane's first
+ * byte -- lane 0's step_row, the chunk index entry of the step's first
+ * byte, plus the separators of the lanes before, by a second scan --
+ * plus the separators before it in its lane.
+ */
+template <bool Exact>
+__device__ static void
+verify_step(uint32_t cand, const uint4 &own, uint64_t step, uint32_t step_row,
+			const uint8_t *__restrict__ data, uint64_t limit, const GlSieve &sv,
+			const uint64_t *accept, SieveWarpScratch *ws, const GlChunkIndex *chunks,
+			uint32_t nrows, uint8_t *flags, uint32_t *result)
+{
+	uint32_t	lane = threadIdx.x % 32;
+	uint32_t	count = __popc(cand);
+	uint32_t	upto = count;
+	uint32_t	total;
+
+	for (uint32_t d = 1; d < 32; d <<= 1)
+	{
+		uint32_t	below = __shfl_up_sync(0xFFFFFFFF, upto, d);
+
+		if (lane >= d)
+			upto += below;
+	}
+	total = __shfl_sync(0xFFFFFFFF, upto, 31);
+	for (uint32_t i = upto - count; cand != 0; cand &= cand - 1, i++)
+		ws->candidates[i] = (uint16_t) (lane * SIEVE_LANE_BYTES + __ffs(cand) - 1);
+	if (Exact)
+	{
+		uint32_t	zeros = gl_zero_bytes4(own.x) | gl_zero_bytes4(own.y) << 4 |
+			gl_zero_bytes4(own.z) << 8 | gl_zero_bytes4(own.w) << 12;
+		uint32_t	separators = __popc(zeros);
+
+		for (uint32_t d = 1; d < 32; d <<= 1)
+		{
+			uint32_t	below = __shfl_up_sync(0xFFFFFFFF, separators, d);
+
+			if (lane >= d)
+				separators += below;
+		}
+		ws->lane_row[lane] = __shfl_sync(0xFFFFFFFF, step_row, 0) + separators - __popc(zeros);
+		ws->lane_zeros[lane] = zeros;
+	}
+	__syncwarp();
+	for (uint32_t i = lane; i < total; i += 32)
+	{
+		uint32_t	off = ws->candidates[i];
+
+		if (!verify(data, (int64_t) (step + off) - sv.probe_pos, limit, sv, accept))
+			continue;
+		if (Exact)
+		{
+			uint32_t	owner = off / SIEVE_LANE_BYTES;
+			uint32_t	below = (1u << (off % SIEVE_LANE_BYTES)) - 1;
+			uint32_t	row = ws->lane_row[owner] + __popc(ws->lane_zeros[owner] & below);
+
+			if (row < nrows)
+				atomicOr(&result[row / 32], 1u << (row % 32));
+		}
+		else
+			flag_chunk((step + off) / GL_DEV_CHUNK_BYTES, chunks, flags);
+	}
+	__syncwarp();				/* the scratch is reused by the next step */
+}
+
+template <int GapWords, bool Exact>
+__global__ static void __launch_bounds__(SIEVE_BLOCK)
+sieve_kernel(const uint8_t *__restrict__ data, uint64_t limit,
+			 const GlChunkIndex *__restrict__ chunks, uint32_t nrows, GlSieve sv,
+			 uint8_t *flags, uint32_t *result)
+{
+	__shared__ uint64_t accept[128];
+	__shared__ SieveWarpScratch scratch[SIEVE_BLOCK / 32];
+	uint32_t	lane = threadIdx.x % 32;
+	uint64_t	warp = (blockIdx.x * (uint64_t) blockDim.x + threadIdx.x) / 32;
+	uint64_t	nwarps = (uint64_t) gridDim.x * blockDim.x / 32;
+	uint32_t	gap_shift = 8 * (sv.probe_gap % 4);
+
+	for (uint32_t b = threadIdx.x; b < 128; b += blockDim.x)
+		accept[b] = sv.accept[b];
+	__syncthreads();
+
+	for (uint64_t span = warp * SIEVE_SPAN_BYTES; span < limit;
+		 span += nwarps * SIEVE_SPAN_BYTES)
+	{
+		uint4		own[SIEVE_UNROLL];
+		uint32_t	step_row[SIEVE_UNROLL];
+		uint4		after;
+
+		/* everything the steps read, loaded up front: no wait inside a step */
+#pragma unroll
+		for (int u = 0; u < SIEVE_UNROLL; u++)
+		{
+			uint64_t	step = span + u * SIEVE_STEP_BYTES;
+
+			own[u] = load_or_zero(data, step + lane * SIEVE_LANE_BYTES, limit);
+			step_row[u] = Exact && lane == 0 && step < limit ?
+				chunks[step / GL_DEV_CHUNK_BYTES].row : 0;
+		}
+		after = lane == 0 ? load_or_zero(data, span + SIEVE_SPAN_BYTES, limit) :
+			make_uint4(0, 0, 0, 0);
+
+#pragma unroll
+		for (int u = 0; u < SIEVE_UNROLL; u++)
+		{
+			uint64_t	step = span + u * SIEVE_STEP_BYTES;
+			/* lane L gets lane L + 1's words; lane 31 those after the step */
+			uint4		next = shuffle16(lane == 0 ? (u + 1 < SIEVE_UNROLL ? own[u + 1] : after) :
+										 own[u], (lane + 1) % 32);
+			uint32_t	cand = probe_window<GapWords>(own[u], next, sv, gap_shift);
+
+			if (__ballot_sync(0xFFFFFFFF, cand != 0) != 0)
+				verify_step<Exact>(cand, own[u], step, step_row[u], data, limit, sv, accept,
+								   &scratch[threadIdx.x / 32], chunks, nrows, flags, result);
+		}
+	}
+}
+
+template <int GapWords>
+static bool
+launch_sieve_gap(const GlLaunch *l, const GlSieve *sv, bool exact, uint8_t *chunk_flags,
+				 uint32_t *result)
+{
+	const GlDeviceColumn *dcol = l->dcol;
+	const void *kernel = exact ? (const void *) sieve_kernel<GapWords, true> :
+		(const void *) sieve_kernel<GapWords, false>;
+	uint64_t	limit = dcol->nchunks * GL_DEV_CHUNK_BYTES;
+	uint64_t	threads = (limit + SIEVE_SPAN_BYTES - 1) / SIEVE_SPAN_BYTES * 32;
+	unsigned	grid;
+
+	if (!gl_resident_grid(kernel, SIEVE_BLOCK, 0, threads, l, &grid))
+		return false;
+	if (exact)
+		sieve_kernel<GapWords, true><<<grid, SIEVE_BLOCK, 0, l->stream>>>
+			(dcol->data, limit, dcol->chunks, (uint32_t) dcol->nrows, *sv, NULL, result);
+	else
+		sieve_kernel<GapWords, false><<<grid, SIEVE_BLOCK, 0, l->stream>>>
+			(dcol->data, limit, dcol->chunks, (uint32_t) dcol->nrows, *sv, chunk_flags, NULL);
+	return gl_cuda_ok(cudaGetLastError(), "launching the sieve", l->errbuf, l->errlen);
+}
+
+bool
+gl_launch_sieve(const GlLaunch *l, const GlSieve *sieve, bool exact, uint8_t *chunk_flags,
+				uint32_t *result)
+{
+	switch (sieve->probe_gap / 4)
+	{
+		case 0:
+			return launch_sieve_gap<0>(l, sieve, exact, chunk_flags, result);
+		case 1:
+			return launch_sieve_gap<1>(l, sieve, exact, chunk_flags, result);
+		case 2:
+			return launch_sieve_gap<2>(l, sieve, exact, chunk_flags, result);
+		case 3:
+			return launch_sieve_gap<3>(l, sieve, exact, chunk_flags, result);
+	}
+	return gl_cuda_fail("sieve probe gap out of range", l->errbuf, l->errlen);
+}
