@@ -409,16 +409,23 @@ sieve_found(const GlSieve *sv, const std::string &v)
 static bool
 sieve_probes_ok(const GlSieve *sv)
 {
-	uint32_t	pos[2] = {sv->probe_pos, sv->probe_pos + sv->probe_gap};
+	uint32_t	i = sv->probe_pos;
+	uint32_t	j = i + sv->probe_gap;
+	uint32_t	pos[3] = {i, i + 1, j};
 
 	if (sv->nchars < 2 || sv->probe_gap < 1 || sv->probe_gap > GL_SIEVE_MAX_GAP ||
-		pos[1] >= sv->nchars)
+		j >= sv->nchars)
 		return false;
-	for (int k = 0; k < 2; k++)
+	for (int k = 0; k < 3; k++)
 		for (int c = 0; c < 128; c++)
-			if (((sv->accept[c] >> pos[k]) & 1) &&
-				(c & (sv->probe_mask[k] & 0xFF)) != (sv->probe_value[k] & 0xFF))
+		{
+			bool		accepted = pos[k] < sv->nchars && ((sv->accept[c] >> pos[k]) & 1);
+			bool		passes = (c & (sv->probe_mask[k] & 0xFF)) == (sv->probe_value[k] & 0xFF);
+
+			/* every accepted byte passes; past the run, everything passes */
+			if ((accepted || pos[k] >= sv->nchars) && !passes)
 				return false;
+		}
 	return true;
 }
 

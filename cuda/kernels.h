@@ -46,23 +46,24 @@ typedef struct GlKernelProgram
 
 /*
  * A literal run of a LIKE pattern as the sieve looks for it: nchars
- * positions that accept ASCII bytes only, two of them probed with
+ * positions that accept ASCII bytes only, three of them probed with
  * (byte & mask) == value, a test every byte their position accepts
- * passes.
+ * passes: probe_pos, the position after it (mask and value 0 past the
+ * run: always passes) and probe_pos + probe_gap.
  */
 typedef struct GlSieve
 {
 	uint64_t	accept[128];	/* bit t: position t accepts this byte */
 	uint32_t	nchars;			/* 2 .. 64 */
 	uint32_t	probe_pos;		/* first probe: a position of the run */
-	uint32_t	probe_gap;		/* second probe this much later: 1 .. 15 */
-	uint32_t	probe_mask[2];	/* each byte of the mask, four times */
-	uint32_t	probe_value[2];
+	uint32_t	probe_gap;		/* third probe this much later: 1 .. 15 */
+	uint32_t	probe_mask[3];	/* each byte of the mask, four times */
+	uint32_t	probe_value[3];
 	uint32_t	anchored_start; /* the run must start its row ... */
 	uint32_t	anchored_end;	/* ... and end it (exact sieves only) */
 } GlSieve;
 
-/* The sieve's largest probe gap: both probes within a lane's 32 bytes. */
+/* The sieve's largest probe gap: all probes within a lane's 32 bytes. */
 constexpr uint32_t GL_SIEVE_MAX_GAP = 15;
 
 typedef struct GlLaunch

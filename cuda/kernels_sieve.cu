@@ -6,12 +6,12 @@
  *	  automaton state.
  *
  * The run (kernels.h, GlSieve) is n pattern positions that accept ASCII
- * bytes only: a literal, an ILIKE pair such as s/S.  Two of them, i and
- * j = i + d, are the probes, chosen rare in text by program_prep.cu; each
- * is a test (byte & mask) == value that every byte its position accepts
- * passes.  Every occurrence of the run has its probe-i byte at some
- * position q and its probe-j byte at q + d, and the sieve looks at every
- * q of the column:
+ * bytes only: a literal, an ILIKE pair such as s/S.  Three of them, i,
+ * i + 1 and j = i + d, are the probes, chosen rare in text by
+ * program_prep.cu; each is a test (byte & mask) == value that every byte
+ * its position accepts passes.  Every occurrence of the run has its
+ * probe-i byte at some position q and the others at q + 1 and q + d, and
+ * the sieve looks at every q of the column:
  *
  *	- a warp reads 512 contiguous bytes per step, 16 per lane, with plain
  *	  coalesced 16-byte loads, so every DRAM sector is used once and no
@@ -44,7 +44,8 @@
  *
  * The probe gap d is a template constant in whole words (d / 4) so the
  * window of eight words is indexed with constants only and stays in
- * registers; d % 4 is a funnel shift.
+ * registers; d % 4 is a funnel shift.  (Probing any three positions would
+ * need a template per gap: hence i + 1.)
  *
  *-------------------------------------------------------------------------
  */
@@ -75,24 +76,40 @@ shuffle16(uint4 v, uint32_t from_lane)
 	return v;
 }
 
-/* Candidates among the lane's 16 positions: bit k for position k. */
+/*
+ * The probes' misses at the lane's 16 positions, one byte per position:
+ * 0 where all three pass.  ORing the misses first leaves one zero-byte
+ * test per word; this is the whole cost of a byte of text that is not a
+ * candidate, so it is kept to a few instructions per word.
+ */
 template <int GapWords>
-__device__ __forceinline__ uint32_t
-probe_window(const uint4 &own, const uint4 &next, const GlSieve &sv, uint32_t gap_shift)
+__device__ __forceinline__ void
+probe_window(const uint4 &own, const uint4 &next, const GlSieve &sv, uint32_t gap_shift,
+			 uint32_t miss[4])
 {
 	uint32_t	w[8] = {own.x, own.y, own.z, own.w, next.x, next.y, next.z, next.w};
-	uint32_t	cand = 0;
 
 #pragma unroll
 	for (int g = 0; g < 4; g++)
 	{
-		uint32_t	at_j = __funnelshift_r(w[g + GapWords], w[g + GapWords + 1], gap_shift);
-		uint32_t	both = gl_zero_byte_flags((w[g] & sv.probe_mask[0]) ^ sv.probe_value[0]) &
-			gl_zero_byte_flags((at_j & sv.probe_mask[1]) ^ sv.probe_value[1]);
+		uint32_t	at_next = __funnelshift_r(w[g], w[g + 1], 8);
+		uint32_t	at_gap = __funnelshift_r(w[g + GapWords], w[g + GapWords + 1], gap_shift);
 
-		cand |= gl_gather_byte_flags(both) << (4 * g);
+		miss[g] = ((w[g] & sv.probe_mask[0]) ^ sv.probe_value[0]) |
+			((at_next & sv.probe_mask[1]) ^ sv.probe_value[1]) |
+			((at_gap & sv.probe_mask[2]) ^ sv.probe_value[2]);
 	}
-	return cand;
+}
+
+/*
+ * 0x80 in the zero bytes of w, and maybe in a byte just above a zero byte
+ * (the borrow of the subtraction): two instructions, a superset that the
+ * verification then settles.
+ */
+__device__ __forceinline__ uint32_t
+maybe_zero_bytes(uint32_t w)
+{
+	return (w - 0x01010101u) & ~w & 0x80808080u;
 }
 
 /*
@@ -260,11 +277,23 @@ sieve_kernel(const uint8_t *__restrict__ data, uint64_t limit,
 			/* lane L gets lane L + 1's words; lane 31 those after the step */
 			uint4		next = shuffle16(lane == 0 ? (u + 1 < SIEVE_UNROLL ? own[u + 1] : after) :
 										 own[u], (lane + 1) % 32);
-			uint32_t	cand = probe_window<GapWords>(own[u], next, sv, gap_shift);
+			uint32_t	miss[4];
+			uint32_t	any = 0;
 
-			if (__ballot_sync(0xFFFFFFFF, cand != 0) != 0)
+			probe_window<GapWords>(own[u], next, sv, gap_shift, miss);
+#pragma unroll
+			for (int g = 0; g < 4; g++)
+				any |= maybe_zero_bytes(miss[g]);
+			if (__ballot_sync(0xFFFFFFFF, any != 0) != 0)
+			{
+				uint32_t	cand = 0;
+
+#pragma unroll
+				for (int g = 0; g < 4; g++)
+					cand |= gl_gather_byte_flags(maybe_zero_bytes(miss[g])) << (4 * g);
 				verify_step<Exact>(cand, own[u], step, step_row[u], data, limit, sv, accept,
 								   &scratch[threadIdx.x / 32], chunks, nrows, flags, result);
+			}
 		}
 	}
 }

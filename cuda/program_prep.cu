@@ -42,6 +42,8 @@ extern "C"
 }
 
 static const uint32_t MIN_RUN_CHARS = 3;
+/* gl_byte_commonness() of a probe that tells nothing (above any byte's) */
+static const int PROBE_NOTHING = 300;
 static const uint64_t MAX_BLOB_BYTES = 1 << 30;
 static const uint32_t MULTI_STREAM_MAX_STATES = 48;
 
@@ -189,40 +191,51 @@ position_probe(const GlCharMasks *masks, uint32_t t, uint32_t *mask, uint32_t *v
 }
 
 /*
- * The sieve's two probes in run [start, start + len) of masks: the pair
- * (at most GL_SIEVE_MAX_GAP apart) whose bytes are rarest together,
- * preferring two different tests (runs like "aaab").  Returns how common
- * the pair is, INT32_MAX if fewer than two positions can be probed.
+ * The sieve's probes in run [start, start + len) of masks: positions i,
+ * i + 1 and j (0 < j - i <= GL_SIEVE_MAX_GAP; a probe past the run, or on
+ * a position that cannot be probed, always passes) whose bytes are rarest
+ * together.  Returns how common they are (lower is rarer), INT32_MAX if
+ * no pair i, j can be probed.
  */
 static int
 choose_probes(const GlCharMasks *masks, uint32_t start, uint32_t len, GlSieve *sv)
 {
-	uint32_t	mask[GL_MAX_SEGMENT_CHARS];
-	uint32_t	value[GL_MAX_SEGMENT_CHARS];
-	int			commonness[GL_MAX_SEGMENT_CHARS];
-	bool		ok[GL_MAX_SEGMENT_CHARS];
+	uint32_t	mask[GL_MAX_SEGMENT_CHARS + 1];
+	uint32_t	value[GL_MAX_SEGMENT_CHARS + 1];
+	int			commonness[GL_MAX_SEGMENT_CHARS + 1];
+	bool		ok[GL_MAX_SEGMENT_CHARS + 1];
 	int			best = INT32_MAX;
 
 	for (uint32_t t = 0; t < len; t++)
 		ok[t] = position_probe(masks, start + t, &mask[t], &value[t], &commonness[t]);
+	/* past the run: a test that always passes and tells nothing */
+	ok[len] = true;
+	mask[len] = value[len] = 0;
+	commonness[len] = PROBE_NOTHING;
 	for (uint32_t i = 0; i < len; i++)
 		for (uint32_t j = i + 1; j < len && j - i <= GL_SIEVE_MAX_GAP; j++)
 		{
-			int			score = commonness[i] + commonness[j];
+			uint32_t	pos[3] = {i, i + 1 < len && ok[i + 1] ? i + 1 : len, j};
+			int			score = 0;
 
 			if (!ok[i] || !ok[j])
 				continue;
-			if (mask[i] == mask[j] && value[i] == value[j])
-				score += 100;
+			for (int k = 0; k < 3; k++)
+			{
+				/* each position counts once (i + 1 may be j) */
+				if (k != 2 || pos[2] != pos[1])
+					score += commonness[pos[k]] - PROBE_NOTHING;
+			}
 			if (score < best)
 			{
 				best = score;
 				sv->probe_pos = i;
 				sv->probe_gap = j - i;
-				sv->probe_mask[0] = mask[i] * 0x01010101u;
-				sv->probe_value[0] = value[i] * 0x01010101u;
-				sv->probe_mask[1] = mask[j] * 0x01010101u;
-				sv->probe_value[1] = value[j] * 0x01010101u;
+				for (int k = 0; k < 3; k++)
+				{
+					sv->probe_mask[k] = mask[pos[k]] * 0x01010101u;
+					sv->probe_value[k] = value[pos[k]] * 0x01010101u;
+				}
 			}
 		}
 	return best;
