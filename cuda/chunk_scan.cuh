@@ -4,7 +4,7 @@
  *	  Streaming a byte automaton over a thread's 256-byte chunk, recording
  *	  where it reported hits, and turning hit positions into rows.
  *
- * Used by the skim (kernels_skim.cu: Shift-And, Aho–Corasick) and the
+ * Used by the Aho–Corasick skim (kernels_skim.cu) and the
  * stream kernel (kernels_stream.cu: the byte DFA of any program).  An
  * automaton A has one operation,
  *

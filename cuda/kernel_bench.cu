@@ -471,7 +471,7 @@ main(int argc, char **argv)
 	gl_cuda_free(dadv);
 
 	printf("\n# layouts: device bytes / raw value bytes, and a thread-per-row Shift-And for '%%final%%'\n");
-	printf("contiguous+separators+chunk index: %.3fx, %.1f GB/s (skim + rows, above)\n",
+	printf("contiguous+separators+chunk index: %.3fx, %.1f GB/s (the sieve, above)\n",
 		   (double) gl_cuda_device_bytes(dcol) / col.nbytes, avg[0].gbps);
 	gl_cuda_free(dcol);
 	bench_pivoted_layouts(&col, "final", read_gbps);
