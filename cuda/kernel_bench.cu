@@ -216,12 +216,9 @@ plan_of(const GlProgram *prog)
 
 	gl_shared_memory_limit(&shared_limit, err, sizeof(err));
 	if (gl_prepare_program(prog, shared_limit, UINT32_MAX, &pp, err, sizeof(err)))
-	{
-		std::string exact = pp.byte_dfa.nstates > 0 ?
-			"stream" + std::to_string(pp.byte_dfa.nstates) : pp.skim == GL_SKIM_MULTI ? "skim" : "rows";
-
-		plan = pp.skim != GL_SKIM_SIEVE ? exact : pp.skim_exact ? "sieve" : "sieve+" + exact;
-	}
+		plan = pp.skim == GL_SKIM_SIEVE && pp.skim_exact ? "sieve" :
+			pp.byte_dfa.nstates > 0 ? "stream" + std::to_string(pp.byte_dfa.nstates) :
+			pp.skim == GL_SKIM_MULTI ? "skim" : pp.skim == GL_SKIM_SIEVE ? "sieve+rows" : "rows";
 	gl_prepared_free(&pp);
 	return plan;
 }
