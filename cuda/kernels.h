@@ -8,7 +8,7 @@
  *	stream	(kernels_stream.cu) the program's byte DFA (byte_dfa.h) with the
  *			row separator folded in, one thread per 256-byte chunk: exact,
  *			one pass.  Used whenever the byte DFA fits shared memory and
- *			the program is not a plain '%literal%';
+ *			the sieve alone does not answer the program;
  *	sieve	(kernels_sieve.cu) a literal run of a LIKE pattern, found four
  *			positions per instruction with no table: when the run (with
  *			its anchors) is the whole pattern it sets the result bits and

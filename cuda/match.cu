@@ -18,11 +18,10 @@
  *
  * then NULL rows are cleared.  The sieve and the stream are single
  * streaming passes; the others remain for automata too large for shared
- * memory.  Everything runs on a private
- * stream, so calls from several server threads may overlap; the kernel
- * time reported is
- * measured with events around the kernels (the program and scratch setup
- * and the copy of the bitmap back are not included).
+ * memory.  Everything runs on a private stream, so calls from several
+ * server threads may overlap; the kernel time reported is measured with
+ * events around the kernels (the program and scratch setup and the copy of
+ * the bitmap back are not included).
  *
  *-------------------------------------------------------------------------
  */
