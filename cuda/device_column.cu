@@ -5,7 +5,9 @@
  *	  a column (layout: device_column.h).
  *
  * Upload is an append onto an empty device column, so the base load and the
- * delta rows take one path.  Values are packed on the host into a staging
+ * delta rows take one path.  With several GPUs visible a large column is
+ * split into one part per GPU (device_column.h); delta rows go to the last
+ * part.  Values are packed on the host into a staging
  * buffer and copied in large pieces; the separators need no copying at all,
  * because every byte past the used end of the device stream is kept zero
  * (the invariant that also makes read-ahead past the last row harmless).
@@ -195,10 +197,16 @@ index_row(Packer *pk, uint64_t row, uint64_t start, uint64_t span)
 	}
 }
 
-bool
-gl_cuda_append(GlDeviceColumn *dcol, const GlColumn *col, uint64_t first_row,
-			   char *errbuf, size_t errlen)
+/*
+ * Append rows [from, to) of col to part, whose row 0 is col's row
+ * part->first_row (a multiple of 64, so NULL bitmap words line up).
+ */
+static bool
+append_rows(GlDeviceColumn *part, const GlColumn *col, uint64_t from, uint64_t to,
+			char *errbuf, size_t errlen)
 {
+	GlDeviceColumn *dcol = part;
+	uint64_t	base = part->first_row;
 	Packer		pk;
 	uint64_t	add_bytes = 0;
 	uint64_t	add_raw;
@@ -209,21 +217,21 @@ gl_cuda_append(GlDeviceColumn *dcol, const GlColumn *col, uint64_t first_row,
 	uint64_t	stream_pos;
 	bool		ok = true;
 
-	if (first_row != dcol->nrows || first_row > col->nrows)
+	if (from != base + part->nrows || from > to || to > col->nrows)
 		return gl_cuda_fail("gl_cuda_append: rows must continue where the device column ends",
 							errbuf, errlen);
-	if (col->nrows > GL_DEV_MAX_ROWS)
+	if (to - base > GL_DEV_MAX_ROWS)
 		return gl_cuda_fail("column has too many rows for the GPU engine", errbuf, errlen);
-	if (first_row == col->nrows)
+	if (from == to)
 		return true;
 	if (!gl_cuda_ok(cudaSetDevice(dcol->device), "cudaSetDevice", errbuf, errlen))
 		return false;
 
-	add_raw = col->offsets[col->nrows] - col->offsets[first_row];
-	add_bytes = add_raw + (col->nrows - first_row);
+	add_raw = col->offsets[to] - col->offsets[from];
+	add_bytes = add_raw + (to - from);
 	new_nbytes = dcol->nbytes + add_bytes;
 	new_nchunks = round_up(new_nbytes, GL_DEV_CHUNK_BYTES) / GL_DEV_CHUNK_BYTES;
-	if (!reserve(dcol, new_nbytes, col->nrows, errbuf, errlen))
+	if (!reserve(dcol, new_nbytes, to - base, errbuf, errlen))
 		return false;
 
 	memset(&pk, 0, sizeof(pk));
@@ -242,7 +250,7 @@ gl_cuda_append(GlDeviceColumn *dcol, const GlColumn *col, uint64_t first_row,
 	}
 
 	stream_pos = dcol->nbytes;
-	for (row = first_row; ok && row < col->nrows; row++)
+	for (row = from; ok && row < to; row++)
 	{
 		uint32_t	len;
 		const char *value = gl_column_value(col, row, &len);
@@ -252,7 +260,7 @@ gl_cuda_append(GlDeviceColumn *dcol, const GlColumn *col, uint64_t first_row,
 			ok = gl_cuda_fail("value contains a NUL byte", errbuf, errlen);
 			break;
 		}
-		index_row(&pk, row, stream_pos, (uint64_t) len + 1);
+		index_row(&pk, row - base, stream_pos, (uint64_t) len + 1);
 		ok = packer_add(&pk, value, len);
 		stream_pos += (uint64_t) len + 1;
 	}
@@ -263,11 +271,15 @@ gl_cuda_append(GlDeviceColumn *dcol, const GlColumn *col, uint64_t first_row,
 								   (new_nchunks - pk.first_chunk) * sizeof(GlChunkIndex),
 								   cudaMemcpyHostToDevice),
 						"cudaMemcpy (chunk index)", errbuf, errlen);
-	/* NULL flags: whole host words from the one holding first_row on. */
-	first_word = first_row / 64;
+	/*
+	 * NULL flags: whole host words from the one holding from on (a part
+	 * other than the last ends on a word border).
+	 */
+	first_word = from / 64;
 	if (ok)
-		ok = gl_cuda_ok(cudaMemcpy(dcol->nulls + first_word * 2, col->nulls + first_word,
-								   (gl_bitmap_words(col->nrows) - first_word) * sizeof(uint64_t),
+		ok = gl_cuda_ok(cudaMemcpy(dcol->nulls + (first_word - base / 64) * 2,
+								   col->nulls + first_word,
+								   (gl_bitmap_words(to) - first_word) * sizeof(uint64_t),
 								   cudaMemcpyHostToDevice),
 						"cudaMemcpy (null bitmap)", errbuf, errlen);
 	free(pk.buf);
@@ -278,47 +290,125 @@ gl_cuda_append(GlDeviceColumn *dcol, const GlColumn *col, uint64_t first_row,
 		cudaMemset(dcol->data + dcol->nbytes, 0, dcol->capacity_bytes - dcol->nbytes);
 		return false;
 	}
-	dcol->nrows = col->nrows;
+	dcol->nrows = to - base;
 	dcol->nbytes = new_nbytes;
 	dcol->raw_bytes += add_raw;
 	dcol->nchunks = new_nchunks;
 	return true;
 }
 
+/* Delta rows go to the last part. */
+bool
+gl_cuda_append(GlDeviceColumn *dcol, const GlColumn *col, uint64_t first_row,
+			   char *errbuf, size_t errlen)
+{
+	while (dcol->next != NULL)
+		dcol = dcol->next;
+	return append_rows(dcol, col, first_row, col->nrows, errbuf, errlen);
+}
+
+/*
+ * Where part k of nparts begins: the first row whose stream position
+ * reaches k / nparts of the stream, rounded up to a multiple of 64 rows.
+ */
+static uint64_t
+part_start(const GlColumn *col, int k, int nparts)
+{
+	uint64_t	total = col->offsets[col->nrows] + col->nrows;
+	uint64_t	target = total / nparts * k;
+	uint64_t	lo = 0,
+				hi = col->nrows;
+
+	if (k == 0)
+		return 0;
+	while (lo < hi)
+	{
+		uint64_t	mid = lo + (hi - lo) / 2;
+
+		if (col->offsets[mid] + mid < target)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	lo = round_up(lo, 64);
+	return lo < col->nrows ? lo : col->nrows;
+}
+
+GlDeviceColumn *
+gl_cuda_upload_parts(const GlColumn *col, int nparts, char *errbuf, size_t errlen)
+{
+	GlDeviceColumn *head = NULL;
+	GlDeviceColumn **link = &head;
+	int			ndevices;
+	int			current;
+
+	if (!gl_cuda_ok(cudaGetDeviceCount(&ndevices), "cudaGetDeviceCount", errbuf, errlen) ||
+		!gl_cuda_ok(cudaGetDevice(&current), "cudaGetDevice", errbuf, errlen))
+		return NULL;
+	for (int k = 0; k < nparts; k++)
+	{
+		GlDeviceColumn *part = (GlDeviceColumn *) calloc(1, sizeof(GlDeviceColumn));
+		uint64_t	from = part_start(col, k, nparts);
+		uint64_t	to = part_start(col, k + 1, nparts);
+
+		if (k + 1 == nparts)
+			to = col->nrows;
+		if (part == NULL)
+		{
+			gl_cuda_fail("out of host memory", errbuf, errlen);
+			gl_cuda_free(head);
+			return NULL;
+		}
+		*link = part;
+		link = &part->next;
+		part->device = (current + k) % ndevices;
+		part->first_row = from;
+		if (!append_rows(part, col, from, to, errbuf, errlen))
+		{
+			gl_cuda_free(head);
+			cudaSetDevice(current);
+			return NULL;
+		}
+	}
+	cudaSetDevice(current);
+	return head;
+}
+
 GlDeviceColumn *
 gl_cuda_upload(const GlColumn *col, char *errbuf, size_t errlen)
 {
-	GlDeviceColumn *dcol = (GlDeviceColumn *) calloc(1, sizeof(GlDeviceColumn));
+	int			ndevices;
 
-	if (dcol == NULL)
-	{
-		gl_cuda_fail("out of host memory", errbuf, errlen);
+	if (!gl_cuda_ok(cudaGetDeviceCount(&ndevices), "cudaGetDeviceCount", errbuf, errlen))
 		return NULL;
-	}
-	if (!gl_cuda_ok(cudaGetDevice(&dcol->device), "cudaGetDevice", errbuf, errlen) ||
-		!gl_cuda_append(dcol, col, 0, errbuf, errlen))
-	{
-		gl_cuda_free(dcol);
-		return NULL;
-	}
-	return dcol;
+	if (col->offsets[col->nrows] < GL_DEV_SPLIT_MIN_BYTES)
+		ndevices = 1;
+	return gl_cuda_upload_parts(col, ndevices, errbuf, errlen);
 }
 
 size_t
 gl_cuda_device_bytes(const GlDeviceColumn *dcol)
 {
-	return dcol->capacity_bytes + dcol->capacity_chunks * sizeof(GlChunkIndex) +
-		dcol->capacity_rows / 8;
+	size_t		bytes = 0;
+
+	for (; dcol != NULL; dcol = dcol->next)
+		bytes += dcol->capacity_bytes + dcol->capacity_chunks * sizeof(GlChunkIndex) +
+			dcol->capacity_rows / 8;
+	return bytes;
 }
 
 void
 gl_cuda_free(GlDeviceColumn *dcol)
 {
-	if (dcol == NULL)
-		return;
-	cudaSetDevice(dcol->device);
-	cudaFree(dcol->data);
-	cudaFree(dcol->chunks);
-	cudaFree(dcol->nulls);
-	free(dcol);
+	while (dcol != NULL)
+	{
+		GlDeviceColumn *next = dcol->next;
+
+		cudaSetDevice(dcol->device);
+		cudaFree(dcol->data);
+		cudaFree(dcol->chunks);
+		cudaFree(dcol->nulls);
+		free(dcol);
+		dcol = next;
+	}
 }

@@ -67,9 +67,20 @@ typedef struct GlChunkIndex
 	uint32_t	back;			/* that row starts this many bytes earlier */
 } GlChunkIndex;
 
+/*
+ * Several GPUs: a column is split into parts, one per device, each a
+ * device column of its own holding consecutive rows from first_row (a
+ * multiple of 64, so each part's result bitmap is a whole-word slice of
+ * the column's).  The kernels see one part at a time; gl_cuda_match()
+ * runs the parts at once and the slices make the answer.  Columns below
+ * GL_DEV_SPLIT_MIN_BYTES stay whole: the split would save less time than
+ * the launches cost.
+ */
 struct GlDeviceColumn
 {
 	int			device;
+	uint64_t	first_row;		/* the part's row 0 in the column */
+	GlDeviceColumn *next;		/* the next part, on the next device */
 	uint64_t	nrows;
 	uint64_t	nbytes;			/* stream bytes used: values + separators */
 	uint64_t	raw_bytes;		/* value bytes alone (for reporting) */
@@ -82,7 +93,14 @@ struct GlDeviceColumn
 	GlChunkIndex *chunks;
 };
 
-/* Rows are numbered with 32 bits on the device. */
+/* Rows are numbered with 32 bits on the device (per part). */
 constexpr uint64_t GL_DEV_MAX_ROWS = UINT32_MAX;
+
+/* Value bytes from which a column is split over all visible GPUs. */
+constexpr uint64_t GL_DEV_SPLIT_MIN_BYTES = 64 << 20;
+
+/* gl_cuda_upload() in nparts parts, on the visible devices in turn. */
+extern GlDeviceColumn *gl_cuda_upload_parts(const GlColumn *col, int nparts,
+											char *errbuf, size_t errlen);
 
 #endif							/* GPULIKE_DEVICE_COLUMN_H */

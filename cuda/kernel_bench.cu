@@ -421,7 +421,15 @@ main(int argc, char **argv)
 		(dadv = gl_cuda_upload(&adv, err, sizeof(err))) == NULL)
 		die("upload", err);
 	read_gbps = read_bandwidth(bytes);
-	printf("# plain streaming read: %.1f GB/s\n\n", read_gbps);
+	printf("# plain streaming read: %.1f GB/s (one device)\n", read_gbps);
+	{
+		int			parts = 0;
+
+		for (const GlDeviceColumn *p = dcol; p != NULL; p = p->next)
+			parts++;
+		printf("# the text column is in %d part(s), one per GPU (%%read is of one device)\n\n",
+			   parts);
+	}
 	printf("%-14s %-34s %-9s %10s %8s %8s %7s\n", "class", "pattern", "kernels", "matches", "ms",
 		   "GB/s", "%read");
 

@@ -680,11 +680,13 @@ run_malformed_cases(void)
 	free(prog);
 }
 
+/* nparts > 1: split as on a host with several GPUs (parts share a device here). */
 static GlDeviceColumn *
-upload(const GlColumn *col, const char *what)
+upload(const GlColumn *col, const char *what, int nparts = 1)
 {
 	char		err[256] = "";
-	GlDeviceColumn *dcol = gl_cuda_upload(col, err, sizeof(err));
+	GlDeviceColumn *dcol = nparts > 1 ? gl_cuda_upload_parts(col, nparts, err, sizeof(err)) :
+		gl_cuda_upload(col, err, sizeof(err));
 
 	tap(dcol != NULL, std::string("upload ") + what + (dcol ? "" : std::string(": ") + err));
 	return dcol;
@@ -737,9 +739,9 @@ run_sieve_cases(GlDeviceColumn *dcol, const GlColumn *col, const char *colname, 
 }
 
 static void
-run_all_kinds(const GlColumn *col, const char *colname, bool utf8_data, int n)
+run_all_kinds(const GlColumn *col, const char *colname, bool utf8_data, int n, int nparts = 1)
 {
-	GlDeviceColumn *dcol = upload(col, colname);
+	GlDeviceColumn *dcol = upload(col, colname, nparts);
 
 	if (dcol == NULL)
 		return;
@@ -750,9 +752,9 @@ run_all_kinds(const GlColumn *col, const char *colname, bool utf8_data, int n)
 	gl_cuda_free(dcol);
 }
 
-/* Upload half, then append the rest in uneven pieces. */
+/* Upload half (in nparts parts), then append the rest in uneven pieces. */
 static void
-run_append_case(const GlColumn *col)
+run_append_case(const GlColumn *col, int nparts = 1)
 {
 	GlColumn	part;
 	char		err[256] = "";
@@ -768,7 +770,7 @@ run_append_case(const GlColumn *col)
 
 		gl_column_append(&part, col->tids[row], v, len, gl_column_is_null(col, row));
 	}
-	dcol = upload(&part, "first half for append");
+	dcol = upload(&part, "first half for append", nparts);
 	while (dcol != NULL && ok && row < col->nrows)
 	{
 		uint64_t	first = row;
@@ -855,6 +857,9 @@ main(int argc, char **argv)
 	build_random(&col, 20000, false);
 	run_all_kinds(&col, "ascii", false, n);
 	run_append_case(&col);
+	/* the split over several GPUs, three parts (on one device if that is all) */
+	run_all_kinds(&col, "ascii in 3 parts", false, n / 4, 3);
+	run_append_case(&col, 3);
 	gl_column_free(&col);
 
 	build_random(&col, 20000, true);

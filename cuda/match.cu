@@ -28,6 +28,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <thread>
+#include <vector>
+
 #include "program_prep.h"
 #include "cuda_check.h"
 
@@ -113,9 +116,10 @@ gl_cuda_match(GlDeviceColumn *dcol, const GlProgram *prog, uint64_t *result,
 	return gl_cuda_match_capped(dcol, prog, UINT32_MAX, result, kernel_ms, errbuf, errlen);
 }
 
-bool
-gl_cuda_match_capped(GlDeviceColumn *dcol, const GlProgram *prog, uint32_t max_stream_states,
-					 uint64_t *result, double *kernel_ms, char *errbuf, size_t errlen)
+/* One part of a column (device_column.h): its rows' slice of the result. */
+static bool
+match_part(GlDeviceColumn *dcol, const GlProgram *prog, uint32_t max_stream_states,
+		   uint64_t *result, double *kernel_ms, char *errbuf, size_t errlen)
 {
 	GlPreparedProgram pp;
 	GlKernelProgram kp;
@@ -187,5 +191,59 @@ gl_cuda_match_capped(GlDeviceColumn *dcol, const GlProgram *prog, uint32_t max_s
 	if (stream != NULL)
 		cudaStreamDestroy(stream);
 	gl_prepared_free(&pp);
+	return ok;
+}
+
+/*
+ * A column in several parts: every part on a thread of its own, so the
+ * GPUs work at once; each writes its own whole words of the result.  The
+ * kernel time is the slowest part's.
+ */
+bool
+gl_cuda_match_capped(GlDeviceColumn *dcol, const GlProgram *prog, uint32_t max_stream_states,
+					 uint64_t *result, double *kernel_ms, char *errbuf, size_t errlen)
+{
+	struct PartRun
+	{
+		GlDeviceColumn *part;
+		double		ms;
+		bool		ok;
+		char		err[256];
+	};
+	std::vector<PartRun> runs;
+	std::vector<std::thread> threads;
+	bool		ok = true;
+
+	if (dcol->next == NULL)
+		return match_part(dcol, prog, max_stream_states, result, kernel_ms, errbuf, errlen);
+	for (GlDeviceColumn *part = dcol; part != NULL; part = part->next)
+		runs.push_back(PartRun{part, 0, false, ""});
+	for (PartRun &r : runs)
+	{
+		auto		run = [&r, prog, max_stream_states, result]() {
+			r.ok = match_part(r.part, prog, max_stream_states, result + r.part->first_row / 64,
+							  &r.ms, r.err, sizeof(r.err));
+		};
+
+		/* no exception may reach the server's C code: without a thread, run here */
+		try
+		{
+			threads.emplace_back(run);
+		}
+		catch (...)
+		{
+			run();
+		}
+	}
+	for (std::thread &t : threads)
+		t.join();
+	*kernel_ms = 0;
+	for (PartRun &r : runs)
+	{
+		if (!r.ok && ok)
+			snprintf(errbuf, errlen, "%s", r.err);
+		ok = ok && r.ok;
+		*kernel_ms = r.ms > *kernel_ms ? r.ms : *kernel_ms;
+	}
 	return ok;
 }
