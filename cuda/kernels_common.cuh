@@ -123,12 +123,23 @@ gl_stage_exchange(uint4 *warp_stage, const uint4 *pieces, uint4 *words)
 /*
  * 0x80 in every 0x00 byte of w, 0 elsewhere.  Carry-free (the low seven
  * bits of each byte are added separately), so unlike the shorter
- * (w - 0x01010101) & ~w & 0x80808080 it never marks the byte above a zero.
+ * gl_maybe_zero_bytes() below it never marks the byte above a zero.
  */
 __device__ __forceinline__ uint32_t
 gl_zero_byte_flags(uint32_t w)
 {
 	return ~(((w & 0x7F7F7F7Fu) + 0x7F7F7F7Fu) | w | 0x7F7F7F7Fu);
+}
+
+/*
+ * 0x80 in the zero bytes of w, and maybe in a byte just above a zero byte
+ * (the borrow of the subtraction): two instructions, exact as to whether
+ * w has any zero byte, a superset as to which.
+ */
+__device__ __forceinline__ uint32_t
+gl_maybe_zero_bytes(uint32_t w)
+{
+	return (w - 0x01010101u) & ~w & 0x80808080u;
 }
 
 /* Byte flags (0x80 or 0 in each byte) as four bits: bit j for byte j. */

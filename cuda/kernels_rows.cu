@@ -68,12 +68,6 @@ byte_at(const uint4 &w, uint32_t k)
 	return (word >> ((k & 3) * 8)) & 0xFF;
 }
 
-__device__ __forceinline__ bool
-has_zero_byte(uint32_t w)
-{
-	return ((w - 0x01010101u) & ~w & 0x80808080u) != 0;
-}
-
 /* Where a thread is in its rows. */
 struct RowCursor
 {
@@ -146,7 +140,7 @@ run_rows(Matcher &m, const uint8_t *data, uint64_t start, uint64_t limit,
 			word.x = word.y;
 			word.y = word.z;
 			word.z = word.w;
-			if (m.done && !has_zero_byte(group))
+			if (m.done && gl_maybe_zero_bytes(group) == 0)
 				continue;
 #pragma unroll
 			for (int j = 0; j < 4; j++)

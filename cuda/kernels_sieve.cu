@@ -109,15 +109,20 @@ probe_window(const uint4 &own, const uint4 &next, const GlSieve &sv, uint32_t ga
 	}
 }
 
-/*
- * 0x80 in the zero bytes of w, and maybe in a byte just above a zero byte
- * (the borrow of the subtraction): two instructions, a superset that the
- * verification then settles.
- */
+/* v summed over this lane and the lanes below it. */
 __device__ __forceinline__ uint32_t
-maybe_zero_bytes(uint32_t w)
+warp_inclusive_sum(uint32_t v)
 {
-	return (w - 0x01010101u) & ~w & 0x80808080u;
+	uint32_t	lane = threadIdx.x % 32;
+
+	for (uint32_t d = 1; d < 32; d <<= 1)
+	{
+		uint32_t	below = __shfl_up_sync(0xFFFFFFFF, v, d);
+
+		if (lane >= d)
+			v += below;
+	}
+	return v;
 }
 
 /*
@@ -190,32 +195,16 @@ verify_step(uint32_t cand, const uint4 &own, uint64_t step, uint32_t step_row,
 {
 	uint32_t	lane = threadIdx.x % 32;
 	uint32_t	count = __popc(cand);
-	uint32_t	upto = count;
-	uint32_t	total;
-
-	for (uint32_t d = 1; d < 32; d <<= 1)
-	{
-		uint32_t	below = __shfl_up_sync(0xFFFFFFFF, upto, d);
-
-		if (lane >= d)
-			upto += below;
-	}
-	total = __shfl_sync(0xFFFFFFFF, upto, 31);
+	uint32_t	upto = warp_inclusive_sum(count);
+	uint32_t	total = __shfl_sync(0xFFFFFFFF, upto, 31);
 	for (uint32_t i = upto - count; cand != 0; cand &= cand - 1, i++)
 		ws->candidates[i] = (uint16_t) (lane * SIEVE_LANE_BYTES + __ffs(cand) - 1);
 	if (Exact)
 	{
 		uint32_t	zeros = gl_zero_bytes4(own.x) | gl_zero_bytes4(own.y) << 4 |
 			gl_zero_bytes4(own.z) << 8 | gl_zero_bytes4(own.w) << 12;
-		uint32_t	separators = __popc(zeros);
+		uint32_t	separators = warp_inclusive_sum(__popc(zeros));
 
-		for (uint32_t d = 1; d < 32; d <<= 1)
-		{
-			uint32_t	below = __shfl_up_sync(0xFFFFFFFF, separators, d);
-
-			if (lane >= d)
-				separators += below;
-		}
 		ws->lane_row[lane] = __shfl_sync(0xFFFFFFFF, step_row, 0) + separators - __popc(zeros);
 		ws->lane_zeros[lane] = zeros;
 	}
@@ -291,14 +280,14 @@ sieve_kernel(const uint8_t *__restrict__ data, uint64_t limit,
 			probe_window<GapWords>(own[u], next, sv, gap_shift, miss);
 #pragma unroll
 			for (int g = 0; g < 4; g++)
-				any |= maybe_zero_bytes(miss[g]);
+				any |= gl_maybe_zero_bytes(miss[g]);
 			if (__ballot_sync(0xFFFFFFFF, any != 0) != 0)
 			{
 				uint32_t	cand = 0;
 
 #pragma unroll
 				for (int g = 0; g < 4; g++)
-					cand |= gl_gather_byte_flags(maybe_zero_bytes(miss[g])) << (4 * g);
+					cand |= gl_gather_byte_flags(gl_maybe_zero_bytes(miss[g])) << (4 * g);
 				verify_step<Exact>(cand, own[u], step, step_row[u], data, limit, sv, accept,
 								   &scratch[threadIdx.x / 32], chunks, nrows, flags, result);
 			}
