@@ -41,6 +41,7 @@ extern "C"
 }
 #include "gpulike_cuda.h"
 #include "program_prep.h"
+#include "test_random.h"
 
 static const char *const words[] = {
 	"furiously", "carefully", "quickly", "blithely", "slyly", "fluffily", "ruthlessly",
@@ -62,15 +63,12 @@ static const char *const words[] = {
 };
 static const int nwords = sizeof(words) / sizeof(words[0]);
 
-static uint64_t rng_state = 0x2545F4914F6CDD1DULL;
+static GlXorshift rng = {0x2545F4914F6CDD1DULL};
 
 static uint32_t
 rnd(uint32_t n)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return (uint32_t) (rng_state % n);
+	return rng.below(n);
 }
 
 static void

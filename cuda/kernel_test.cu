@@ -43,19 +43,17 @@ extern "C"
 }
 #include "gpulike_cuda.h"
 #include "program_prep.h"
+#include "test_random.h"
 
 static int	test_number = 0;
 static int	failures = 0;
 
-static uint64_t rng_state = 0x9E3779B97F4A7C15ULL;
+static GlXorshift rng = {0x9E3779B97F4A7C15ULL};
 
 static uint32_t
 rnd(uint32_t n)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return n ? (uint32_t) (rng_state % n) : 0;
+	return rng.below(n);
 }
 
 static void
