@@ -27,17 +27,20 @@
  * Blocks stay resident and walk the column in steps of the grid, so the
  * table is copied into shared memory once per block.
  *
- * Measured on an H200 (kernel_bench, 2.1 GB of comment text, read 4.44
- * TB/s): 1.1-1.48 TB/s (25-33%) for LIKE with several segments, '_',
+ * Measured on an H200 (kernel_bench, 2.1 GB of comment text, read 4.43
+ * TB/s): 1.13-1.55 TB/s (25.5-35%) for LIKE with several segments, '_',
  * ILIKE, anchors, small Aho–Corasick and regex DFAs of 7-22 states; on
  * adversarial runs of 'a' within 1.12x of that.  Nsight Compute (for
  * '%special%requests%'): the shared-memory pipe is the limit (L1/shared
- * 79% busy, DRAM 32%): lanes of a warp in the same state read different
- * bytes whose entries share a bank (the XOR of byte_dfa.h spreads only
- * different states), about 0.9 extra wavefronts per table load; and 76
- * registers allow 24 warps per SM, so half the cycles find no eligible
- * warp.  A table with 108 states leaves room for one block per SM and
- * halves the speed.
+ * 79% busy, DRAM 32%), and 76 registers allow 24 warps per SM, so half
+ * the cycles find no eligible warp.  Lanes of a warp in different states
+ * read entries that share a bank (about 0.9 extra wavefronts per table
+ * load), but bank conflicts are not what sets the pace: tables without
+ * any (the byte's class first, then one copy of each row per lane, so
+ * lane L always reads bank L) were 11% slower, 1.52 against 1.37 ms,
+ * because they take two shared-memory loads per byte instead of one.
+ * A table with 108 states leaves room for one block per SM and halves
+ * the speed.
  *
  *-------------------------------------------------------------------------
  */
@@ -49,14 +52,22 @@
 static const int STREAM_BLOCK = 256;
 static const uint32_t STAGE_BYTES = (STREAM_BLOCK / 32) * GL_STAGE_BYTES_PER_WARP;
 
+/*
+ * The block's shared memory: the byte table first, then the warps'
+ * stages.  At offset 0 the table's address is a constant, so a table
+ * load needs no base register: one instruction less per byte than with
+ * the table after the stage (H200, '%special%requests%': 1.37 against
+ * 1.44 ms).
+ */
+extern __shared__ uint4 stream_shared[];
+
 /* state = the state's value: entries at byte offset state ^ (byte << 2). */
 struct ByteDfaAutomaton
 {
-	const uint8_t *table;
-
 	__device__ __forceinline__ uint32_t entry(uint32_t state, uint32_t b) const
 	{
-		return *reinterpret_cast<const uint32_t *>(table + (state ^ (b << 2)));
+		return *reinterpret_cast<const uint32_t *>(
+			reinterpret_cast<const uint8_t *>(stream_shared) + (state ^ (b << 2)));
 	}
 
 	__device__ __forceinline__ uint32_t step(uint32_t state, uint32_t b, uint32_t &hits) const
@@ -101,16 +112,14 @@ stream_kernel(const uint8_t *__restrict__ data, uint64_t nchunks,
 			  const GlChunkIndex *__restrict__ chunks, uint32_t nrows,
 			  const uint4 *__restrict__ table, uint32_t table_bytes, uint32_t *result)
 {
-	extern __shared__ uint4 stream_shared[];
-	uint4	   *shared_table = stream_shared + STAGE_BYTES / 16;
 	uint32_t	lane = threadIdx.x % 32;
-	uint4	   *warp_stage = stream_shared + (threadIdx.x - lane) * GL_SLICE_PITCH16;
+	uint4	   *warp_stage = stream_shared + table_bytes / 16 +
+		(threadIdx.x - lane) * GL_SLICE_PITCH16;
 	ByteDfaAutomaton a;
 
 	for (uint32_t i = threadIdx.x; i < table_bytes / 16; i += blockDim.x)
-		shared_table[i] = __ldg(&table[i]);
+		stream_shared[i] = __ldg(&table[i]);
 	__syncthreads();
-	a.table = (const uint8_t *) shared_table;
 
 	for (uint64_t base = blockIdx.x * (uint64_t) blockDim.x; base < nchunks;
 		 base += (uint64_t) gridDim.x * blockDim.x)
