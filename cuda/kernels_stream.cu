@@ -27,18 +27,19 @@
  * Blocks stay resident and walk the column in steps of the grid, so the
  * table is copied into shared memory once per block.
  *
- * Measured on an H200 (kernel_bench, 2.1 GB of comment text, read 4.43
- * TB/s): 1.13-1.55 TB/s (25.5-35%) for LIKE with several segments, '_',
+ * Measured on an H200 (kernel_bench, 2.1 GB of comment text, read 4.45
+ * TB/s): 1.17-1.61 TB/s (26-36%) for LIKE with several segments, '_',
  * ILIKE, anchors, small Aho–Corasick and regex DFAs of 7-22 states; on
  * adversarial runs of 'a' within 1.12x of that.  Nsight Compute (for
  * '%special%requests%'): the shared-memory pipe is the limit (L1/shared
- * 79% busy, DRAM 32%), and 76 registers allow 24 warps per SM, so half
- * the cycles find no eligible warp.  Lanes of a warp in different states
- * read entries that share a bank (about 0.9 extra wavefronts per table
- * load), but bank conflicts are not what sets the pace: tables without
- * any (the byte's class first, then one copy of each row per lane, so
- * lane L always reads bank L) were 11% slower, 1.52 against 1.37 ms,
- * because they take two shared-memory loads per byte instead of one.
+ * 79% busy, DRAM 32%).  Lanes of a warp in different states read entries
+ * that share a bank (about 0.9 extra wavefronts per table load), but bank
+ * conflicts are not what sets the pace: tables without any (the byte's
+ * class first, then one copy of each row per lane, so lane L always reads
+ * bank L) were 11% slower, 1.52 against 1.37 ms, because they take two
+ * shared-memory loads per byte instead of one.  Registers are capped at
+ * 64 for four blocks (32 warps) per SM: 4% faster than 76 registers and
+ * 24 warps; 48 registers spill and lose 10-30%.
  * A table with 108 states leaves room for one block per SM and halves
  * the speed.
  *
@@ -107,7 +108,7 @@ finish_open_row(const ByteDfaAutomaton &a, uint32_t state, const uint8_t *__rest
 	}
 }
 
-__global__ static void __launch_bounds__(STREAM_BLOCK)
+__global__ static void __launch_bounds__(STREAM_BLOCK, 4)
 stream_kernel(const uint8_t *__restrict__ data, uint64_t nchunks,
 			  const GlChunkIndex *__restrict__ chunks, uint32_t nrows,
 			  const uint4 *__restrict__ table, uint32_t table_bytes, uint32_t *result)
