@@ -407,21 +407,23 @@ sieve_found(const GlSieve *sv, const std::string &v)
 static bool
 sieve_probes_ok(const GlSieve *sv)
 {
-	uint32_t	i = sv->probe_pos;
-	uint32_t	j = i + sv->probe_gap;
-	uint32_t	pos[3] = {i, i + 1, j};
+	int32_t		i = sv->probe_pos;
+	int32_t		pos[3] = {i, i + 1, i + (int32_t) sv->probe_gap};
+	int32_t		n = (int32_t) sv->nchars;
 
-	if (sv->nchars < 2 || sv->probe_gap < 1 || sv->probe_gap > GL_SIEVE_MAX_GAP ||
-		j >= sv->nchars)
+	if (n < 2 || sv->probe_gap < 1 || sv->probe_gap > GL_SIEVE_MAX_GAP || pos[2] >= n ||
+		i < -1 || (i == -1 && !sv->anchored_start))
 		return false;
 	for (int k = 0; k < 3; k++)
 		for (int c = 0; c < 128; c++)
 		{
-			bool		accepted = pos[k] < sv->nchars && ((sv->accept[c] >> pos[k]) & 1);
+			/* -1: the separator before a run that starts its row */
+			bool		accepted = pos[k] == -1 ? c == 0 :
+				pos[k] < n && ((sv->accept[c] >> pos[k]) & 1);
 			bool		passes = (c & (sv->probe_mask[k] & 0xFF)) == (sv->probe_value[k] & 0xFF);
 
 			/* every accepted byte passes; past the run, everything passes */
-			if ((accepted || pos[k] >= sv->nchars) && !passes)
+			if ((accepted || pos[k] >= n) && !passes)
 				return false;
 		}
 	return true;
@@ -703,7 +705,8 @@ run_sieve_cases(GlDeviceColumn *dcol, const GlColumn *col, const char *colname, 
 
 	for (int i = 0; i < n; i++)
 	{
-		uint64_t	row = i == 0 ? 0 : i == 1 ? col->nrows - 1 : rnd((uint32_t) col->nrows);
+		/* row 0 as '%s%' and 's%' (no separator before it), the last row as '%s' */
+		uint64_t	row = i <= 1 ? 0 : i == 2 ? col->nrows - 1 : rnd((uint32_t) col->nrows);
 		uint32_t	len;
 		const char *v = gl_column_value(col, row, &len);
 		uint32_t	from = len > 0 ? rnd(len) : 0;

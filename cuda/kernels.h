@@ -49,13 +49,15 @@ typedef struct GlKernelProgram
  * positions that accept ASCII bytes only, three of them probed with
  * (byte & mask) == value, a test every byte their position accepts
  * passes: probe_pos, the position after it (mask and value 0 past the
- * run: always passes) and probe_pos + probe_gap.
+ * run: always passes) and probe_pos + probe_gap.  A run anchored at the
+ * row start may probe position -1, the 0x00 separator before it: then
+ * only row starts are candidates.
  */
 typedef struct GlSieve
 {
 	uint64_t	accept[128];	/* bit t: position t accepts this byte */
 	uint32_t	nchars;			/* 2 .. 64 */
-	uint32_t	probe_pos;		/* first probe: a position of the run */
+	int32_t		probe_pos;		/* first probe: a position of the run, or -1 */
 	uint32_t	probe_gap;		/* third probe this much later: 1 .. 15 */
 	uint32_t	probe_mask[3];	/* each byte of the mask, four times */
 	uint32_t	probe_value[3];

@@ -219,7 +219,9 @@ verify_step(uint32_t cand, const uint4 &own, uint64_t step, uint32_t step_row,
 		{
 			uint32_t	owner = off / SIEVE_LANE_BYTES;
 			uint32_t	below = (1u << (off % SIEVE_LANE_BYTES)) - 1;
-			uint32_t	row = ws->lane_row[owner] + __popc(ws->lane_zeros[owner] & below);
+			/* the separator probe (probe_pos -1) ends the row before the hit's */
+			uint32_t	row = ws->lane_row[owner] + __popc(ws->lane_zeros[owner] & below) +
+				(sv.probe_pos < 0);
 
 			if (row < nrows)
 				atomicOr(&result[row / 32], 1u << (row % 32));
@@ -246,6 +248,10 @@ sieve_kernel(const uint8_t *__restrict__ data, uint64_t limit,
 	for (uint32_t b = threadIdx.x; b < 128; b += blockDim.x)
 		accept[b] = sv.accept[b];
 	__syncthreads();
+	/* no separator before the first row: the separator probe cannot see it */
+	if (Exact && sv.probe_pos < 0 && blockIdx.x == 0 && threadIdx.x == 0 && nrows > 0 &&
+		verify(data, 0, limit, sv, accept))
+		atomicOr(&result[0], 1u);
 
 	for (uint64_t span = warp * SIEVE_SPAN_BYTES; span < limit;
 		 span += nwarps * SIEVE_SPAN_BYTES)
