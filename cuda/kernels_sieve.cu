@@ -9,9 +9,12 @@
  * bytes only: a literal, an ILIKE pair such as s/S.  Three of them, i,
  * i + 1 and j = i + d, are the probes, chosen rare in text by
  * program_prep.cu; each is a test (byte & mask) == value that every byte
- * its position accepts passes.  Every occurrence of the run has its
- * probe-i byte at some position q and the others at q + 1 and q + d, and
- * the sieve looks at every q of the column:
+ * its position accepts passes.  (A run that must start its row probes
+ * the 0x00 separator before it as i = -1, so only row starts are
+ * candidates; the column's first row, with no separator before it, is
+ * verified apart.)  Every occurrence of the run has its probe-i byte at
+ * some position q and the others at q + 1 and q + d, and the sieve looks
+ * at every q of the column:
  *
  *	- a warp reads 512 contiguous bytes per step, 16 per lane, with plain
  *	  coalesced 16-byte loads, so every DRAM sector is used once and no
