@@ -253,19 +253,22 @@ choose_probes(const GlCharMasks *masks, uint32_t start, uint32_t len, GlSieve *s
 static void
 choose_row_start_probes(const GlCharMasks *masks, uint32_t start, uint32_t len, GlSieve *sv)
 {
+	/* mask and value 0 (a position that cannot be probed): always passes */
 	uint32_t	mask[2] = {0, 0};
 	uint32_t	value[2] = {0, 0};
 	uint32_t	gap = 2;
 	int			best = INT32_MAX;
 	int			commonness;
+	uint32_t	m,
+				v;
 
-	/* a position that cannot be probed keeps mask and value 0: always passes */
-	position_probe(masks, start, &mask[0], &value[0], &commonness);
+	if (position_probe(masks, start, &m, &v, &commonness))
+	{
+		mask[0] = m;
+		value[0] = v;
+	}
 	for (uint32_t t = 1; t < len && t + 1 <= GL_SIEVE_MAX_GAP; t++)
 	{
-		uint32_t	m,
-					v;
-
 		if (position_probe(masks, start + t, &m, &v, &commonness) && commonness < best)
 		{
 			best = commonness;
