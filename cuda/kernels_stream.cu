@@ -31,9 +31,9 @@
  * TB/s): 1.17-1.61 TB/s (26-36%) for LIKE with several segments, '_',
  * ILIKE, anchors, small Aho–Corasick and regex DFAs of 7-22 states; on
  * adversarial runs of 'a' within 1.12x of that.  Nsight Compute (for
- * '%special%requests%'): the shared-memory pipe is the limit (L1/shared
- * 79% busy, DRAM 32%).  Lanes of a warp in different states read entries
- * that share a bank (about 0.9 extra wavefronts per table load), but bank
+ * '%special%requests%'): the shared-memory pipe is the limit (L1/TEX 87%
+ * busy, DRAM 27%).  Lanes of a warp in different states read entries
+ * that share a bank (about 1.5 extra wavefronts per table load), but bank
  * conflicts are not what sets the pace: tables without any (the byte's
  * class first, then one copy of each row per lane, so lane L always reads
  * bank L) were 11% slower, 1.52 against 1.37 ms, because they take two
