@@ -214,9 +214,8 @@ plan_of(const GlProgram *prog)
 
 	gl_shared_memory_limit(&shared_limit, err, sizeof(err));
 	if (gl_prepare_program(prog, shared_limit, UINT32_MAX, &pp, err, sizeof(err)))
-		plan = pp.skim == GL_SKIM_SIEVE && pp.skim_exact ? "sieve" :
-			pp.byte_dfa.nstates > 0 ? "stream" + std::to_string(pp.byte_dfa.nstates) :
-			pp.skim == GL_SKIM_MULTI ? "skim" : pp.skim == GL_SKIM_SIEVE ? "sieve+rows" : "rows";
+		plan = std::string(gl_plan_name(&pp)) +
+			(pp.byte_dfa.nstates > 0 ? std::to_string(pp.byte_dfa.nstates) : "");
 	gl_prepared_free(&pp);
 	return plan;
 }

@@ -316,7 +316,7 @@ compare(GlDeviceColumn *dcol, const GlColumn *col, const GlProgram *prog,
 
 	gl_cpu_match_column(prog, col, cpu.data(), 2);
 	if (gl_prepare_program(prog, 227 * 1024, UINT32_MAX, &pp, err, sizeof(err)))
-		plan = pp.byte_dfa.nstates > 0 ? "stream" : "no byte DFA";
+		plan = gl_plan_name(&pp);
 	gl_prepared_free(&pp);
 	compare_plan(dcol, col, prog, cpu, UINT32_MAX, what + " [" + plan + "]");
 	compare_plan(dcol, col, prog, cpu, 0, what + " [skim/rows]");

@@ -25,6 +25,7 @@
  *
  *-------------------------------------------------------------------------
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,38 +76,86 @@ scratch_alloc(MatchScratch *s, const GlDeviceColumn *dcol, uint32_t blob_bytes,
 	return true;
 }
 
+typedef enum GlPlan
+{
+	GL_PLAN_SIEVE,				/* the sieve alone, exact */
+	GL_PLAN_STREAM,				/* the byte DFA, exact */
+	GL_PLAN_SKIM,				/* the Aho–Corasick skim, exact */
+	GL_PLAN_SIEVE_ROWS,			/* sieve -> compact -> rows(listed chunks) */
+	GL_PLAN_ROWS				/* rows(every chunk) */
+} GlPlan;
+
+/* The plan of a prepared program (the table at the top of this file). */
+static GlPlan
+plan_of(const GlPreparedProgram *pp)
+{
+	if (pp->skim == GL_SKIM_SIEVE && pp->skim_exact)
+		return GL_PLAN_SIEVE;
+	if (pp->byte_dfa.nstates > 0)
+		return GL_PLAN_STREAM;
+	if (pp->skim == GL_SKIM_MULTI)
+		return GL_PLAN_SKIM;
+	if (pp->skim == GL_SKIM_SIEVE)
+		return GL_PLAN_SIEVE_ROWS;
+	return GL_PLAN_ROWS;
+}
+
+const char *
+gl_plan_name(const GlPreparedProgram *pp)
+{
+	switch (plan_of(pp))
+	{
+		case GL_PLAN_SIEVE:
+			return "sieve";
+		case GL_PLAN_STREAM:
+			return "stream";
+		case GL_PLAN_SKIM:
+			return "skim";
+		case GL_PLAN_SIEVE_ROWS:
+			return "sieve+rows";
+		case GL_PLAN_ROWS:
+			break;
+	}
+	return "rows";
+}
+
 /* The kernels of one plan, in stream order. */
 static bool
 run_plan(const GlLaunch *l, const GlPreparedProgram *pp, const GlKernelProgram *kp,
 		 const MatchScratch *s)
 {
 	const GlDeviceColumn *dcol = l->dcol;
-	const uint32_t *list = NULL;
+	bool		ok;
 
 	if (!gl_cuda_ok(cudaMemsetAsync(s->result, 0, gl_bitmap_words(dcol->nrows) * sizeof(uint64_t),
 									l->stream), "cudaMemsetAsync (result)", l->errbuf, l->errlen))
 		return false;
-	if (pp->skim == GL_SKIM_SIEVE && pp->skim_exact)
-		return gl_launch_sieve(l, &pp->sieve, true, NULL, s->result) &&
-			gl_launch_mask_nulls(l, s->result);
-	if (pp->byte_dfa.nstates > 0)
-		return gl_launch_stream(l, s->byte_dfa, pp->byte_dfa.nstates, s->result) &&
-			gl_launch_mask_nulls(l, s->result);
-	if (pp->skim == GL_SKIM_MULTI)
-		return gl_launch_skim_multi(l, kp, s->result) && gl_launch_mask_nulls(l, s->result);
-	if (pp->skim == GL_SKIM_SIEVE)
+	switch (plan_of(pp))
 	{
-		if (!gl_cuda_ok(cudaMemsetAsync(s->chunk_flags, 0, dcol->nchunks, l->stream),
-						"cudaMemsetAsync (chunk flags)", l->errbuf, l->errlen) ||
-			!gl_cuda_ok(cudaMemsetAsync(s->list_len, 0, sizeof(uint32_t), l->stream),
-						"cudaMemsetAsync (list length)", l->errbuf, l->errlen) ||
-			!gl_launch_sieve(l, &pp->sieve, false, s->chunk_flags, NULL) ||
-			!gl_launch_compact(l, s->chunk_flags, s->chunk_list, s->list_len))
-			return false;
-		list = s->chunk_list;
+		case GL_PLAN_SIEVE:
+			ok = gl_launch_sieve(l, &pp->sieve, true, NULL, s->result);
+			break;
+		case GL_PLAN_STREAM:
+			ok = gl_launch_stream(l, s->byte_dfa, pp->byte_dfa.nstates, s->result);
+			break;
+		case GL_PLAN_SKIM:
+			ok = gl_launch_skim_multi(l, kp, s->result);
+			break;
+		case GL_PLAN_SIEVE_ROWS:
+			ok = gl_cuda_ok(cudaMemsetAsync(s->chunk_flags, 0, dcol->nchunks, l->stream),
+							"cudaMemsetAsync (chunk flags)", l->errbuf, l->errlen) &&
+				gl_cuda_ok(cudaMemsetAsync(s->list_len, 0, sizeof(uint32_t), l->stream),
+						   "cudaMemsetAsync (list length)", l->errbuf, l->errlen) &&
+				gl_launch_sieve(l, &pp->sieve, false, s->chunk_flags, NULL) &&
+				gl_launch_compact(l, s->chunk_flags, s->chunk_list, s->list_len) &&
+				gl_launch_rows(l, pp->kind, kp, s->chunk_list, s->list_len, s->result);
+			break;
+		case GL_PLAN_ROWS:
+		default:
+			ok = gl_launch_rows(l, pp->kind, kp, NULL, s->list_len, s->result);
+			break;
 	}
-	return gl_launch_rows(l, pp->kind, kp, list, s->list_len, s->result) &&
-		gl_launch_mask_nulls(l, s->result);
+	return ok && gl_launch_mask_nulls(l, s->result);
 }
 
 bool
@@ -116,61 +165,82 @@ gl_cuda_match(GlDeviceColumn *dcol, const GlProgram *prog, uint64_t *result,
 	return gl_cuda_match_capped(dcol, prog, UINT32_MAX, result, kernel_ms, errbuf, errlen);
 }
 
+/*
+ * Prepare prog once for every part of dcol, within the smallest shared
+ * memory of their devices (the parts' GPUs are normally alike).  The
+ * caller's current device is left as it was: it places the next upload.
+ */
+static bool
+prepare_for_parts(const GlDeviceColumn *dcol, const GlProgram *prog,
+				  uint32_t max_stream_states, GlPreparedProgram *pp, size_t *shared_limit,
+				  char *errbuf, size_t errlen)
+{
+	int			current;
+	bool		ok;
+
+	memset(pp, 0, sizeof(*pp));
+	if (!gl_cuda_ok(cudaGetDevice(&current), "cudaGetDevice", errbuf, errlen))
+		return false;
+	*shared_limit = SIZE_MAX;
+	ok = true;
+	for (const GlDeviceColumn *part = dcol; ok && part != NULL; part = part->next)
+	{
+		size_t		limit;
+
+		ok = gl_cuda_ok(cudaSetDevice(part->device), "cudaSetDevice", errbuf, errlen) &&
+			gl_shared_memory_limit(&limit, errbuf, errlen);
+		if (ok && limit < *shared_limit)
+			*shared_limit = limit;
+	}
+	cudaSetDevice(current);
+	return ok && gl_prepare_program(prog, *shared_limit, max_stream_states, pp, errbuf, errlen);
+}
+
 /* One part of a column (device_column.h): its rows' slice of the result. */
 static bool
-match_part(GlDeviceColumn *dcol, const GlProgram *prog, uint32_t max_stream_states,
+match_part(GlDeviceColumn *dcol, const GlPreparedProgram *pp, size_t shared_limit,
 		   uint64_t *result, double *kernel_ms, char *errbuf, size_t errlen)
 {
-	GlPreparedProgram pp;
 	GlKernelProgram kp;
 	GlLaunch	launch;
 	MatchScratch scratch = {0};
 	cudaStream_t stream = NULL;
 	cudaEvent_t start = NULL,
 				stop = NULL;
-	size_t		shared_limit;
-	size_t		byte_dfa_bytes;
+	size_t		byte_dfa_bytes = (size_t) pp->byte_dfa.nstates * 256 * sizeof(uint32_t);
 	float		ms = 0;
 	bool		ok;
 
 	*kernel_ms = 0;
-	if (!gl_cuda_ok(cudaSetDevice(dcol->device), "cudaSetDevice", errbuf, errlen) ||
-		!gl_shared_memory_limit(&shared_limit, errbuf, errlen))
-		return false;
-	ok = gl_prepare_program(prog, shared_limit, max_stream_states, &pp, errbuf, errlen);
-	byte_dfa_bytes = (size_t) pp.byte_dfa.nstates * 256 * sizeof(uint32_t);
-	if (ok && dcol->nrows == 0)
-	{
-		gl_prepared_free(&pp);
+	if (dcol->nrows == 0)
 		return true;
-	}
-	ok = ok &&
+	ok = gl_cuda_ok(cudaSetDevice(dcol->device), "cudaSetDevice", errbuf, errlen) &&
 		gl_cuda_ok(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking),
 				   "cudaStreamCreate", errbuf, errlen) &&
 		gl_cuda_ok(cudaEventCreate(&start), "cudaEventCreate", errbuf, errlen) &&
 		gl_cuda_ok(cudaEventCreate(&stop), "cudaEventCreate", errbuf, errlen) &&
-		scratch_alloc(&scratch, dcol, pp.blob_bytes, byte_dfa_bytes, errbuf, errlen) &&
-		gl_cuda_ok(cudaMemcpyAsync(scratch.blob, pp.blob, pp.blob_bytes,
+		scratch_alloc(&scratch, dcol, pp->blob_bytes, byte_dfa_bytes, errbuf, errlen) &&
+		gl_cuda_ok(cudaMemcpyAsync(scratch.blob, pp->blob, pp->blob_bytes,
 								   cudaMemcpyHostToDevice, stream),
 				   "cudaMemcpyAsync (program)", errbuf, errlen) &&
 		(byte_dfa_bytes == 0 ||
-		 gl_cuda_ok(cudaMemcpyAsync(scratch.byte_dfa, pp.byte_dfa.table, byte_dfa_bytes,
+		 gl_cuda_ok(cudaMemcpyAsync(scratch.byte_dfa, pp->byte_dfa.table, byte_dfa_bytes,
 									cudaMemcpyHostToDevice, stream),
 					"cudaMemcpyAsync (byte DFA)", errbuf, errlen));
 	if (ok)
 	{
 		kp.blob = scratch.blob;
-		kp.blob_bytes = pp.blob_bytes;
-		kp.aux_off = pp.aux_off;
-		kp.warmup_bytes = pp.warmup_bytes;
-		kp.in_shared = pp.in_shared;
+		kp.blob_bytes = pp->blob_bytes;
+		kp.aux_off = pp->aux_off;
+		kp.warmup_bytes = pp->warmup_bytes;
+		kp.in_shared = pp->in_shared;
 		kp.shared_limit = (uint32_t) shared_limit;
 		launch.dcol = dcol;
 		launch.stream = stream;
 		launch.errbuf = errbuf;
 		launch.errlen = errlen;
 		ok = gl_cuda_ok(cudaEventRecord(start, stream), "cudaEventRecord", errbuf, errlen) &&
-			run_plan(&launch, &pp, &kp, &scratch) &&
+			run_plan(&launch, pp, &kp, &scratch) &&
 			gl_cuda_ok(cudaEventRecord(stop, stream), "cudaEventRecord", errbuf, errlen) &&
 			gl_cuda_ok(cudaMemcpyAsync(result, scratch.result,
 									   gl_bitmap_words(dcol->nrows) * sizeof(uint64_t),
@@ -190,18 +260,17 @@ match_part(GlDeviceColumn *dcol, const GlProgram *prog, uint32_t max_stream_stat
 		cudaEventDestroy(stop);
 	if (stream != NULL)
 		cudaStreamDestroy(stream);
-	gl_prepared_free(&pp);
 	return ok;
 }
 
 /*
- * A column in several parts: every part on a thread of its own, so the
- * GPUs work at once; each writes its own whole words of the result.  The
- * kernel time is the slowest part's.
+ * Several parts: every part on a thread of its own, so the GPUs work at
+ * once; each writes its own whole words of the result.  The kernel time
+ * is the slowest part's.
  */
-bool
-gl_cuda_match_capped(GlDeviceColumn *dcol, const GlProgram *prog, uint32_t max_stream_states,
-					 uint64_t *result, double *kernel_ms, char *errbuf, size_t errlen)
+static bool
+match_parts(GlDeviceColumn *dcol, const GlPreparedProgram *pp, size_t shared_limit,
+			uint64_t *result, double *kernel_ms, char *errbuf, size_t errlen)
 {
 	struct PartRun
 	{
@@ -214,18 +283,16 @@ gl_cuda_match_capped(GlDeviceColumn *dcol, const GlProgram *prog, uint32_t max_s
 	std::vector<std::thread> threads;
 	bool		ok = true;
 
-	if (dcol->next == NULL)
-		return match_part(dcol, prog, max_stream_states, result, kernel_ms, errbuf, errlen);
 	for (GlDeviceColumn *part = dcol; part != NULL; part = part->next)
 		runs.push_back(PartRun{part, 0, false, ""});
 	for (PartRun &r : runs)
 	{
-		auto		run = [&r, prog, max_stream_states, result]() {
-			r.ok = match_part(r.part, prog, max_stream_states, result + r.part->first_row / 64,
+		auto		run = [&r, pp, shared_limit, result]() {
+			r.ok = match_part(r.part, pp, shared_limit, result + r.part->first_row / 64,
 							  &r.ms, r.err, sizeof(r.err));
 		};
 
-		/* no exception may reach the server's C code: without a thread, run here */
+		/* without a thread, run here */
 		try
 		{
 			threads.emplace_back(run);
@@ -245,5 +312,31 @@ gl_cuda_match_capped(GlDeviceColumn *dcol, const GlProgram *prog, uint32_t max_s
 		ok = ok && r.ok;
 		*kernel_ms = r.ms > *kernel_ms ? r.ms : *kernel_ms;
 	}
+	return ok;
+}
+
+bool
+gl_cuda_match_capped(GlDeviceColumn *dcol, const GlProgram *prog, uint32_t max_stream_states,
+					 uint64_t *result, double *kernel_ms, char *errbuf, size_t errlen)
+{
+	GlPreparedProgram pp;
+	size_t		shared_limit;
+	bool		ok;
+
+	*kernel_ms = 0;
+	ok = prepare_for_parts(dcol, prog, max_stream_states, &pp, &shared_limit, errbuf, errlen);
+	/* no exception may reach the server's C code (the parts' vectors, threads) */
+	try
+	{
+		if (ok && dcol->next == NULL)
+			ok = match_part(dcol, &pp, shared_limit, result, kernel_ms, errbuf, errlen);
+		else if (ok)
+			ok = match_parts(dcol, &pp, shared_limit, result, kernel_ms, errbuf, errlen);
+	}
+	catch (...)
+	{
+		ok = gl_cuda_fail("out of host memory matching a split column", errbuf, errlen);
+	}
+	gl_prepared_free(&pp);
 	return ok;
 }

@@ -53,4 +53,7 @@ extern bool gl_cuda_match_capped(GlDeviceColumn *dcol, const GlProgram *prog,
 								 double *kernel_ms, char *errbuf, size_t errlen);
 extern void gl_prepared_free(GlPreparedProgram *pp);
 
+/* The kernels gl_cuda_match() runs for pp: "sieve", "stream", "skim", "sieve+rows", "rows". */
+extern const char *gl_plan_name(const GlPreparedProgram *pp);
+
 #endif							/* GPULIKE_PROGRAM_PREP_H */
