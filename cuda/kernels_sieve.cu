@@ -344,3 +344,40 @@ gl_launch_sieve(const GlLaunch *l, const GlSieve *sieve, bool exact, uint8_t *ch
 	}
 	return gl_cuda_fail("sieve probe gap out of range", l->errbuf, l->errlen);
 }
+
+/*
+ * Flagged chunks to a dense list: each warp counts its flags with one
+ * ballot, its first flagged lane reserves room with one atomicAdd, and
+ * every flagged lane writes at its rank within the warp.
+ */
+__global__ static void
+compact_kernel(const uint8_t *__restrict__ flags, uint64_t nchunks,
+			   uint32_t *list, uint32_t *list_len)
+{
+	uint64_t	chunk = blockIdx.x * (uint64_t) blockDim.x + threadIdx.x;
+	uint32_t	lane = threadIdx.x % 32;
+	bool		flagged = chunk < nchunks && flags[chunk] != 0;
+	uint32_t	ballot = __ballot_sync(0xFFFFFFFF, flagged);
+	uint32_t	leader;
+	uint32_t	base = 0;
+
+	if (ballot == 0)
+		return;
+	leader = __ffs(ballot) - 1;
+	if (lane == leader)
+		base = atomicAdd(list_len, __popc(ballot));
+	base = __shfl_sync(0xFFFFFFFF, base, leader);
+	if (flagged)
+		list[base + __popc(ballot & ((1u << lane) - 1))] = (uint32_t) chunk;
+}
+
+bool
+gl_launch_compact(const GlLaunch *l, const uint8_t *chunk_flags, uint32_t *chunk_list,
+				  uint32_t *list_len)
+{
+	uint64_t	blocks = (l->dcol->nchunks + 255) / 256;
+
+	compact_kernel<<<(unsigned) blocks, 256, 0, l->stream>>>
+		(chunk_flags, l->dcol->nchunks, chunk_list, list_len);
+	return gl_cuda_ok(cudaGetLastError(), "launching the chunk compaction", l->errbuf, l->errlen);
+}

@@ -2,8 +2,7 @@
  *
  * kernels_skim.cu
  *	  The Aho–Corasick skim: a multi-literal automaton streamed over the
- *	  whole column with no regard for row borders; the compaction of
- *	  flagged chunks; and launch sizing shared by the streaming kernels.
+ *	  whole column with no regard for row borders.
  *
  * One thread per 256-byte chunk (chunk_scan.cuh: coalesced 64-byte
  * slices, next slice in flight, hit positions in registers).  A block
@@ -113,34 +112,6 @@ skim_multi_kernel(const uint8_t *__restrict__ data, uint64_t nchunks,
 	skim(a, data, nchunks, chunks, nrows, kp.warmup_bytes, skim_shared, result);
 }
 
-bool
-gl_resident_grid(const void *kernel, int block, uint32_t shared, uint64_t nthreads,
-				 const GlLaunch *l, unsigned *grid)
-{
-	int			device;
-	int			sms;
-	int			per_sm = 0;
-	uint64_t	needed = (nthreads + block - 1) / block;
-
-	if (shared > 48 * 1024 &&
-		!gl_cuda_ok(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-										 (int) shared),
-					"cudaFuncSetAttribute", l->errbuf, l->errlen))
-		return false;
-	if (!gl_cuda_ok(cudaGetDevice(&device), "cudaGetDevice", l->errbuf, l->errlen) ||
-		!gl_cuda_ok(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device),
-					"cudaDeviceGetAttribute", l->errbuf, l->errlen) ||
-		!gl_cuda_ok(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, shared),
-					"cudaOccupancyMaxActiveBlocksPerMultiprocessor", l->errbuf, l->errlen))
-		return false;
-	if (per_sm < 1)
-		return gl_cuda_fail("a kernel's shared memory does not fit the device", l->errbuf,
-							l->errlen);
-	*grid = (unsigned) (needed < (uint64_t) per_sm * sms ? (needed ? needed : 1) :
-						(uint64_t) per_sm * sms);
-	return true;
-}
-
 template <bool TablesInShared>
 static bool
 launch_skim_multi_in(const GlLaunch *l, const GlKernelProgram *kp, uint32_t *result)
@@ -165,55 +136,4 @@ gl_launch_skim_multi(const GlLaunch *l, const GlKernelProgram *kp, uint32_t *res
 	if (STAGE_BYTES + 256 + (kp->blob_bytes - kp->aux_off) <= kp->shared_limit)
 		return launch_skim_multi_in<true>(l, kp, result);
 	return launch_skim_multi_in<false>(l, kp, result);
-}
-
-/*
- * Flagged chunks to a dense list: each warp counts its flags with one
- * ballot, its first flagged lane reserves room with one atomicAdd, and
- * every flagged lane writes at its rank within the warp.
- */
-__global__ static void
-compact_kernel(const uint8_t *__restrict__ flags, uint64_t nchunks,
-			   uint32_t *list, uint32_t *list_len)
-{
-	uint64_t	chunk = blockIdx.x * (uint64_t) blockDim.x + threadIdx.x;
-	uint32_t	lane = threadIdx.x % 32;
-	bool		flagged = chunk < nchunks && flags[chunk] != 0;
-	uint32_t	ballot = __ballot_sync(0xFFFFFFFF, flagged);
-	uint32_t	leader;
-	uint32_t	base = 0;
-
-	if (ballot == 0)
-		return;
-	leader = __ffs(ballot) - 1;
-	if (lane == leader)
-		base = atomicAdd(list_len, __popc(ballot));
-	base = __shfl_sync(0xFFFFFFFF, base, leader);
-	if (flagged)
-		list[base + __popc(ballot & ((1u << lane) - 1))] = (uint32_t) chunk;
-}
-
-bool
-gl_launch_compact(const GlLaunch *l, const uint8_t *chunk_flags, uint32_t *chunk_list,
-				  uint32_t *list_len)
-{
-	uint64_t	blocks = (l->dcol->nchunks + 255) / 256;
-
-	compact_kernel<<<(unsigned) blocks, 256, 0, l->stream>>>
-		(chunk_flags, l->dcol->nchunks, chunk_list, list_len);
-	return gl_cuda_ok(cudaGetLastError(), "launching the chunk compaction", l->errbuf, l->errlen);
-}
-
-bool
-gl_shared_memory_limit(size_t *bytes, char *errbuf, size_t errlen)
-{
-	int			device;
-	int			limit;
-
-	if (!gl_cuda_ok(cudaGetDevice(&device), "cudaGetDevice", errbuf, errlen) ||
-		!gl_cuda_ok(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device),
-					"cudaDeviceGetAttribute", errbuf, errlen))
-		return false;
-	*bytes = (size_t) limit;
-	return true;
 }
