@@ -205,7 +205,6 @@ static bool
 append_rows(GlDeviceColumn *part, const GlColumn *col, uint64_t from, uint64_t to,
 			char *errbuf, size_t errlen)
 {
-	GlDeviceColumn *dcol = part;
 	uint64_t	base = part->first_row;
 	Packer		pk;
 	uint64_t	add_bytes = 0;
@@ -224,22 +223,22 @@ append_rows(GlDeviceColumn *part, const GlColumn *col, uint64_t from, uint64_t t
 		return gl_cuda_fail("column has too many rows for the GPU engine", errbuf, errlen);
 	if (from == to)
 		return true;
-	if (!gl_cuda_ok(cudaSetDevice(dcol->device), "cudaSetDevice", errbuf, errlen))
+	if (!gl_cuda_ok(cudaSetDevice(part->device), "cudaSetDevice", errbuf, errlen))
 		return false;
 
 	add_raw = col->offsets[to] - col->offsets[from];
 	add_bytes = add_raw + (to - from);
-	new_nbytes = dcol->nbytes + add_bytes;
+	new_nbytes = part->nbytes + add_bytes;
 	new_nchunks = round_up(new_nbytes, GL_DEV_CHUNK_BYTES) / GL_DEV_CHUNK_BYTES;
-	if (!reserve(dcol, new_nbytes, to - base, errbuf, errlen))
+	if (!reserve(part, new_nbytes, to - base, errbuf, errlen))
 		return false;
 
 	memset(&pk, 0, sizeof(pk));
-	pk.dcol = dcol;
+	pk.dcol = part;
 	pk.errbuf = errbuf;
 	pk.errlen = errlen;
-	pk.buf_start = dcol->nbytes;
-	pk.first_chunk = round_up(dcol->nbytes, GL_DEV_CHUNK_BYTES) / GL_DEV_CHUNK_BYTES;
+	pk.buf_start = part->nbytes;
+	pk.first_chunk = round_up(part->nbytes, GL_DEV_CHUNK_BYTES) / GL_DEV_CHUNK_BYTES;
 	pk.buf = (char *) malloc(STAGING_BYTES);
 	pk.chunks = (GlChunkIndex *) calloc(new_nchunks - pk.first_chunk + 1, sizeof(GlChunkIndex));
 	if (pk.buf == NULL || pk.chunks == NULL)
@@ -249,7 +248,7 @@ append_rows(GlDeviceColumn *part, const GlColumn *col, uint64_t from, uint64_t t
 		return gl_cuda_fail("out of host memory staging a column upload", errbuf, errlen);
 	}
 
-	stream_pos = dcol->nbytes;
+	stream_pos = part->nbytes;
 	for (row = from; ok && row < to; row++)
 	{
 		uint32_t	len;
@@ -267,7 +266,7 @@ append_rows(GlDeviceColumn *part, const GlColumn *col, uint64_t from, uint64_t t
 	if (ok)
 		ok = packer_flush(&pk);
 	if (ok && new_nchunks > pk.first_chunk)
-		ok = gl_cuda_ok(cudaMemcpy(dcol->chunks + pk.first_chunk, pk.chunks,
+		ok = gl_cuda_ok(cudaMemcpy(part->chunks + pk.first_chunk, pk.chunks,
 								   (new_nchunks - pk.first_chunk) * sizeof(GlChunkIndex),
 								   cudaMemcpyHostToDevice),
 						"cudaMemcpy (chunk index)", errbuf, errlen);
@@ -277,7 +276,7 @@ append_rows(GlDeviceColumn *part, const GlColumn *col, uint64_t from, uint64_t t
 	 */
 	first_word = from / 64;
 	if (ok)
-		ok = gl_cuda_ok(cudaMemcpy(dcol->nulls + (first_word - base / 64) * 2,
+		ok = gl_cuda_ok(cudaMemcpy(part->nulls + (first_word - base / 64) * 2,
 								   col->nulls + first_word,
 								   (gl_bitmap_words(to) - first_word) * sizeof(uint64_t),
 								   cudaMemcpyHostToDevice),
@@ -287,13 +286,13 @@ append_rows(GlDeviceColumn *part, const GlColumn *col, uint64_t from, uint64_t t
 	if (!ok)
 	{
 		/* Bytes past the old end may be dirty now: restore the zero tail. */
-		cudaMemset(dcol->data + dcol->nbytes, 0, dcol->capacity_bytes - dcol->nbytes);
+		cudaMemset(part->data + part->nbytes, 0, part->capacity_bytes - part->nbytes);
 		return false;
 	}
-	dcol->nrows = to - base;
-	dcol->nbytes = new_nbytes;
-	dcol->raw_bytes += add_raw;
-	dcol->nchunks = new_nchunks;
+	part->nrows = to - base;
+	part->nbytes = new_nbytes;
+	part->raw_bytes += add_raw;
+	part->nchunks = new_nchunks;
 	return true;
 }
 
