@@ -190,6 +190,14 @@ position_probe(const GlCharMasks *masks, uint32_t t, uint32_t *mask, uint32_t *v
 	return true;
 }
 
+/* Probe k of sv tests (byte & mask) == value, four bytes at a time. */
+static void
+set_probe(GlSieve *sv, int k, uint32_t mask, uint32_t value)
+{
+	sv->probe_mask[k] = mask * 0x01010101u;
+	sv->probe_value[k] = value * 0x01010101u;
+}
+
 /*
  * The sieve's probes in run [start, start + len) of masks: positions i,
  * i + 1 and j (0 < j - i <= GL_SIEVE_MAX_GAP; a probe past the run, or on
@@ -232,10 +240,7 @@ choose_probes(const GlCharMasks *masks, uint32_t start, uint32_t len, GlSieve *s
 				sv->probe_pos = i;
 				sv->probe_gap = j - i;
 				for (int k = 0; k < 3; k++)
-				{
-					sv->probe_mask[k] = mask[pos[k]] * 0x01010101u;
-					sv->probe_value[k] = value[pos[k]] * 0x01010101u;
-				}
+					set_probe(sv, k, mask[pos[k]], value[pos[k]]);
 			}
 		}
 	return best;
@@ -279,12 +284,9 @@ choose_row_start_probes(const GlCharMasks *masks, uint32_t start, uint32_t len, 
 	}
 	sv->probe_pos = -1;
 	sv->probe_gap = gap;
-	sv->probe_mask[0] = 0xFFFFFFFFu;
-	sv->probe_value[0] = 0;
-	sv->probe_mask[1] = mask[0] * 0x01010101u;
-	sv->probe_value[1] = value[0] * 0x01010101u;
-	sv->probe_mask[2] = mask[1] * 0x01010101u;
-	sv->probe_value[2] = value[1] * 0x01010101u;
+	set_probe(sv, 0, 0xFF, 0);	/* the separator */
+	set_probe(sv, 1, mask[0], value[0]);
+	set_probe(sv, 2, mask[1], value[1]);
 }
 
 /*
