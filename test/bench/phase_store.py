@@ -39,7 +39,8 @@ def _read(out, phase):
 
 def save_phase(out, phase, scale, measurements, setup, context):
     """measurements: [Measurement]; setup: list of per-column dicts;
-    context: what a report needs besides them ("header", "table_rows", "cores"),
+    context: what a report needs besides them ("header", "table_rows", "cores",
+    "samples": the sampled queries' literals),
     so that --report-only can rebuild the outputs without a database."""
     earlier = _read(out, phase)
     run_now = {m.query for m in measurements}
