@@ -338,25 +338,46 @@ gl_registry_finish_load(int slot, uint64 generation)
 	return ready;
 }
 
+/* Mark a slot stale; the caller holds the registry lock exclusively. */
+static bool
+mark_stale_locked(int slot)
+{
+	GlCacheEntry *entry = &registry->entries[slot];
+
+	if (entry->state == GL_CACHE_EMPTY || entry->state == GL_CACHE_STALE)
+		return false;
+	/* a ready cache going stale is news: rebuild it without backoff */
+	if (entry->state == GL_CACHE_READY)
+	{
+		registry->extra[slot].retry_after = 0;
+		registry->extra[slot].failures = 0;
+	}
+	entry->state = GL_CACHE_STALE;
+	registry_changed();
+	return true;
+}
+
 void
 gl_registry_mark_slot_stale(int slot)
+{
+	bool		changed;
+
+	LWLockAcquire(registry_lock_ptr, LW_EXCLUSIVE);
+	changed = mark_stale_locked(slot);
+	LWLockRelease(registry_lock_ptr);
+	if (changed)
+		gl_registry_wake_launcher();
+}
+
+void
+gl_registry_mark_generation_stale(int slot, uint64 generation)
 {
 	GlCacheEntry *entry = &registry->entries[slot];
 	bool		changed = false;
 
 	LWLockAcquire(registry_lock_ptr, LW_EXCLUSIVE);
-	if (entry->state != GL_CACHE_EMPTY && entry->state != GL_CACHE_STALE)
-	{
-		/* a ready cache going stale is news: rebuild it without backoff */
-		if (entry->state == GL_CACHE_READY)
-		{
-			registry->extra[slot].retry_after = 0;
-			registry->extra[slot].failures = 0;
-		}
-		entry->state = GL_CACHE_STALE;
-		registry_changed();
-		changed = true;
-	}
+	if (entry->generation == generation && entry->state == GL_CACHE_READY)
+		changed = mark_stale_locked(slot);
 	LWLockRelease(registry_lock_ptr);
 	if (changed)
 		gl_registry_wake_launcher();

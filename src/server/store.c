@@ -386,25 +386,14 @@ apply_delta(int slot, uint64 generation, GlTid tid, const char *value,
 static void
 invalidate_serving(int slot)
 {
-	GlCacheEntry *entry = &gl_registry_entries()[slot];
 	uint64		generation = serving[slot]->generation;
-	bool		went_stale = false;
 
 	ereport(LOG,
 			(errmsg("gpulike server: out of memory applying changes to cache slot %d; marking it stale",
 					slot)));
 	free_column(serving[slot]);
 	serving[slot] = NULL;
-	LWLockAcquire(gl_registry_lock(), LW_EXCLUSIVE);
-	if (entry->generation == generation && entry->state == GL_CACHE_READY)
-	{
-		entry->state = GL_CACHE_STALE;
-		went_stale = true;
-	}
-	LWLockRelease(gl_registry_lock());
-	/* rebuild now rather than at the launcher's next periodic look */
-	if (went_stale)
-		gl_registry_wake_launcher();
+	gl_registry_mark_generation_stale(slot, generation);
 }
 
 /* Is the registry entry of a slot still asking for this generation? */
