@@ -199,6 +199,20 @@ forget_slot(Oid relid, AttrNumber attnum)
 	gl_registry_forget(slot);
 }
 
+/* Forget every slot of relid in this database (InvalidOid: of any relation). */
+static void
+forget_slots_of(Oid relid)
+{
+	for (int i = 0; i < gl_registry_size(); i++)
+	{
+		GlCacheEntry entry;
+
+		if (gl_registry_snapshot(i, &entry) && entry.dbid == MyDatabaseId &&
+			(relid == InvalidOid || entry.relid == relid))
+			forget_slot(entry.relid, entry.attnum);
+	}
+}
+
 bool
 gl_uncache_column(Oid relid, const char *attname)
 {
@@ -231,16 +245,7 @@ gl_cache_forget_dropped(Oid relid, AttrNumber attnum)
 		forget_slot(relid, attnum);
 	}
 	else
-	{
-		for (int i = 0; i < gl_registry_size(); i++)
-		{
-			GlCacheEntry entry;
-
-			if (gl_registry_snapshot(i, &entry) &&
-				entry.dbid == MyDatabaseId && entry.relid == relid)
-				forget_slot(relid, entry.attnum);
-		}
-	}
+		forget_slots_of(relid);
 	if (attnum == 0 || attname != NULL)
 		gl_registration_delete(relid, attname);
 }
@@ -248,13 +253,7 @@ gl_cache_forget_dropped(Oid relid, AttrNumber attnum)
 void
 gl_cache_forget_database(void)
 {
-	for (int i = 0; i < gl_registry_size(); i++)
-	{
-		GlCacheEntry entry;
-
-		if (gl_registry_snapshot(i, &entry) && entry.dbid == MyDatabaseId)
-			forget_slot(entry.relid, entry.attnum);
-	}
+	forget_slots_of(InvalidOid);
 }
 
 /* ------------------------------------------------------------ reconcile */

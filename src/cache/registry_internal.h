@@ -55,7 +55,7 @@ extern void gl_registry_mark_generation_stale(int slot, uint64 generation);
 
 /* Mark the slot EMPTY and tell the server to drop its data. */
 extern void gl_registry_forget(int slot);
-/* Forget every slot of a database (DROP EXTENSION, DROP DATABASE). */
+/* Forget every slot of a database (DROP DATABASE). */
 extern void gl_registry_forget_database(Oid dbid);
 
 /* Does this database have any slot for relid? */
