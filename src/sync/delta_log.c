@@ -206,7 +206,6 @@ gl_delta_log_drain(GlDeltaApply apply, void *arg)
 	uint64		start;
 	uint64		end;
 	uint64		pos;
-	uint64		applied = 0;
 
 	if (delta_log == NULL)
 		return;
@@ -231,10 +230,9 @@ gl_delta_log_drain(GlDeltaApply apply, void *arg)
 			  header.len > 0 ? value_buffer : "", header.len, header.isnull,
 			  arg);
 		pos += header.entry_bytes;
-		applied++;
 	}
 
-	if (applied > 0)
+	if (end > start)
 	{
 		/* count down per slot only now that the entries are applied */
 		for (pos = start; pos < end;)
