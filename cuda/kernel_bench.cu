@@ -118,7 +118,8 @@ build_column(GlColumn *col, uint64_t bytes, bool adversarial)
 		}
 		else
 			len = make_comment(buf);
-		if (!gl_column_append(col, gl_tid_make((uint32_t) (col->nrows / 64), 1), buf, len, false))
+		if (!gl_column_append(col, gl_tid_make((uint32_t) (col->nrows / 256), (uint16_t) (col->nrows % 256 + 1)),
+							  buf, len, 0))
 			die("host column", "out of memory");
 	}
 }

@@ -89,8 +89,11 @@ random_text(uint32_t nchars, bool utf8)
 static void
 append_row(GlColumn *col, const std::string &value, bool isnull)
 {
-	if (!gl_column_append(col, gl_tid_make((uint32_t) col->nrows / 100, 1),
-						  value.data(), (uint32_t) value.size(), isnull))
+	uint64_t	row = col->nrows;
+
+	if (!gl_column_append(col, gl_tid_make((uint32_t) (row / 100), (uint16_t) (row % 100 + 1)),
+						  value.data(), (uint32_t) value.size(),
+						  isnull ? GL_ROW_IS_NULL : 0))
 	{
 		printf("Bail out! out of memory building a column\n");
 		exit(2);
@@ -769,7 +772,8 @@ run_append_case(const GlColumn *col, int nparts = 1)
 		uint32_t	len;
 		const char *v = gl_column_value(col, row, &len);
 
-		gl_column_append(&part, col->tids[row], v, len, gl_column_is_null(col, row));
+		gl_column_append(&part, col->tids[row], v, len,
+						 gl_column_is_null(col, row) ? GL_ROW_IS_NULL : 0);
 	}
 	dcol = upload(&part, "first half for append", nparts);
 	while (dcol != NULL && ok && row < col->nrows)
@@ -782,7 +786,8 @@ run_append_case(const GlColumn *col, int nparts = 1)
 			uint32_t	len;
 			const char *v = gl_column_value(col, row, &len);
 
-			gl_column_append(&part, col->tids[row], v, len, gl_column_is_null(col, row));
+			gl_column_append(&part, col->tids[row], v, len,
+							 gl_column_is_null(col, row) ? GL_ROW_IS_NULL : 0);
 		}
 		ok = gl_cuda_append(dcol, &part, first, err, sizeof(err));
 	}

@@ -57,12 +57,13 @@ SELECT scan_cache('words', 't');
 SELECT scan_cache('words', 'v');
 SELECT scan_cache('words', 'b');
 
--- Plans: the scan, its recheck filter, the cache and matcher.
+-- Plans: the scan, its Recheck Cond (evaluated only when the answer is
+-- lossy), the cache and matcher.
 EXPLAIN (COSTS OFF) SELECT id FROM words WHERE t LIKE '%abc%';
 EXPLAIN (COSTS OFF) SELECT id FROM words WHERE t NOT ILIKE '%A%';
 EXPLAIN (COSTS OFF) SELECT id FROM words WHERE v ~ '^[0-9]+a';
 EXPLAIN (COSTS OFF) SELECT id FROM words WHERE b LIKE 'ab%';
--- Only the offloadable conjunct goes to the server; all quals are rechecked.
+-- Only the offloadable conjunct goes to the server; the other is a Filter.
 EXPLAIN (COSTS OFF) SELECT id FROM words WHERE t LIKE '%ab%' AND other LIKE '%cd%';
 -- Patterns ORed on one column (or NOT LIKEs ANDed) become one program.
 EXPLAIN (COSTS OFF) SELECT id FROM words WHERE t LIKE '%ab%' OR t LIKE '%cd%' OR v LIKE '%ef%';
@@ -164,7 +165,8 @@ SELECT scan_check($$SELECT id FROM words WHERE t LIKE 'zz\'$$);
 EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
 SELECT id FROM words WHERE t LIKE 'zz\';
 
--- EXPLAIN ANALYZE: candidates and rows removed by the recheck.
+-- EXPLAIN ANALYZE: candidates, heap fetches, rows removed by the Filter;
+-- an exact answer is not rechecked.
 EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
 SELECT id FROM words WHERE t LIKE '%ab%' AND other LIKE '%1%';
 

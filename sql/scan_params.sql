@@ -63,7 +63,7 @@ SELECT pid, pat, (SELECT count(*) || ' rows, ids sum to ' || sum(id) FROM docs
 FROM patterns ORDER BY pid;
 SET gpulike.enabled = on;
 
--- When only Params of the recheck change, rescans reuse the candidates.
+-- When only Params of the Filter change, rescans reuse the candidates.
 EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
 SELECT pid, (SELECT count(*) FROM docs WHERE body LIKE '%a%' AND id % 10 = pid) FROM patterns;
 SELECT pid, (SELECT count(*) FROM docs WHERE body LIKE '%a%' AND id % 10 = pid) FROM patterns ORDER BY pid;

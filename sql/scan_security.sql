@@ -31,8 +31,9 @@ END $$;
 GRANT EXECUTE ON FUNCTION leak(text) TO regress_gpulike_reader;
 
 SET ROLE regress_gpulike_reader;
--- The policy's qual comes first in the recheck; the leaky function sees
--- only the rows the policy lets through.
+-- The policy's qual comes first in the Filter, and the user's quals stay
+-- there after it (none becomes a Recheck Cond evaluated before it): the
+-- leaky function sees only the rows the policy lets through.
 EXPLAIN (COSTS OFF) SELECT id FROM secrets WHERE note LIKE '%a%' AND leak(note);
 SELECT id FROM secrets WHERE note LIKE '%a%' AND leak(note) ORDER BY id;
 SET gpulike.enabled = off;

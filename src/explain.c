@@ -4,29 +4,44 @@
  *	  EXPLAIN output of the GpuLike custom scan.
  *
  *	Custom Scan (GpuLike) on t
- *	  Filter: (c ~~ '%abc%'::text)			every qual, rechecked per candidate
- *	  Rows Removed by Filter: 2				ANALYZE: removed by the recheck
+ *	  Filter: (n > 5)						quals the server does not cover
+ *	  Rows Removed by Filter: 2				ANALYZE
+ *	  Recheck Cond: (c ~~ '%abc%'::text)	the offloaded quals, evaluated
+ *											only when the answer is lossy
+ *	  Rows Removed by Recheck: 1			ANALYZE, when rechecked
  *	  GpuLike Cache: t.c					the cached columns the scan reads
  *	  GpuLike Matcher: c: KMP-hybrid, ...	one entry per compiled leaf
+ *	  GpuLike Aggregate: count(*)			when the scan counts (COUNT)
+ *	  GpuLike Recheck: none (exact answer)	ANALYZE: or what was rechecked
+ *											and why
  *	  GpuLike Requests: 1					ANALYZE
- *	  GpuLike Candidates: 3					ANALYZE: TIDs the server returned
+ *	  GpuLike Candidates: 3					ANALYZE: rows the server returned
+ *	  GpuLike Candidate Pages: 2			ANALYZE: their heap pages
+ *	  Heap Fetches: 2						ANALYZE: candidates whose page
+ *											was read (the others were
+ *											counted from the visibility map)
  *	  GpuLike Invisible Candidates: 1		ANALYZE: not visible to the snapshot
  *	  GpuLike Heap Fallbacks: 1 (why)		ANALYZE, when the heap was read
  *	  GpuLike Engine: cpu (2 threads)		ANALYZE, not in regression mode
  *	  GpuLike Engine Time: 1.234 ms			ANALYZE, not in regression mode
+ *	  GpuLike Request Time: 1.9 ms			ANALYZE, not in regression mode
  *
- * PostgreSQL prints the Filter and "Rows Removed by Filter" lines itself:
- * the filter of this scan is exactly the recheck.  Engine names and times
- * are hidden when gpulike.regression_mode is on, so that expected outputs
- * are the same on CPU and GPU hosts.
+ * PostgreSQL prints the Filter lines of a ROWS scan itself (its
+ * scan.plan.qual); a COUNT scan's filter lives in custom_exprs, so we print
+ * it.  The ANALYZE figures are totals over all loops and, in a parallel
+ * scan, over all participants.  Engine names and times are hidden when
+ * gpulike.regression_mode is on, so that expected outputs are the same on
+ * CPU and GPU hosts.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
+#include "nodes/makefuncs.h"
 #include "nodes/pg_list.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
+#include "utils/ruleutils.h"
 
 #include "gpulike.h"
 #include "plan/scan.h"
@@ -34,7 +49,7 @@
 static List *
 cached_column_names(GlScanState *state)
 {
-	Relation	rel = state->css.ss.ss_currentRelation;
+	Relation	rel = state->rel;
 	List	   *names = NIL;
 	ListCell   *lc;
 
@@ -63,26 +78,78 @@ join_matchers(List *matchers)
 	return buf.data;
 }
 
+/* An implicitly-ANDed qual list, as EXPLAIN shows a scan's Filter. */
+static void
+show_quals(List *quals, const char *label, CustomScanState *node,
+		   List *ancestors, ExplainState *es)
+{
+	List	   *context;
+	char	   *text;
+
+	if (quals == NIL)
+		return;
+	context = set_deparse_context_plan(es->deparse_cxt, node->ss.ps.plan,
+									   ancestors);
+	text = deparse_expression((Node *) make_ands_explicit(quals), context,
+							  es->verbose, false);
+	ExplainPropertyText(label, text, es);
+}
+
+/* Rows removed by a qual, as PostgreSQL's show_instrumentation_count. */
+static void
+show_removed(const char *label, double removed, CustomScanState *node,
+			 ExplainState *es)
+{
+	double		nloops = node->ss.ps.instrument ? node->ss.ps.instrument->nloops : 0;
+
+	if (removed > 0 || es->format != EXPLAIN_FORMAT_TEXT)
+		ExplainPropertyFloat(label, NULL, nloops > 0 ? removed / nloops : 0,
+							 0, es);
+}
+
+static void
+sum_counters(GlScanCounters *sum, const GlScanCounters *a,
+			 const GlScanCounters *b)
+{
+	sum->requests = a->requests + b->requests;
+	sum->answered = a->answered + b->answered;
+	sum->candidates = a->candidates + b->candidates;
+	sum->candidate_pages = a->candidate_pages + b->candidate_pages;
+	sum->heap_fetches = a->heap_fetches + b->heap_fetches;
+	sum->unread = a->unread + b->unread;
+	sum->invisible = a->invisible + b->invisible;
+	sum->rechecked_passes = a->rechecked_passes + b->rechecked_passes;
+	sum->heap_fallbacks = a->heap_fallbacks + b->heap_fallbacks;
+	sum->engine_ms = a->engine_ms + b->engine_ms;
+	sum->answer_ms = a->answer_ms + b->answer_ms;
+	sum->round_trip_ms = a->round_trip_ms + b->round_trip_ms;
+}
+
 static void
 explain_analyze(GlScanState *state, ExplainState *es)
 {
-	ExplainPropertyUInteger("GpuLike Requests", NULL, state->requests, es);
-	ExplainPropertyUInteger("GpuLike Candidates", NULL,
-							state->candidates_returned, es);
-	ExplainPropertyUInteger("GpuLike Invisible Candidates", NULL,
-							state->candidates_invisible, es);
-	if (state->heap_fallbacks > 0)
+	GlScanCounters c;
+
+	sum_counters(&c, &state->counters, &state->worker_counters);
+	ExplainPropertyText("GpuLike Recheck",
+						c.rechecked_passes == 0 ? "none (exact answer)" :
+						state->recheck_reason, es);
+	ExplainPropertyUInteger("GpuLike Requests", NULL, c.requests, es);
+	ExplainPropertyUInteger("GpuLike Candidates", NULL, c.candidates, es);
+	ExplainPropertyUInteger("GpuLike Candidate Pages", NULL, c.candidate_pages, es);
+	ExplainPropertyUInteger("Heap Fetches", NULL, c.heap_fetches, es);
+	ExplainPropertyUInteger("GpuLike Invisible Candidates", NULL, c.invisible, es);
+	if (c.heap_fallbacks > 0)
 		ExplainPropertyText("GpuLike Heap Fallbacks",
-							psprintf(UINT64_FORMAT " (%s)",
-									 state->heap_fallbacks,
+							psprintf(UINT64_FORMAT " (%s)", c.heap_fallbacks,
 									 state->fallback_reason),
 							es);
 	/* heap_fallbacks also counts passes that sent no request at all */
-	if (!gl_regression_mode && state->answered > 0)
+	if (!gl_regression_mode && c.answered > 0)
 	{
 		ExplainPropertyText("GpuLike Engine", state->engine, es);
-		ExplainPropertyFloat("GpuLike Engine Time", "ms",
-							 state->engine_ms, 3, es);
+		ExplainPropertyFloat("GpuLike Engine Time", "ms", c.engine_ms, 3, es);
+		ExplainPropertyFloat("GpuLike Request Time", "ms", c.round_trip_ms, 3, es);
 	}
 }
 
@@ -90,19 +157,36 @@ void
 gl_explain_scan(CustomScanState *node, List *ancestors, ExplainState *es)
 {
 	GlScanState *state = (GlScanState *) node;
+	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
+	List	   *recheck = lsecond(cscan->custom_exprs);
+	List	   *count_filter = lthird(cscan->custom_exprs);
 	List	   *matchers;
 
+	if (state->output == GL_OUTPUT_COUNT)
+	{
+		show_quals(count_filter, "Filter", node, ancestors, es);
+		if (es->analyze && count_filter != NIL)
+			show_removed("Rows Removed by Filter",
+						 node->ss.ps.instrument ? node->ss.ps.instrument->nfiltered1 : 0,
+						 node, es);
+	}
+	show_quals(recheck, "Recheck Cond", node, ancestors, es);
+	if (es->analyze && recheck != NIL)
+		show_removed("Rows Removed by Recheck",
+					 node->ss.ps.instrument ? node->ss.ps.instrument->nfiltered2 : 0,
+					 node, es);
 	ExplainPropertyList("GpuLike Cache", cached_column_names(state), es);
 
 	/* after a run, the programs really used; before, what constants give */
-	if (state->started)
+	if (state->matchers != NIL)
 		matchers = state->matchers;
 	else
-		matchers = gl_scan_expr_describe(state->expr,
-										 node->ss.ss_currentRelation,
+		matchers = gl_scan_expr_describe(state->expr, state->rel,
 										 node->ss.ps.ps_ExprContext);
 	if (matchers != NIL)
 		ExplainPropertyText("GpuLike Matcher", join_matchers(matchers), es);
+	if (state->output == GL_OUTPUT_COUNT)
+		ExplainPropertyText("GpuLike Aggregate", "count(*)", es);
 
 	if (es->analyze)
 		explain_analyze(state, es);

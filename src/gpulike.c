@@ -31,7 +31,10 @@ int			gl_host_memory_mb = 4096;
 int			gl_delta_log_kb = 65536;
 bool		gl_regression_mode = false;
 double		gl_request_cost = 1000.0;
-double		gl_candidate_cost = 4.0;
+double		gl_page_cost = 1.0;
+int			gl_recheck_choice = GL_RECHECK_AUTO;
+bool		gl_enable_parallel = true;
+bool		gl_enable_count = true;
 
 bool		gl_preloaded = false;
 
@@ -39,6 +42,12 @@ static const struct config_enum_entry device_options[] = {
 	{"auto", GL_DEVICE_AUTO, false},
 	{"gpu", GL_DEVICE_GPU, false},
 	{"cpu", GL_DEVICE_CPU, false},
+	{NULL, 0, false}
+};
+
+static const struct config_enum_entry recheck_options[] = {
+	{"auto", GL_RECHECK_AUTO, false},
+	{"always", GL_RECHECK_ALWAYS, false},
 	{NULL, 0, false}
 };
 
@@ -76,9 +85,22 @@ define_gucs(void)
 							 "Planner cost of one request to the gpulike server.",
 							 NULL, &gl_request_cost, 1000.0, 0.0, 1e10,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
-	DefineCustomRealVariable("gpulike.candidate_cost",
-							 "Planner cost of fetching and rechecking one candidate row.",
-							 NULL, &gl_candidate_cost, 4.0, 0.0, 1e10,
+	DefineCustomRealVariable("gpulike.page_cost",
+							 "Planner cost of reading one heap page of candidate rows.",
+							 NULL, &gl_page_cost, 1.0, 0.0, 1e10,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomEnumVariable("gpulike.recheck",
+							 "When the offloaded quals are evaluated again on the candidate rows.",
+							 "auto: only when the server's answer is lossy; always: on every candidate.",
+							 &gl_recheck_choice, GL_RECHECK_AUTO, recheck_options,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("gpulike.enable_parallel",
+							 "Lets the planner use parallel GpuLike scans.",
+							 NULL, &gl_enable_parallel, true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("gpulike.enable_count",
+							 "Lets the planner answer count(*) from a GpuLike scan without returning its rows.",
+							 NULL, &gl_enable_count, true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	/* Sizes shared memory, which exists only when preloaded. */
 	if (process_shared_preload_libraries_in_progress)

@@ -16,6 +16,13 @@ typedef enum GlDeviceChoice
 	GL_DEVICE_CPU
 } GlDeviceChoice;
 
+/* gpulike.recheck */
+typedef enum GlRecheckChoice
+{
+	GL_RECHECK_AUTO,			/* only when the answer is lossy */
+	GL_RECHECK_ALWAYS			/* every candidate */
+} GlRecheckChoice;
+
 /* GUC variables (gpulike.c) */
 extern bool gl_enabled;
 extern int	gl_device_choice;
@@ -25,7 +32,10 @@ extern int	gl_host_memory_mb;
 extern int	gl_delta_log_kb;
 extern bool gl_regression_mode;
 extern double gl_request_cost;
-extern double gl_candidate_cost;
+extern double gl_page_cost;
+extern int	gl_recheck_choice;
+extern bool gl_enable_parallel;
+extern bool gl_enable_count;
 
 /* Was the library loaded by shared_preload_libraries? */
 extern bool gl_preloaded;

@@ -1,81 +1,83 @@
 /*-------------------------------------------------------------------------
  *
  * planner.c
- *	  The GpuLike scan path: when to offer it, what it costs, and the plan
- *	  node it becomes.
+ *	  The GpuLike scan paths: when to offer them, what they cost, and the
+ *	  plan node they become.
  *
  * set_rel_pathlist_hook runs after PostgreSQL has built its own paths for a
  * base relation.  For a plain heap table with offloadable restriction
- * clauses over usable column caches (plan/quals.c decides which), we add a
- * CustomPath and let add_path() compare it with the sequential, parallel,
- * index and bitmap paths already there; the cheapest wins.  Join clauses
- * whose pattern comes from another relation get parameterized paths, which
- * a nested loop rescans once per outer row.
+ * clauses over usable column caches (plan/quals.c decides which), we add
  *
- * Cost model.  A GpuLike scan sends one request to the gpulike server, which
- * runs the compiled predicate over every cached row, and gets back a sorted
- * list of candidate TIDs.  The executor then fetches each candidate from the
- * heap and rechecks all the original quals.  So:
+ *	- a GpuLike path, parallel-safe when the relation is (it may then run
+ *	  inside a worker: the inner side of a parallel join, a subplan);
+ *	- a partial, parallel-aware GpuLike path, which the planner can put
+ *	  under a Gather: one request, the candidate pages split among the
+ *	  participants (plan/parallel_scan.c);
+ *	- for join clauses whose pattern comes from another relation, paths
+ *	  parameterized by that relation, which a nested loop rescans once per
+ *	  outer row;
  *
- *	startup = gpulike.request_cost
- *			  + cached rows * columns * engine row cost	(the matching itself)
- *	run		= heap pages of the candidates
- *			  + candidates * (GL_FETCH_ROW_COST + cpu_tuple_cost
- *							  + recheck of the quals)
+ * and let add_path() compare them with the sequential, parallel, index and
+ * bitmap paths already there; the cheapest wins.  plan/count_paths.c adds
+ * count(*) above them.
+ *
+ * Quals.  A clause whose offloadable part is the whole clause is covered
+ * exactly by the request: it goes to the plan's recheck list, evaluated
+ * only when an answer is lossy.  Every other clause is a Filter, always
+ * evaluated.
+ *
+ * Cost model, in the planner's units, calibrated so that the cost of each
+ * GpuLike path stands to PostgreSQL's estimates of its other scans as the
+ * measured times do (test/bench/sweep, on the 2-core CPU machine and the
+ * H200 host):
+ *
+ *	startup	= gpulike.request_cost				one round trip to the server
+ *			  + cached rows * columns * engine row cost	(the matching)
+ *	run		= pages read * gpulike.page_cost	the candidates' heap pages
+ *			  + candidates * (cpu_tuple_cost		visibility, return
+ *							  + Filter [+ recheck when lossy])
  *
  * with candidates = selectivity of the offloaded clauses (PostgreSQL's own
- * pattern selectivity) * rows.  The candidate TIDs come sorted, so the heap
- * fetch behaves like a bitmap heap scan's: we charge the pages it would read,
- * at a per-page cost between random_page_cost (few, scattered pages) and
- * seq_page_cost (most of the table), and never more than
- * gpulike.candidate_cost per candidate.  An unselective predicate (a typical
- * NOT LIKE) thus costs about a sequential scan plus the request, and the
- * planner keeps the sequential or parallel plan.
- *
- * The path is not parallel-safe: the request is made once per scan, and a
- * partial GpuLike scan would need the TID list shared among workers.  The
- * planner may still put a Gather over other paths of the same relation.
+ * pattern selectivity) * rows, and pages from the Mackert-Lohman estimate
+ * of the distinct pages they fall on, as for a bitmap heap scan.  When
+ * nothing of the row is needed and the answer is expected exact, pages the
+ * visibility map calls all-visible (pg_class.relallvisible) are not read
+ * at all.  The answer's pages are read from memory, so a partial path
+ * divides both the page and the row work among the participants, where a
+ * sequential scan divides only the latter.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
 #include <math.h>
+#include <unistd.h>
 
 #include "access/table.h"
 #include "catalog/pg_am.h"
 #include "catalog/pg_class.h"
 #include "nodes/extensible.h"
+#include "optimizer/clauses.h"
 #include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/pathnode.h"
 #include "optimizer/paths.h"
 #include "optimizer/restrictinfo.h"
-#include "utils/spccache.h"
 
 #include "gpulike.h"
+#include "plan/paths.h"
 #include "plan/quals.h"
 #include "plan/scan.h"
 
 /*
- * Planner cost of matching one cached row.  The CPU engine matches a row in
- * about the time the backend's own LIKE takes (measured: 94 ms for 1 M rows
- * of 65 bytes on 2 threads, against 517 ms for a sequential scan), which
- * PostgreSQL prices at cpu_operator_cost.  A GPU streams the column from
- * device memory at hundreds of GB/s: a hundredth of that is generous.
+ * Planner cost of matching one cached row.  The CPU engine matches a row
+ * in about the time the backend's own LIKE takes, which PostgreSQL prices
+ * at cpu_operator_cost, on gpulike.cpu_threads threads of the server.  A
+ * GPU streams the column from device memory at terabytes a second: a
+ * hundredth of that is generous.
  */
 #define GL_CPU_ENGINE_ROW_COST	(cpu_operator_cost)
 #define GL_GPU_ENGINE_ROW_COST	(0.01 * cpu_operator_cost)
-
-/*
- * CPU cost of fetching one candidate by TID, beyond the cpu_tuple_cost every
- * scan pays: a buffer lookup, pin, lock and visibility check per tuple,
- * where a sequential scan pays them once per page.  Measured on the CPU
- * engine: about 1 us per candidate, against about 0.5 us per row for a
- * sequential scan evaluating a LIKE (which PostgreSQL costs at about
- * 0.025), hence 4 * cpu_tuple_cost.
- */
-#define GL_FETCH_ROW_COST	(4.0 * cpu_tuple_cost)
 
 static set_rel_pathlist_hook_type prev_set_rel_pathlist_hook = NULL;
 
@@ -83,110 +85,233 @@ static Plan *plan_gpulike_path(PlannerInfo *root, RelOptInfo *rel,
 							   CustomPath *best_path, List *tlist,
 							   List *clauses, List *custom_plans);
 
-static const CustomPathMethods gpulike_path_methods = {
+const CustomPathMethods gl_path_methods = {
 	.CustomName = GL_SCAN_NAME,
 	.PlanCustomPath = plan_gpulike_path,
 };
 
+static int
+server_cpu_threads(void)
+{
+	long		cores;
+
+	if (gl_cpu_threads > 0)
+		return gl_cpu_threads;
+	cores = sysconf(_SC_NPROCESSORS_ONLN);
+	return cores > 0 ? (int) cores : 1;
+}
+
 /*
- * Heap cost of fetching ncandidates sorted TIDs from rel, as a bitmap heap
- * scan would (see cost_bitmap_heap_scan): the Mackert-Lohman estimate of
- * distinct pages, each costing between random and sequential page cost.
+ * How many participants share a partial path's work: the workers, and the
+ * leader less and less as it has more workers to serve (the convention of
+ * PostgreSQL's own parallel costs).
  */
-static Cost
-candidate_fetch_cost(RelOptInfo *rel, double ncandidates)
+double
+gl_parallel_divisor(int parallel_workers)
+{
+	double		divisor = parallel_workers;
+
+	if (parallel_leader_participation && parallel_workers < 4)
+		divisor += 1.0 - 0.3 * parallel_workers;
+	return Max(divisor, 1.0);
+}
+
+/* Distinct heap pages holding ncandidates of rel's tuples (Mackert-Lohman). */
+static double
+candidate_pages(RelOptInfo *rel, double ncandidates)
 {
 	double		pages = Max(rel->pages, 1);
-	double		pages_fetched;
-	double		spc_random_page_cost;
-	double		spc_seq_page_cost;
-	Cost		cost_per_page;
+	double		fetched = (2.0 * pages * ncandidates) / (2.0 * pages + ncandidates);
 
-	get_tablespace_page_costs(rel->reltablespace,
-							  &spc_random_page_cost, &spc_seq_page_cost);
-	pages_fetched = (2.0 * pages * ncandidates) / (2.0 * pages + ncandidates);
-	pages_fetched = Min(ceil(pages_fetched), pages);
-	if (pages_fetched >= 2.0)
-		cost_per_page = spc_random_page_cost -
-			(spc_random_page_cost - spc_seq_page_cost) *
-			sqrt(pages_fetched / pages);
-	else
-		cost_per_page = spc_random_page_cost;
-	return Min(pages_fetched * cost_per_page, ncandidates * gl_candidate_cost);
+	return Min(ceil(fetched), pages);
+}
+
+/* See the header comment; the count paths use it too. */
+void
+gl_cost_scan(PlannerInfo *root, RelOptInfo *rel, Path *path,
+			 const GlScanShape *in, Cost *startup, Cost *run,
+			 double *pages_read)
+{
+	Selectivity selectivity;
+	double		ncandidates;
+	double		pages;
+	QualCost	recheck_cost;
+	QualCost	filter_cost;
+	bool		may_skip_reads;
+	double		divisor = gl_parallel_divisor(path->parallel_workers);
+
+	/* other relations' Vars count as constants of unknown value here */
+	selectivity = clauselist_selectivity(root, in->offloaded, rel->relid,
+										 JOIN_INNER, NULL);
+	ncandidates = clamp_row_est(selectivity * rel->tuples);
+	pages = candidate_pages(rel, ncandidates);
+
+	cost_qual_eval(&recheck_cost, in->exact_clauses, root);
+	cost_qual_eval(&filter_cost, in->filter_clauses, root);
+	may_skip_reads = !in->needs_tuple && gl_recheck_choice == GL_RECHECK_AUTO;
+	if (may_skip_reads)
+		pages *= 1.0 - rel->allvisfrac;
+	*pages_read = pages;
+
+	*startup = gl_request_cost + filter_cost.startup + recheck_cost.startup +
+		rel->tuples * list_length(in->attnums) *
+		(in->on_device ? GL_GPU_ENGINE_ROW_COST :
+		 GL_CPU_ENGINE_ROW_COST / server_cpu_threads());
+	*run = pages * gl_page_cost +
+		ncandidates * (cpu_tuple_cost + filter_cost.per_tuple +
+					   (gl_recheck_choice == GL_RECHECK_ALWAYS ?
+						recheck_cost.per_tuple : 0));
+	*run /= divisor;
 }
 
 static void
 cost_gpulike_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *cpath,
-				  List *offloaded, List *attnums, bool on_device)
+				  const GlScanShape *in)
 {
 	ParamPathInfo *param_info = cpath->path.param_info;
-	Selectivity selectivity;
-	double		ncandidates;
-	QualCost	recheck_cost;
-	Cost		startup_cost;
-	Cost		run_cost;
+	Cost		startup;
+	Cost		run;
+	double		pages_read;
 
-	/* other relations' Vars count as constants of unknown value here */
-	selectivity = clauselist_selectivity(root, offloaded, rel->relid,
-										 JOIN_INNER, NULL);
-	ncandidates = clamp_row_est(selectivity * rel->tuples);
-
-	/* every original qual is rechecked on every candidate */
-	cost_qual_eval(&recheck_cost, rel->baserestrictinfo, root);
-	if (param_info)
-	{
-		QualCost	join_cost;
-
-		cost_qual_eval(&join_cost, param_info->ppi_clauses, root);
-		recheck_cost.startup += join_cost.startup;
-		recheck_cost.per_tuple += join_cost.per_tuple;
-	}
-
-	startup_cost = gl_request_cost + recheck_cost.startup +
-		rel->tuples * list_length(attnums) *
-		(on_device ? GL_GPU_ENGINE_ROW_COST : GL_CPU_ENGINE_ROW_COST);
-	run_cost = candidate_fetch_cost(rel, ncandidates) +
-		ncandidates * (GL_FETCH_ROW_COST + cpu_tuple_cost +
-					   recheck_cost.per_tuple);
+	gl_cost_scan(root, rel, &cpath->path, in, &startup, &run, &pages_read);
 
 	/* the projection, as cost_seqscan charges it */
 	cpath->path.rows = param_info ? param_info->ppi_rows : rel->rows;
-	startup_cost += rel->reltarget->cost.startup;
-	run_cost += cpath->path.rows * rel->reltarget->cost.per_tuple;
+	if (cpath->path.parallel_workers > 0)
+		cpath->path.rows = clamp_row_est(cpath->path.rows /
+										 gl_parallel_divisor(cpath->path.parallel_workers));
+	startup += rel->reltarget->cost.startup;
+	run += cpath->path.rows * rel->reltarget->cost.per_tuple;
 
-	cpath->path.startup_cost = startup_cost;
-	cpath->path.total_cost = startup_cost + run_cost;
+	cpath->path.startup_cost = startup;
+	cpath->path.total_cost = startup + run;
+}
+
+/* Does the relation's output need any of its columns? */
+static bool
+output_needs_columns(RelOptInfo *rel)
+{
+	return contain_var_clause((Node *) rel->reltarget->exprs);
+}
+
+void
+gl_path_shape(RelOptInfo *rel, CustomPath *path, GlScanShape *shape)
+{
+	ListCell   *lc;
+
+	memset(shape, 0, sizeof(GlScanShape));
+	shape->offloaded = linitial(path->custom_private);
+	shape->exact_clauses = lsecond(path->custom_private);
+	shape->on_device = intVal(lthird(path->custom_private)) != 0;
+	shape->attnums = gl_offloaded_attnums(shape->offloaded, rel->relid);
+	foreach(lc, rel->baserestrictinfo)
+	{
+		RestrictInfo *rinfo = lfirst_node(RestrictInfo, lc);
+
+		if (!rinfo->pseudoconstant &&
+			!list_member_ptr(shape->exact_clauses, rinfo->clause))
+			shape->filter_clauses = lappend(shape->filter_clauses, rinfo);
+	}
+	shape->needs_tuple = shape->filter_clauses != NIL || output_needs_columns(rel);
 }
 
 /*
- * Offer a GpuLike path evaluating 'offloaded' (a list of expressions,
- * implicitly ANDed), parameterized by required_outer when not empty.
+ * Sort clauses (RestrictInfos) into those the offloaded parts cover
+ * exactly and the rest.  A clause covered exactly is evaluated, when at
+ * all, before the Filter: only one that would come first anyway may be,
+ * i.e. none of a user's quals ahead of a row security policy's (a higher
+ * security_level), whose leaks the policy must be evaluated first to stop.
  */
 static void
-add_gpulike_path(PlannerInfo *root, RelOptInfo *rel, GlOffloadContext *ctx,
-				 List *offloaded, Relids required_outer)
+split_clauses(RelOptInfo *rel, GlOffloadContext *ctx, List *clauses,
+			  GlScanShape *in)
+{
+	ListCell   *lc;
+
+	foreach(lc, clauses)
+	{
+		RestrictInfo *rinfo = lfirst_node(RestrictInfo, lc);
+		Relids		pattern_relids;
+		Expr	   *part;
+
+		if (rinfo->pseudoconstant)
+			continue;
+		part = gl_offloadable_part(ctx, rinfo->clause, &pattern_relids);
+		if (part != NULL)
+			in->offloaded = lappend(in->offloaded, part);
+		if (part != NULL && equal(part, rinfo->clause) &&
+			rinfo->security_level <= rel->baserestrict_min_security)
+			in->exact_clauses = lappend(in->exact_clauses, rinfo->clause);
+		else
+			in->filter_clauses = lappend(in->filter_clauses, rinfo);
+	}
+}
+
+static CustomPath *
+make_gpulike_path(PlannerInfo *root, RelOptInfo *rel, GlScanShape *in,
+				  Relids required_outer, int parallel_workers)
 {
 	CustomPath *cpath = makeNode(CustomPath);
-	List	   *attnums = gl_offloaded_attnums(offloaded, rel->relid);
 
 	cpath->path.pathtype = T_CustomScan;
 	cpath->path.parent = rel;
 	cpath->path.pathtarget = rel->reltarget;
 	cpath->path.param_info = get_baserel_parampathinfo(root, rel,
 														required_outer);
-	cpath->path.parallel_aware = false;
-	cpath->path.parallel_safe = false;
-	cpath->path.parallel_workers = 0;
+	cpath->path.parallel_aware = parallel_workers > 0;
+	cpath->path.parallel_safe = rel->consider_parallel;
+	cpath->path.parallel_workers = parallel_workers;
 	cpath->path.pathkeys = NIL;	/* TID order is heap order, not a sort order */
 	/* no backward scans: PostgreSQL adds a Material node for SCROLL cursors */
 	cpath->flags = CUSTOMPATH_SUPPORT_PROJECTION;
 	cpath->custom_paths = NIL;
-	cpath->custom_private = list_make2(offloaded, attnums);
-	cpath->methods = &gpulike_path_methods;
-	cost_gpulike_path(root, rel, cpath, offloaded, attnums,
-					  gl_offload_on_device(ctx, attnums));
+	cpath->custom_private = list_make3(in->offloaded, in->exact_clauses,
+									   makeInteger(in->on_device ? 1 : 0));
+	cpath->methods = &gl_path_methods;
+	cost_gpulike_path(root, rel, cpath, in);
+	return cpath;
+}
 
-	add_path(rel, &cpath->path);
+/*
+ * The serial path over the given clauses, and for an unparameterized one
+ * the partial path too, with as many workers as the pages it reads call
+ * for (PostgreSQL's rule for heap scans).
+ */
+static void
+add_gpulike_paths_for(PlannerInfo *root, RelOptInfo *rel,
+					  GlOffloadContext *ctx, List *clauses,
+					  Relids required_outer)
+{
+	GlScanShape in = {0};
+	CustomPath *serial;
+
+	split_clauses(rel, ctx, clauses, &in);
+	if (in.offloaded == NIL)
+		return;
+	in.attnums = gl_offloaded_attnums(in.offloaded, rel->relid);
+	in.on_device = gl_offload_on_device(ctx, in.attnums);
+	in.needs_tuple = in.filter_clauses != NIL || output_needs_columns(rel);
+
+	serial = make_gpulike_path(root, rel, &in, required_outer, 0);
+	add_path(rel, &serial->path);
+
+	if (gl_enable_parallel && rel->consider_parallel &&
+		bms_equal(required_outer, rel->lateral_relids) &&
+		max_parallel_workers_per_gather > 0)
+	{
+		Cost		startup;
+		Cost		run;
+		double		pages_read;
+		int			workers;
+
+		gl_cost_scan(root, rel, &serial->path, &in, &startup, &run, &pages_read);
+		workers = compute_parallel_worker(rel, pages_read, -1,
+										  max_parallel_workers_per_gather);
+		if (workers > 0)
+			add_partial_path(rel, &make_gpulike_path(root, rel, &in,
+													 required_outer,
+													 workers)->path);
+	}
 }
 
 /*
@@ -199,7 +324,7 @@ add_gpulike_path(PlannerInfo *root, RelOptInfo *rel, GlOffloadContext *ctx,
  */
 static void
 add_parameterized_paths(PlannerInfo *root, RelOptInfo *rel,
-						GlOffloadContext *ctx, List *restriction_parts)
+						GlOffloadContext *ctx)
 {
 	List	   *done = NIL;		/* parameterizations offered already */
 	ListCell   *lc;
@@ -210,8 +335,8 @@ add_parameterized_paths(PlannerInfo *root, RelOptInfo *rel,
 		Relids		pattern_relids;
 		Relids		required_outer;
 		ParamPathInfo *param_info;
-		List	   *offloaded;
 		ListCell   *lc2;
+		bool		any_offloaded = false;
 
 		if (rinfo->pseudoconstant ||
 			gl_offloadable_part(ctx, rinfo->clause, &pattern_relids) == NULL ||
@@ -231,18 +356,18 @@ add_parameterized_paths(PlannerInfo *root, RelOptInfo *rel,
 		done = lappend(done, required_outer);
 
 		param_info = get_baserel_parampathinfo(root, rel, required_outer);
-		offloaded = list_copy(restriction_parts);
 		foreach(lc2, param_info->ppi_clauses)
 		{
 			RestrictInfo *movable = lfirst_node(RestrictInfo, lc2);
-			Expr	   *part = gl_offloadable_part(ctx, movable->clause,
-												   &pattern_relids);
 
-			if (part != NULL)
-				offloaded = lappend(offloaded, part);
+			if (gl_offloadable_part(ctx, movable->clause, &pattern_relids) != NULL)
+				any_offloaded = true;
 		}
-		if (list_length(offloaded) > list_length(restriction_parts))
-			add_gpulike_path(root, rel, ctx, offloaded, required_outer);
+		if (any_offloaded)
+			add_gpulike_paths_for(root, rel, ctx,
+								  list_concat_copy(rel->baserestrictinfo,
+												   param_info->ppi_clauses),
+								  required_outer);
 	}
 }
 
@@ -251,8 +376,6 @@ add_gpulike_paths(PlannerInfo *root, RelOptInfo *rel, RangeTblEntry *rte)
 {
 	Relation	relation;
 	GlOffloadContext *ctx;
-	List	   *restriction_parts = NIL;
-	ListCell   *lc;
 
 	/* the planner holds a lock on every relation it plans */
 	relation = table_open(rte->relid, NoLock);
@@ -264,24 +387,9 @@ add_gpulike_paths(PlannerInfo *root, RelOptInfo *rel, RangeTblEntry *rte)
 		return;
 	}
 	ctx = gl_offload_begin(rel, relation);
-
-	foreach(lc, rel->baserestrictinfo)
-	{
-		RestrictInfo *rinfo = lfirst_node(RestrictInfo, lc);
-		Relids		pattern_relids;
-		Expr	   *part;
-
-		if (rinfo->pseudoconstant)
-			continue;
-		part = gl_offloadable_part(ctx, rinfo->clause, &pattern_relids);
-		if (part != NULL)
-			restriction_parts = lappend(restriction_parts, part);
-	}
-	if (restriction_parts != NIL)
-		add_gpulike_path(root, rel, ctx, restriction_parts,
-						 rel->lateral_relids);
-
-	add_parameterized_paths(root, rel, ctx, restriction_parts);
+	add_gpulike_paths_for(root, rel, ctx, rel->baserestrictinfo,
+						  rel->lateral_relids);
+	add_parameterized_paths(root, rel, ctx);
 	table_close(relation, NoLock);
 }
 
@@ -293,9 +401,10 @@ gpulike_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 		prev_set_rel_pathlist_hook(root, rel, rti, rte);
 
 	/*
-	 * Plain tables only (heap ones: see below).  An inheritance or partitioned parent (inh) is
-	 * planned as an Append of its children, and each child comes through
-	 * here as a relation of its own.  TABLESAMPLE picks its own rows.
+	 * Plain heap tables only.  An inheritance or partitioned parent (inh)
+	 * is planned as an Append of its children, and each child comes
+	 * through here as a relation of its own.  TABLESAMPLE picks its own
+	 * rows.
 	 */
 	if (!gl_enabled || !gl_preloaded ||
 		rte->rtekind != RTE_RELATION || rte->relkind != RELKIND_RELATION ||
@@ -307,26 +416,59 @@ gpulike_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 	add_gpulike_paths(root, rel, rte);
 }
 
+/*
+ * The plan's quals: clauses the path's offloaded parts cover exactly go to
+ * the recheck list, the others stay the scan's Filter.  Pseudoconstant ones
+ * became a gating Result above us already.
+ */
+void
+gl_split_plan_clauses(CustomPath *path, List *clauses, List **recheck,
+					  List **filter)
+{
+	List	   *exact_clauses = lsecond(path->custom_private);
+	ListCell   *lc;
+
+	*recheck = NIL;
+	*filter = NIL;
+	foreach(lc, clauses)
+	{
+		RestrictInfo *rinfo = lfirst_node(RestrictInfo, lc);
+
+		if (rinfo->pseudoconstant)
+			continue;
+		if (list_member_ptr(exact_clauses, rinfo->clause))
+			*recheck = lappend(*recheck, rinfo->clause);
+		else
+			*filter = lappend(*filter, rinfo->clause);
+	}
+}
+
 static Plan *
 plan_gpulike_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 				  List *tlist, List *clauses, List *custom_plans)
 {
 	CustomScan *cscan = makeNode(CustomScan);
+	List	   *offloaded = linitial(best_path->custom_private);
+	List	   *recheck;
+	List	   *filter;
+	bool		needs_tuple;
 
-	/*
-	 * All the original quals stay: they are the recheck of every candidate.
-	 * Pseudoconstant ones became a gating Result above us already.
-	 */
+	gl_split_plan_clauses(best_path, clauses, &recheck, &filter);
+	needs_tuple = filter != NIL || contain_var_clause((Node *) tlist);
+
 	cscan->scan.plan.targetlist = tlist;
-	cscan->scan.plan.qual = extract_actual_clauses(clauses, false);
+	cscan->scan.plan.qual = filter;
 	cscan->scan.scanrelid = rel->relid;
 	cscan->flags = best_path->flags;
+
 	/*
 	 * In custom_exprs as in the qual, createplan.c turns other relations'
 	 * Vars into nestloop Params, and setrefs.c adjusts Vars and Params.
 	 */
-	cscan->custom_exprs = linitial(best_path->custom_private);
-	cscan->custom_private = list_make1(lsecond(best_path->custom_private));
+	cscan->custom_exprs = list_make3(offloaded, recheck, NIL);
+	cscan->custom_private = list_make3(gl_offloaded_attnums(offloaded, rel->relid),
+									   makeInteger(GL_OUTPUT_ROWS),
+									   makeInteger(needs_tuple ? 1 : 0));
 	cscan->methods = &gl_scan_methods;
 	return &cscan->scan.plan;
 }
@@ -336,4 +478,5 @@ gl_planner_init(void)
 {
 	prev_set_rel_pathlist_hook = set_rel_pathlist_hook;
 	set_rel_pathlist_hook = gpulike_set_rel_pathlist;
+	gl_count_paths_init();
 }

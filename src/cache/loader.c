@@ -27,6 +27,13 @@
  * Values are detoasted (they may be megabytes long) and shipped as stored:
  * char(n) stays blank-padded, exactly what the LIKE functions see.
  *
+ * Each row also says whether its tuple is known live: HEAPTUPLE_LIVE
+ * (inserted by a committed transaction, not deleted by one), or on an
+ * all-visible page.  From then on only a logged delete or update can end
+ * it (the sync trigger logs those), which is what lets the executor count
+ * such rows on all-visible pages without reading them.  Recently dead and
+ * in-progress versions are shipped as not known live.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -44,6 +51,7 @@
 
 #include "cache/loader.h"
 #include "cache/registry_internal.h"
+#include "column/column.h"
 #include "server/loader_api.h"
 
 /* Update the progress shown in gpulike.caches every this many pages. */
@@ -60,23 +68,31 @@ estimated_rows(Relation rel, BlockNumber nblocks)
 	return (uint64) nblocks * UNANALYZED_ROWS_PER_PAGE;
 }
 
+/* A tuple of a page that some snapshot may see. */
+typedef struct Keeper
+{
+	OffsetNumber offset;
+	bool		known_live;
+} Keeper;
+
 /* Ship the value of attnum in one tuple version. */
 static void
 ship_tuple(GlLoadStream *stream, HeapTuple tuple, TupleDesc desc,
-		   AttrNumber attnum, GlLoadResult *result)
+		   AttrNumber attnum, bool known_live, GlLoadResult *result)
 {
 	bool		isnull;
 	Datum		datum = heap_getattr(tuple, attnum, desc, &isnull);
+	uint32		flags = known_live ? GL_ROW_KNOWN_LIVE : 0;
 
 	if (isnull)
-		gl_load_row(stream, &tuple->t_self, NULL, 0, true);
+		gl_load_row(stream, &tuple->t_self, NULL, 0, flags | GL_ROW_IS_NULL);
 	else
 	{
 		struct varlena *stored = (struct varlena *) DatumGetPointer(datum);
 		struct varlena *value = pg_detoast_datum_packed(stored);
 		uint32		len = VARSIZE_ANY_EXHDR(value);
 
-		gl_load_row(stream, &tuple->t_self, VARDATA_ANY(value), len, false);
+		gl_load_row(stream, &tuple->t_self, VARDATA_ANY(value), len, flags);
 		result->bytes += len;
 		if (value != stored)
 			pfree(value);
@@ -85,14 +101,14 @@ ship_tuple(GlLoadStream *stream, HeapTuple tuple, TupleDesc desc,
 }
 
 /*
- * Offsets of the tuples of one page that some snapshot may see, decided
- * under the content lock.  On an all-visible page (VACUUM set the flag,
- * and any change clears it first) every tuple is visible to everyone, so
- * the per-tuple check is skipped: most pages of a vacuumed table.
+ * The tuples of one page that some snapshot may see, decided under the
+ * content lock.  On an all-visible page (VACUUM set the flag, and any
+ * change clears it first) every tuple is visible to everyone, so the
+ * per-tuple check is skipped: most pages of a vacuumed table.
  */
 static int
 page_keepers(Relation rel, Buffer buffer, BlockNumber block,
-			 TransactionId oldest_xmin, OffsetNumber *keep)
+			 TransactionId oldest_xmin, Keeper *keep)
 {
 	Page		page;
 	OffsetNumber maxoff;
@@ -108,19 +124,26 @@ page_keepers(Relation rel, Buffer buffer, BlockNumber block,
 		ItemId		itemid = PageGetItemId(page, off);
 		HeapTupleData tuple;
 
+		HTSV_Result status;
+
 		if (!ItemIdIsNormal(itemid))
 			continue;
 		if (all_visible)
 		{
-			keep[nkeep++] = off;
+			keep[nkeep].offset = off;
+			keep[nkeep++].known_live = true;
 			continue;
 		}
 		tuple.t_data = (HeapTupleHeader) PageGetItem(page, itemid);
 		tuple.t_len = ItemIdGetLength(itemid);
 		tuple.t_tableOid = RelationGetRelid(rel);
 		ItemPointerSet(&tuple.t_self, block, off);
-		if (HeapTupleSatisfiesVacuum(&tuple, oldest_xmin, buffer) != HEAPTUPLE_DEAD)
-			keep[nkeep++] = off;
+		status = HeapTupleSatisfiesVacuum(&tuple, oldest_xmin, buffer);
+		if (status != HEAPTUPLE_DEAD)
+		{
+			keep[nkeep].offset = off;
+			keep[nkeep++].known_live = status == HEAPTUPLE_LIVE;
+		}
 	}
 	LockBuffer(buffer, BUFFER_LOCK_UNLOCK);
 	return nkeep;
@@ -144,7 +167,7 @@ gl_cache_load(Relation rel, AttrNumber attnum, int slot, Oid sync_function)
 	uint64		rows_hint = estimated_rows(rel, nblocks);
 	BufferAccessStrategy strategy = GetAccessStrategy(BAS_BULKREAD);
 	TransactionId oldest_xmin = GetOldestNonRemovableTransactionId(rel);
-	OffsetNumber keep[MaxHeapTuplesPerPage];
+	Keeper		keep[MaxHeapTuplesPerPage];
 	GlLoadResult result = {0};
 	GlLoadStream *stream;
 	uint64		generation;
@@ -171,14 +194,14 @@ gl_cache_load(Relation rel, AttrNumber attnum, int slot, Oid sync_function)
 		page = BufferGetPage(buffer);
 		for (int i = 0; i < nkeep; i++)
 		{
-			ItemId		itemid = PageGetItemId(page, keep[i]);
+			ItemId		itemid = PageGetItemId(page, keep[i].offset);
 			HeapTupleData tuple;
 
 			tuple.t_data = (HeapTupleHeader) PageGetItem(page, itemid);
 			tuple.t_len = ItemIdGetLength(itemid);
 			tuple.t_tableOid = RelationGetRelid(rel);
-			ItemPointerSet(&tuple.t_self, block, keep[i]);
-			ship_tuple(stream, &tuple, desc, attnum, &result);
+			ItemPointerSet(&tuple.t_self, block, keep[i].offset);
+			ship_tuple(stream, &tuple, desc, attnum, keep[i].known_live, &result);
 		}
 		ReleaseBuffer(buffer);
 

@@ -3,7 +3,7 @@
  * sync_triggers.c
  *	  The two triggers that keep a table's caches in sync with its heap.
  *
- *	  gpulike_sync           AFTER INSERT OR UPDATE FOR EACH ROW
+ *	  gpulike_sync           AFTER INSERT OR UPDATE OR DELETE FOR EACH ROW
  *	                         EXECUTE FUNCTION gpulike.sync_row()
  *	  gpulike_sync_truncate  AFTER TRUNCATE FOR EACH STATEMENT
  *	                         EXECUTE FUNCTION gpulike.sync_truncate()
@@ -20,7 +20,8 @@
  * triggers without CASCADE, while DROP TABLE still just drops them.  The
  * triggers are ordinary objects, not extension members, so pg_dump dumps
  * them with their table; after a restore the reloader adds the extension
- * dependency back (gl_sync_triggers_ensure is idempotent).
+ * dependency back (gl_sync_triggers_ensure is idempotent).  A row trigger
+ * made before deletes were logged (INSERT OR UPDATE only) is replaced.
  *
  *-------------------------------------------------------------------------
  */
@@ -74,6 +75,7 @@ typedef struct FoundTrigger
 {
 	Oid			oid;
 	char		enabled;
+	int16		type;			/* TRIGGER_TYPE_* bits */
 	char		name[NAMEDATALEN];
 } FoundTrigger;
 
@@ -99,6 +101,7 @@ find_trigger(Relation rel, Oid funcoid, FoundTrigger *found)
 		{
 			found->oid = trigger->oid;
 			found->enabled = trigger->tgenabled;
+			found->type = trigger->tgtype;
 			strlcpy(found->name, NameStr(trigger->tgname), NAMEDATALEN);
 			result = true;
 			break;
@@ -176,19 +179,28 @@ ensure_trigger(Relation rel, const char *name, Oid funcoid, bool row,
 			   int16 events, bool enable)
 {
 	FoundTrigger found;
+	bool		exists = find_trigger(rel, funcoid, &found);
 	Oid			trigger_oid;
 
-	if (!find_trigger(rel, funcoid, &found))
+	if (exists && found.enabled != TRIGGER_FIRES_ALWAYS && !enable)
+		return false;
+	if (exists && (found.type & events) != events)
+	{
+		/* made by an older gpulike for fewer events: replace it */
+		ObjectAddress address;
+
+		ObjectAddressSet(address, TriggerRelationId, found.oid);
+		performDeletion(&address, DROP_RESTRICT, PERFORM_DELETION_INTERNAL);
+		CommandCounterIncrement();
+		exists = false;
+	}
+	if (!exists)
 		trigger_oid = create_trigger(rel, name, funcoid, row, events);
 	else
 	{
 		if (found.enabled != TRIGGER_FIRES_ALWAYS)
-		{
-			if (!enable)
-				return false;
 			EnableDisableTrigger(rel, found.name, TRIGGER_FIRES_ALWAYS,
 								 false, ShareRowExclusiveLock);
-		}
 		trigger_oid = found.oid;
 	}
 	ensure_extension_dependency(trigger_oid);
@@ -207,7 +219,8 @@ gl_sync_triggers_ensure(Relation rel, bool enable)
 	PG_TRY();
 	{
 		ok = ensure_trigger(rel, ROW_TRIGGER_NAME, row_function, true,
-							TRIGGER_TYPE_INSERT | TRIGGER_TYPE_UPDATE, enable) &&
+							TRIGGER_TYPE_INSERT | TRIGGER_TYPE_UPDATE |
+							TRIGGER_TYPE_DELETE, enable) &&
 			ensure_trigger(rel, TRUNCATE_TRIGGER_NAME, truncate_function, false,
 						   TRIGGER_TYPE_TRUNCATE, enable);
 	}

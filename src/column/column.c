@@ -9,6 +9,11 @@
  * once large, so that rows trickling in from the delta log after a big load
  * do not double a column's memory.
  *
+ * Finding a TID's latest row (to supersede it, or to mark it ended) costs a
+ * binary search over the loader's sorted rows, or one probe of the hash
+ * index that holds every row appended out of TID order.  The loader's own
+ * appends, in increasing TID order, only compare with the previous TID.
+ *
  *-------------------------------------------------------------------------
  */
 #include <stdlib.h>
@@ -36,27 +41,155 @@ grow(void **array, uint64_t *capacity, uint64_t needed, size_t elem_size)
 	return true;
 }
 
+/* Grow a row bitmap from old_words to new_words words, zeroing the new ones. */
+static bool
+grow_bitmap(uint64_t **bits, uint64_t old_words, uint64_t new_words)
+{
+	uint64_t	cap = old_words;
+
+	if (!grow((void **) bits, &cap, new_words, sizeof(uint64_t)))
+		return false;
+	memset(*bits + old_words, 0, (cap - old_words) * sizeof(uint64_t));
+	return true;
+}
+
 static bool
 reserve_rows(GlColumn *col, uint64_t rows)
 {
 	uint64_t	cap = col->capacity_rows;
 	uint64_t	cap_offsets = cap + 1;
-	uint64_t	cap_nulls = gl_bitmap_words(cap);
-	uint64_t	old_null_words = gl_bitmap_words(cap);
+	uint64_t	old_words = gl_bitmap_words(cap);
 
 	if (rows <= cap)
 		return true;
 	if (!grow((void **) &col->tids, &cap, rows, sizeof(GlTid)))
 		return false;
-	/* offsets and nulls follow the capacity chosen for tids */
-	if (!grow((void **) &col->offsets, &cap_offsets, cap + 1, sizeof(uint64_t)))
+	/* offsets and bitmaps follow the capacity chosen for tids */
+	if (!grow((void **) &col->offsets, &cap_offsets, cap + 1, sizeof(uint64_t)) ||
+		!grow_bitmap(&col->nulls, old_words, gl_bitmap_words(cap)) ||
+		!grow_bitmap(&col->superseded, old_words, gl_bitmap_words(cap)) ||
+		!grow_bitmap(&col->known_live, old_words, gl_bitmap_words(cap)))
 		return false;
-	if (!grow((void **) &col->nulls, &cap_nulls, gl_bitmap_words(cap), sizeof(uint64_t)))
-		return false;
-	memset(col->nulls + old_null_words, 0,
-		   (gl_bitmap_words(cap) - old_null_words) * sizeof(uint64_t));
 	col->capacity_rows = cap;
 	return true;
+}
+
+/* ------------------------------------------------------------ TID index */
+
+static uint64_t
+index_place(const GlTidIndex *index, GlTid tid)
+{
+	/* Fibonacci hashing: TIDs of one page differ in the low bits only */
+	return (tid * UINT64_C(0x9E3779B97F4A7C15)) >> 20 & (index->capacity - 1);
+}
+
+static bool
+index_find(const GlTidIndex *index, GlTid tid, uint64_t *row)
+{
+	uint64_t	at;
+
+	if (index->used == 0)
+		return false;
+	for (at = index_place(index, tid); index->tids[at] != 0;
+		 at = (at + 1) & (index->capacity - 1))
+	{
+		if (index->tids[at] == tid)
+		{
+			*row = index->rows[at];
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Insert or replace; the table is kept at most half full. */
+static bool
+index_put(GlTidIndex *index, GlTid tid, uint64_t row)
+{
+	uint64_t	at;
+
+	if (2 * (index->used + 1) > index->capacity)
+	{
+		GlTidIndex	bigger;
+
+		bigger.capacity = index->capacity ? 2 * index->capacity : 1024;
+		bigger.used = 0;
+		bigger.tids = calloc(bigger.capacity, sizeof(GlTid));
+		bigger.rows = malloc(bigger.capacity * sizeof(uint64_t));
+		if (bigger.tids == NULL || bigger.rows == NULL)
+		{
+			free(bigger.tids);
+			free(bigger.rows);
+			return false;
+		}
+		for (uint64_t i = 0; i < index->capacity; i++)
+		{
+			if (index->tids[i] != 0)
+				(void) index_put(&bigger, index->tids[i], index->rows[i]);
+		}
+		free(index->tids);
+		free(index->rows);
+		*index = bigger;
+	}
+	for (at = index_place(index, tid); index->tids[at] != 0;
+		 at = (at + 1) & (index->capacity - 1))
+	{
+		if (index->tids[at] == tid)
+		{
+			index->rows[at] = row;
+			return true;
+		}
+	}
+	index->tids[at] = tid;
+	index->rows[at] = row;
+	index->used++;
+	return true;
+}
+
+bool
+gl_column_latest_row(const GlColumn *col, GlTid tid, uint64_t *row)
+{
+	uint64_t	lo = 0;
+	uint64_t	hi = col->sorted_rows;
+
+	if (index_find(&col->later_rows, tid, row))
+		return true;
+	while (lo < hi)
+	{
+		uint64_t	mid = lo + (hi - lo) / 2;
+
+		if (col->tids[mid] < tid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < col->sorted_rows && col->tids[lo] == tid)
+	{
+		*row = lo;
+		return true;
+	}
+	return false;
+}
+
+static void
+clear_bit(uint64_t *bits, uint64_t row)
+{
+	bits[row / 64] &= ~(UINT64_C(1) << (row % 64));
+}
+
+static void
+set_bit(uint64_t *bits, uint64_t row)
+{
+	bits[row / 64] |= UINT64_C(1) << (row % 64);
+}
+
+void
+gl_column_mark_ended(GlColumn *col, GlTid tid)
+{
+	uint64_t	row;
+
+	if (gl_column_latest_row(col, tid, &row))
+		clear_bit(col->known_live, row);
 }
 
 bool
@@ -74,26 +207,51 @@ gl_column_init(GlColumn *col, uint64_t rows_hint, uint64_t bytes_hint)
 
 bool
 gl_column_append(GlColumn *col, GlTid tid, const char *value, uint32_t len,
-				 bool isnull)
+				 uint32_t flags)
 {
 	uint64_t	row = col->nrows;
+	bool		extends_sorted = row == col->sorted_rows &&
+		(row == 0 || tid > col->tids[row - 1]);
+	uint64_t	earlier;
 
-	if (isnull)
+	if (flags & GL_ROW_IS_NULL)
 		len = 0;
 	if (!reserve_rows(col, row + 1))
 		return false;
 	if (!grow((void **) &col->data, &col->capacity_bytes, col->nbytes + len, 1))
 		return false;
+
+	/*
+	 * A row that extends the sorted prefix has a TID above every row's (the
+	 * index is empty while the prefix is the whole column): nothing to
+	 * supersede.  Any other row is indexed, replacing its TID's earlier row.
+	 */
+	if (!extends_sorted)
+	{
+		bool		has_earlier = gl_column_latest_row(col, tid, &earlier);
+
+		if (!index_put(&col->later_rows, tid, row))
+			return false;
+		if (has_earlier)
+		{
+			set_bit(col->superseded, earlier);
+			clear_bit(col->known_live, earlier);
+		}
+	}
 	if (len > 0)
 		memcpy(col->data + col->nbytes, value, len);
 	col->nbytes += len;
 	col->tids[row] = tid;
 	col->offsets[row + 1] = col->nbytes;
-	if (isnull)
-		col->nulls[row / 64] |= UINT64_C(1) << (row % 64);
+	if (flags & GL_ROW_IS_NULL)
+		set_bit(col->nulls, row);
+	if (flags & GL_ROW_KNOWN_LIVE)
+		set_bit(col->known_live, row);
 	if (len > col->max_len)
 		col->max_len = len;
 	col->nrows = row + 1;
+	if (extends_sorted)
+		col->sorted_rows = row + 1;
 	return true;
 }
 
@@ -123,6 +281,10 @@ gl_column_trim(GlColumn *col)
 		col->offsets = p;
 	if ((p = realloc(col->nulls, gl_bitmap_words(rows) * sizeof(uint64_t))) != NULL)
 		col->nulls = p;
+	if ((p = realloc(col->superseded, gl_bitmap_words(rows) * sizeof(uint64_t))) != NULL)
+		col->superseded = p;
+	if ((p = realloc(col->known_live, gl_bitmap_words(rows) * sizeof(uint64_t))) != NULL)
+		col->known_live = p;
 	col->capacity_rows = rows;
 }
 
@@ -131,8 +293,12 @@ gl_column_free(GlColumn *col)
 {
 	free(col->offsets);
 	free(col->nulls);
+	free(col->superseded);
+	free(col->known_live);
 	free(col->tids);
 	free(col->data);
+	free(col->later_rows.tids);
+	free(col->later_rows.rows);
 	memset(col, 0, sizeof(*col));
 }
 
@@ -141,5 +307,6 @@ gl_column_host_bytes(const GlColumn *col)
 {
 	return col->capacity_bytes +
 		col->capacity_rows * (sizeof(GlTid) + sizeof(uint64_t)) +
-		gl_bitmap_words(col->capacity_rows) * sizeof(uint64_t);
+		3 * gl_bitmap_words(col->capacity_rows) * sizeof(uint64_t) +
+		col->later_rows.capacity * (sizeof(GlTid) + sizeof(uint64_t));
 }

@@ -14,10 +14,27 @@
  *
  * Rows are appended in heap TID order by the loader; rows added later from
  * the delta log are appended after them, in commit-arbitrary order, so a row
- * position is not a TID order.  A TID may appear more than once (a dead
- * version and a later tuple in the same slot): the column is a multiset of
- * (TID, value) pairs that contains every tuple version any snapshot may see.
- * Consumers sort and de-duplicate the TIDs of matching rows.
+ * position is not a TID order in general.  The column keeps every tuple
+ * version any snapshot may see, and for each TID only its latest row
+ * counts:
+ *
+ *	superseded	A TID appended again marks its earlier row superseded.  A
+ *				heap slot is reused only after its tuple was pruned, so the
+ *				earlier row's tuple is gone and no snapshot can see it; the
+ *				later row holds the value of the tuple now at that TID.
+ *				Superseded rows never become candidates.
+ *
+ *	known_live	The row's tuple was committed and live when it was cached
+ *				(the loader says so), and no delete or update of it has
+ *				been logged since (gl_column_mark_ended).  Such a tuple is
+ *				still in the heap at its TID: removing it takes a delete,
+ *				and every delete is logged before it commits.  The executor
+ *				relies on this to count rows on all-visible pages without
+ *				reading them (executor.c has the whole argument).
+ *
+ * To find a TID's latest row, the rows [0, sorted_rows) -- the loader's,
+ * in strictly increasing TID order -- are binary-searched, and every later
+ * row is entered in a hash index (GlTidIndex) that is searched first.
  *
  * Values of char(n) columns are stored blank-padded, exactly as the LIKE
  * functions see them.
@@ -52,6 +69,19 @@ gl_tid_offset(GlTid tid)
 	return (uint16_t) (tid & 0xFFFF);
 }
 
+/*
+ * TID -> latest row, for the rows outside the sorted prefix: open
+ * addressing with linear probing, capacity a power of two.  TID 0 (offset
+ * 0 is never a valid line pointer) marks a free place.
+ */
+typedef struct GlTidIndex
+{
+	uint64_t	capacity;
+	uint64_t	used;
+	GlTid	   *tids;
+	uint64_t   *rows;
+} GlTidIndex;
+
 typedef struct GlColumn
 {
 	uint64_t	nrows;
@@ -61,10 +91,18 @@ typedef struct GlColumn
 	uint64_t   *offsets;		/* nrows + 1 entries: row r is
 								 * data[offsets[r] .. offsets[r+1]) */
 	uint64_t   *nulls;			/* bitmap, bit r set = row r is NULL */
+	uint64_t   *superseded;		/* bitmap: a later row holds the same TID */
+	uint64_t   *known_live;		/* bitmap: still in the heap (see above) */
 	GlTid	   *tids;			/* heap TID of each row */
 	char	   *data;
 	uint32_t	max_len;		/* longest value, bytes */
+	uint64_t	sorted_rows;	/* rows [0, sorted_rows) in increasing TID order */
+	GlTidIndex	later_rows;		/* TID -> latest row among the others */
 } GlColumn;
+
+/* Flags of an appended row. */
+#define GL_ROW_IS_NULL		0x01
+#define GL_ROW_KNOWN_LIVE	0x02
 
 /* Bitmaps of rows: one bit per row, bit r in word r / 64. */
 static inline size_t
@@ -79,6 +117,22 @@ gl_column_is_null(const GlColumn *col, uint64_t row)
 	return (col->nulls[row / 64] >> (row % 64)) & 1;
 }
 
+static inline bool
+gl_bitmap_test(const uint64_t *bits, uint64_t row)
+{
+	return (bits[row / 64] >> (row % 64)) & 1;
+}
+
+/*
+ * Bitmap word w of the rows that can be candidates at all: neither NULL
+ * (a NULL satisfies no pattern operator, negated or not) nor superseded.
+ */
+static inline uint64_t
+gl_column_answerable_word(const GlColumn *col, uint64_t w)
+{
+	return ~(col->nulls[w] | col->superseded[w]);
+}
+
 static inline const char *
 gl_column_value(const GlColumn *col, uint64_t row, uint32_t *len)
 {
@@ -88,8 +142,20 @@ gl_column_value(const GlColumn *col, uint64_t row, uint32_t *len)
 
 /* column.c: plain malloc-based; all return false on out-of-memory. */
 extern bool gl_column_init(GlColumn *col, uint64_t rows_hint, uint64_t bytes_hint);
+
+/*
+ * Append one tuple version (flags: GL_ROW_*); an earlier row with the same
+ * TID becomes superseded.
+ */
 extern bool gl_column_append(GlColumn *col, GlTid tid, const char *value,
-							 uint32_t len, bool isnull);
+							 uint32_t len, uint32_t flags);
+
+/* A delete or update of the tuple at tid was logged: it may be gone. */
+extern void gl_column_mark_ended(GlColumn *col, GlTid tid);
+
+/* The latest row holding tid; false if none. */
+extern bool gl_column_latest_row(const GlColumn *col, GlTid tid, uint64_t *row);
+
 extern void gl_column_trim(GlColumn *col);
 extern void gl_column_free(GlColumn *col);
 extern size_t gl_column_host_bytes(const GlColumn *col);

@@ -131,8 +131,11 @@ load_column(Oid relid, const char *colname, GlColumn *col, Datum **datums)
 			MemoryContextSwitchTo(old);
 		}
 		(*datums)[r] = PointerGetDatum(t);
-		if (!gl_column_append(col, gl_tid_make(0, 1), t ? VARDATA_ANY(t) : NULL,
-							  t ? VARSIZE_ANY_EXHDR(t) : 0, isnull))
+		/* a TID of its own per row, or each row would supersede the last */
+		if (!gl_column_append(col, gl_tid_make((uint32_t) (r / 256), (uint16_t) (r % 256 + 1)),
+							  t ? VARDATA_ANY(t) : NULL,
+							  t ? VARSIZE_ANY_EXHDR(t) : 0,
+							  isnull ? GL_ROW_IS_NULL : 0))
 			ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
 	}
 	SPI_finish();

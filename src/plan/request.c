@@ -22,7 +22,9 @@
  *
  * and AND/OR fold those constants the obvious way (AND drops ALL_ROWS and
  * is NO_ROWS if any child is; OR the reverse).  If the whole expression is
- * ALL_ROWS, the scan reads the heap instead of asking the server.
+ * ALL_ROWS, the scan reads the heap instead of asking the server.  An AND
+ * that dropped an ALL_ROWS child asks for a superset of its rows: the
+ * request is then lossy, and the executor rechecks every candidate.
  *
  * Array leaves (column OP ANY/ALL (array)) expand into one leaf per element,
  * combined with OR for ANY and AND for ALL, with the roles swapped under
@@ -74,6 +76,7 @@ typedef struct ResolveContext
 	ExprContext *econtext;
 	bool		constants_only; /* EXPLAIN: don't evaluate Params */
 	List	   *matchers;		/* char *, one per leaf */
+	bool		lossy;			/* an AND dropped an ALL_ROWS child */
 } ResolveContext;
 
 static GlScanExpr *
@@ -126,7 +129,7 @@ make_resolved(ResolvedKind kind)
 
 /* AND or OR of resolved children, folding the constants. */
 static Resolved *
-combine(bool is_and, List *children)
+combine(ResolveContext *ctx, bool is_and, List *children)
 {
 	ResolvedKind absorbing = is_and ? RESOLVED_NO_ROWS : RESOLVED_ALL_ROWS;
 	ResolvedKind neutral = is_and ? RESOLVED_ALL_ROWS : RESOLVED_NO_ROWS;
@@ -142,6 +145,8 @@ combine(bool is_and, List *children)
 			return child;
 		if (child->kind != neutral)
 			kept = lappend(kept, child);
+		else if (is_and)
+			ctx->lossy = true;
 	}
 	if (kept == NIL)
 		return make_resolved(neutral);
@@ -238,7 +243,7 @@ resolve_array(ResolveContext *ctx, GlScanExpr *node, Datum array_datum)
 		singles = lappend(singles,
 						  program_leaf(ctx, node, program, negated, refusal));
 	}
-	return combine(!disjunction, singles);
+	return combine(ctx, !disjunction, singles);
 }
 
 /* Is a leaf true where its operator is FALSE (NOT, or a negator like !~~)? */
@@ -391,7 +396,7 @@ resolve(ResolveContext *ctx, GlScanExpr *node)
 				children = lappend(children, resolve(ctx, lfirst(lc)));
 		}
 	}
-	return combine(is_and, children);
+	return combine(ctx, is_and, children);
 }
 
 /* Postfix: operands first, then the operator that pops them. */
@@ -422,12 +427,13 @@ emit(GlRequest *request, Resolved *r)
 
 GlRequestShape
 gl_scan_expr_request(GlScanExpr *expr, Relation rel, ExprContext *econtext,
-					 GlRequest **request, List **matchers)
+					 GlRequest **request, List **matchers, bool *lossy)
 {
-	ResolveContext ctx = {rel, econtext, false, NIL};
+	ResolveContext ctx = {rel, econtext, false, NIL, false};
 	Resolved   *resolved = resolve(&ctx, expr);
 
 	*matchers = ctx.matchers;
+	*lossy = ctx.lossy;
 	*request = NULL;
 	if (resolved->kind == RESOLVED_NO_ROWS)
 		return GL_REQUEST_NO_ROWS;
@@ -441,7 +447,7 @@ gl_scan_expr_request(GlScanExpr *expr, Relation rel, ExprContext *econtext,
 List *
 gl_scan_expr_describe(GlScanExpr *expr, Relation rel, ExprContext *econtext)
 {
-	ResolveContext ctx = {rel, econtext, true, NIL};
+	ResolveContext ctx = {rel, econtext, true, NIL, false};
 
 	(void) resolve(&ctx, expr);
 	return ctx.matchers;

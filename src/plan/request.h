@@ -48,13 +48,14 @@ typedef enum GlRequestShape
 
 /*
  * Evaluate the patterns in econtext, compile them and build a request over
- * rel.  *matchers gets one line per compiled leaf for EXPLAIN.
- * Allocates in CurrentMemoryContext.
+ * rel.  *matchers gets one line per compiled leaf for EXPLAIN; *lossy says
+ * that the request asks for a superset of the expression's rows (a refused
+ * pattern was left out of an AND).  Allocates in CurrentMemoryContext.
  */
 extern GlRequestShape gl_scan_expr_request(GlScanExpr *expr, Relation rel,
 										   ExprContext *econtext,
 										   GlRequest **request,
-										   List **matchers);
+										   List **matchers, bool *lossy);
 
 /*
  * For EXPLAIN without ANALYZE: describe the matchers of the leaves whose

@@ -8,12 +8,12 @@
  * blobs of one GlMatchMessage, each leaf's column resolved to its registry
  * slot and generation through gl_cache_usable() when the leaf is added;
  * the server answers only from that generation.  If any column is not
- * usable, gl_request_run() returns NULL without asking the server.
+ * usable, gl_request_send() returns false without asking the server.
  *
  * A load streams rows in batches of GL_LOAD_BATCH bytes; a value too large
  * for one batch travels alone in its own message.  Every wait is bounded by
  * the server's liveness (protocol.c), so a dead server turns into an ERROR
- * for a load and into a NULL answer (with the reason) for a request.
+ * for a load and into a false answer (with the reason) for a request.
  *
  *-------------------------------------------------------------------------
  */
@@ -44,6 +44,8 @@ struct GlRequest
 	GlMatchItem *items;
 	StringInfoData programs;	/* blobs; offsets relative to this buffer */
 	const char *unusable;		/* why the server cannot answer, or NULL */
+	GlSession  *session;		/* between send and receive */
+	instr_time	sent;
 };
 
 struct GlLoadStream
@@ -120,59 +122,25 @@ gl_request_add_or(GlRequest *req, int noperands)
 	new_item(req, GL_MATCH_OR)->noperands = noperands;
 }
 
-static void
-clear_stats(GlRequestStats *stats)
-{
-	if (stats != NULL)
-		memset(stats, 0, sizeof(GlRequestStats));
-}
-
-/* Receive ntids TIDs in chunk messages; false if the server went away. */
-static bool
-receive_tids(GlSession *session, ItemPointerData *tids, uint64 ntids)
-{
-	uint64		received = 0;
-
-	while (received < ntids)
-	{
-		Size		nbytes;
-		void	   *data;
-		uint64		n;
-
-		if (!gl_session_receive(session, &nbytes, &data, 0))
-			return false;
-		n = nbytes / sizeof(ItemPointerData);
-		if (nbytes % sizeof(ItemPointerData) != 0 || n > ntids - received)
-			elog(ERROR, "gpulike: malformed answer from the gpulike server");
-		memcpy(tids + received, data, nbytes);
-		received += n;
-	}
-	return true;
-}
-
-GlTidList *
-gl_request_run(GlRequest *req, GlRequestStats *stats, const char **why_not)
+bool
+gl_request_send(GlRequest *req, GlAnswerInfo *info, const char **why_not)
 {
 	Size		header_size = offsetof(GlMatchMessage, items) +
 		req->nitems * sizeof(GlMatchItem);
 	GlMatchMessage *msg;
-	GlSession  *session;
 	shm_mq_iovec iov[2];
 	GlReply		reply;
-	GlTidList  *result;
 	Size		nbytes;
 	void	   *data;
-	instr_time	start;
-	instr_time	elapsed;
 	int			i;
 
-	clear_stats(stats);
+	memset(info, 0, sizeof(GlAnswerInfo));
 	if (req->unusable != NULL)
 	{
 		*why_not = req->unusable;
-		return NULL;
+		return false;
 	}
-	INSTR_TIME_SET_CURRENT(start);
+	INSTR_TIME_SET_CURRENT(req->sent);
 
 	/* Header and items; program offsets become offsets in the message. */
 	header_size = MAXALIGN(header_size);
@@ -191,53 +159,73 @@ gl_request_run(GlRequest *req, GlRequestStats *stats, const char **why_not)
 	iov[1].data = req->programs.data;
 	iov[1].len = req->programs.len;
 
-	session = gl_session_open(Min(header_size + req->programs.len + 1024,
-								  GL_LOAD_QUEUE),
-							  GL_MATCH_ANSWER_QUEUE, why_not);
-	if (session == NULL)
-		return NULL;
-	if (!gl_session_send(session, iov, 2) ||
-		!gl_session_receive(session, &nbytes, &data, 0))
+	req->session = gl_session_open(Min(header_size + req->programs.len + 1024,
+									   GL_LOAD_QUEUE),
+								   GL_MATCH_ANSWER_QUEUE, why_not);
+	if (req->session == NULL)
+		return false;
+	if (!gl_session_send(req->session, iov, 2) ||
+		!gl_session_receive(req->session, &nbytes, &data, 0))
 	{
-		gl_session_close(session);
+		gl_session_close(req->session);
+		req->session = NULL;
 		*why_not = "the gpulike server stopped before answering";
-		return NULL;
+		return false;
 	}
 	if (nbytes != sizeof(GlReply))
 		elog(ERROR, "gpulike: malformed answer from the gpulike server");
 	memcpy(&reply, data, sizeof(GlReply));
 	if (reply.status != GL_REPLY_OK)
 	{
-		gl_session_close(session);
+		gl_session_close(req->session);
+		req->session = NULL;
 		*why_not = pstrdup(reply.message);
-		return NULL;
+		return false;
 	}
 
-	result = palloc(sizeof(GlTidList));
-	result->ntids = reply.u.match.ntids;
-	result->tids = MemoryContextAllocHuge(CurrentMemoryContext,
-										  Max(result->ntids, 1) * sizeof(ItemPointerData));
-	if (!receive_tids(session, result->tids, result->ntids))
-	{
-		gl_session_close(session);
-		pfree(result->tids);
-		pfree(result);
-		*why_not = "the gpulike server stopped while answering";
-		return NULL;
-	}
-	gl_session_close(session);
+	info->npages = reply.u.match.npages;
+	info->ncandidates = reply.u.match.ncandidates;
+	info->nbytes = reply.u.match.answer_bytes;
+	info->exact = reply.u.match.exact;
+	info->fell_back = reply.u.match.fell_back;
+	strlcpy(info->engine, reply.u.match.engine, sizeof(info->engine));
+	info->engine_ms = reply.u.match.engine_ms;
+	info->answer_ms = reply.u.match.answer_ms;
+	return true;
+}
 
-	if (stats != NULL)
+bool
+gl_request_receive(GlRequest *req, GlAnswerInfo *info, char *pages,
+				   const char **why_not)
+{
+	uint64		received = 0;
+	instr_time	now;
+
+	Assert(req->session != NULL);
+	while (received < info->nbytes)
 	{
-		INSTR_TIME_SET_CURRENT(elapsed);
-		INSTR_TIME_SUBTRACT(elapsed, start);
-		strlcpy(stats->engine, reply.u.match.engine, sizeof(stats->engine));
-		stats->engine_ms = reply.u.match.engine_ms;
-		stats->total_ms = INSTR_TIME_GET_MILLISEC(elapsed);
-		stats->rows_scanned = reply.u.match.rows_scanned;
-		stats->fell_back = reply.u.match.fell_back;
+		Size		nbytes;
+		void	   *data;
+
+		if (!gl_session_receive(req->session, &nbytes, &data, 0))
+		{
+			gl_session_close(req->session);
+			req->session = NULL;
+			*why_not = "the gpulike server stopped while answering";
+			return false;
+		}
+		if (nbytes > info->nbytes - received)
+			elog(ERROR, "gpulike: malformed answer from the gpulike server");
+		memcpy(pages + received, data, nbytes);
+		received += nbytes;
 	}
-	return result;
+	gl_session_close(req->session);
+	req->session = NULL;
+
+	INSTR_TIME_SET_CURRENT(now);
+	INSTR_TIME_SUBTRACT(now, req->sent);
+	info->round_trip_ms = INSTR_TIME_GET_MILLISEC(now);
+	return true;
 }
 
 /* --------------------------------------------------------------- loads */
@@ -342,13 +330,18 @@ flush_batch(GlLoadStream *stream)
 
 void
 gl_load_row(GlLoadStream *stream, ItemPointer tid, const char *value,
-			uint32 len, bool isnull)
+			uint32 len, uint32 flags)
 {
 	GlTid		packed = gl_tid_make(ItemPointerGetBlockNumberNoCheck(tid),
 									 ItemPointerGetOffsetNumberNoCheck(tid));
-	uint32		stored_len = isnull ? GL_ROW_NULL : len;
-	Size		row_size = GL_ROW_HEADER_SIZE + (isnull ? 0 : len);
+	uint32		stored_len = (flags & GL_ROW_IS_NULL) ? 0 : len;
+	Size		row_size = GL_ROW_HEADER_SIZE + stored_len;
+	char		rowhdr[GL_ROW_HEADER_SIZE];
 	char	   *p;
+
+	memcpy(rowhdr, &packed, sizeof(packed));
+	memcpy(rowhdr + sizeof(packed), &stored_len, sizeof(stored_len));
+	memcpy(rowhdr + sizeof(packed) + sizeof(stored_len), &flags, sizeof(flags));
 
 	if (stream->used + row_size > GL_LOAD_BATCH)
 		flush_batch(stream);
@@ -357,7 +350,6 @@ gl_load_row(GlLoadStream *stream, ItemPointer tid, const char *value,
 	{
 		/* A huge value goes alone, without copying it into the batch. */
 		GlLoadRowsMessage hdr;
-		char		rowhdr[GL_ROW_HEADER_SIZE];
 		shm_mq_iovec iov[3];
 
 		if (sizeof(hdr) + row_size > MaxAllocSize)
@@ -367,8 +359,6 @@ gl_load_row(GlLoadStream *stream, ItemPointer tid, const char *value,
 		memset(&hdr, 0, sizeof(hdr));
 		hdr.hdr.kind = GL_MSG_LOAD_ROWS;
 		hdr.nrows = 1;
-		memcpy(rowhdr, &packed, sizeof(packed));
-		memcpy(rowhdr + sizeof(packed), &stored_len, sizeof(stored_len));
 		iov[0].data = (const char *) &hdr;
 		iov[0].len = sizeof(hdr);
 		iov[1].data = rowhdr;
@@ -380,10 +370,9 @@ gl_load_row(GlLoadStream *stream, ItemPointer tid, const char *value,
 	}
 
 	p = stream->batch + stream->used;
-	memcpy(p, &packed, sizeof(packed));
-	memcpy(p + sizeof(packed), &stored_len, sizeof(stored_len));
-	if (!isnull && len > 0)
-		memcpy(p + GL_ROW_HEADER_SIZE, value, len);
+	memcpy(p, rowhdr, GL_ROW_HEADER_SIZE);
+	if (stored_len > 0)
+		memcpy(p + GL_ROW_HEADER_SIZE, value, stored_len);
 	stream->used += row_size;
 	stream->nrows++;
 }

@@ -7,13 +7,21 @@
  * A request is a boolean expression in negation normal form, in postfix:
  * leaves (a compiled program over one cached column, possibly negated) and
  * AND / OR operators that pop a number of operands.  The server evaluates it
- * as bitmap algebra over row positions and answers with the sorted,
- * de-duplicated TIDs of candidate rows.  A negated leaf is true for non-NULL
- * rows its program rejects; a negated superset program is conservatively
- * true for every non-NULL row.  NULL rows satisfy no leaf, negated or not.
+ * as bitmap algebra over row positions and answers with the candidate
+ * tuples grouped by heap page (column/candidates.h).  A negated leaf is true
+ * for non-NULL rows its program rejects; a negated superset program is
+ * conservatively true for every non-NULL row.  NULL rows satisfy no leaf,
+ * negated or not.
  *
  * Candidates are a superset of the rows visible to any snapshot that
- * satisfy the expression; the executor fetches and rechecks each one.
+ * satisfy the expression.  When the answer is exact, a candidate's latest
+ * cached version satisfies it: the executor need not recheck a visible
+ * candidate (executor.c says why).
+ *
+ * Talking to the server is two calls, so that the caller can put the pages
+ * where it wants them (its own memory, or shared memory for a parallel
+ * scan): gl_request_send() sends and returns the answer's size,
+ * gl_request_receive() copies the pages in.
  *
  *-------------------------------------------------------------------------
  */
@@ -27,20 +35,19 @@
 
 typedef struct GlRequest GlRequest;
 
-typedef struct GlTidList
+/* What the server says of its answer, before the pages are received. */
+typedef struct GlAnswerInfo
 {
-	uint64		ntids;
-	ItemPointerData *tids;		/* sorted, unique, palloc'd */
-} GlTidList;
-
-typedef struct GlRequestStats
-{
-	char		engine[64];		/* "cuda (NVIDIA H200)", "cpu (16 threads)" */
-	double		engine_ms;		/* time spent matching */
-	double		total_ms;		/* request round trip */
-	uint64		rows_scanned;	/* rows the engine looked at */
+	uint64		npages;
+	uint64		ncandidates;
+	uint64		nbytes;			/* of page records */
+	bool		exact;			/* every leaf matched exactly */
 	bool		fell_back;		/* GPU failed; CPU engine answered */
-} GlRequestStats;
+	char		engine[64];		/* "cuda (NVIDIA H200)", "cpu (16 threads)" */
+	double		engine_ms;		/* server: matching */
+	double		answer_ms;		/* server: grouping candidates by page */
+	double		round_trip_ms;	/* here: send to last byte received */
+} GlAnswerInfo;
 
 extern GlRequest *gl_request_begin(Relation rel);
 extern void gl_request_add_leaf(GlRequest *req, AttrNumber attnum,
@@ -49,12 +56,19 @@ extern void gl_request_add_and(GlRequest *req, int noperands);
 extern void gl_request_add_or(GlRequest *req, int noperands);
 
 /*
- * Send the request and wait for the answer.  Returns NULL (and sets
- * *why_not) when the server cannot answer: not running, cache gone stale,
- * evicted.  The caller then produces the rows another way.  Never hangs:
- * waits are interruptible and bounded by the server's liveness.
+ * Send the request and wait for the server's reply.  Returns false (and
+ * sets *why_not) when the server cannot answer: not running, cache gone
+ * stale, evicted.  The caller then produces the rows another way.  Never
+ * hangs: waits are interruptible and bounded by the server's liveness.
  */
-extern GlTidList *gl_request_run(GlRequest *req, GlRequestStats *stats,
-								 const char **why_not);
+extern bool gl_request_send(GlRequest *req, GlAnswerInfo *info,
+							const char **why_not);
+
+/*
+ * After gl_request_send() returned true: receive the info->nbytes bytes of
+ * page records into pages.  False (and *why_not) if the server went away.
+ */
+extern bool gl_request_receive(GlRequest *req, GlAnswerInfo *info,
+							   char *pages, const char **why_not);
 
 #endif							/* GPULIKE_CLIENT_H */

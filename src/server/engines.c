@@ -13,13 +13,17 @@
  * gpulike.cpu_threads threads (0: one per core).
  *
  * Evaluation.  A request is a postfix expression (client.h).  Each leaf
- * becomes a bitmap over the rows of its column; a negated leaf is
- * "non-NULL and not matching" when its program is exact, and every non-NULL
- * row when the program is only a superset (negating a superset could lose
- * rows).  AND / OR of operands over the same column are word-wise bitmap
- * operations; operands over different columns are first turned into sorted
- * TID sets, because row positions of two columns do not correspond
- * (tidset.h).  The final operand becomes sorted, duplicate-free TIDs.
+ * becomes a bitmap over the rows of its column that can be candidates at
+ * all (not NULL, not superseded: column.h); a negated leaf is "such a row,
+ * not matching" when its program is exact, and every such row when the
+ * program is only a superset (negating a superset could lose rows).  AND /
+ * OR of operands over the same column are word-wise bitmap operations;
+ * operands over different columns are first turned into sorted TID sets,
+ * because row positions of two columns do not correspond (tidset.h).  The
+ * final operand becomes the answer: candidates grouped by heap page
+ * (column/candidates.h), built on the CPU engine's threads.  The answer is
+ * exact when every leaf was: then a candidate's latest cached value
+ * satisfies the request, and the executor may skip its recheck.
  *
  *-------------------------------------------------------------------------
  */
@@ -60,8 +64,8 @@ typedef struct MatchRun
 	bool		use_gpu;
 	bool		used_gpu;
 	bool		used_cpu;
+	bool		exact;			/* no leaf so far was a superset */
 	double		engine_ms;
-	uint64		rows_scanned;
 	bool		fell_back;
 } MatchRun;
 
@@ -162,22 +166,22 @@ clear_tail(uint64 *bits, uint64 nrows)
 		bits[gl_bitmap_words(nrows) - 1] &= (UINT64CONST(1) << (nrows % 64)) - 1;
 }
 
-/* Every non-NULL row of the column. */
+/* Every row that can be a candidate (gl_column_answerable_word). */
 static void
-set_non_null(uint64 *bits, const GlColumn *col)
+set_answerable(uint64 *bits, const GlColumn *col)
 {
 	uint64		w;
 
 	for (w = 0; w < gl_bitmap_words(col->nrows); w++)
-		bits[w] = ~col->nulls[w];
+		bits[w] = gl_column_answerable_word(col, w);
 	clear_tail(bits, col->nrows);
 }
 
 /*
  * Run the CPU engine.  If it cannot run the program at all (it could not
- * prepare it: bad program, or no memory for its plan), every non-NULL row
- * becomes a candidate and false is returned: the caller must then treat the
- * leaf as a superset, which the executor's recheck narrows.
+ * prepare it: bad program, or no memory for its plan), every answerable
+ * row becomes a candidate and false is returned: the caller must then treat
+ * the leaf as a superset, which the executor's recheck narrows.
  */
 static bool
 cpu_match(const GlProgram *prog, GlStoredColumn *sc, uint64 *bits, MatchRun *run)
@@ -187,7 +191,7 @@ cpu_match(const GlProgram *prog, GlStoredColumn *sc, uint64 *bits, MatchRun *run
 		gl_cpu_match_column(prog, &sc->col, bits, 1))
 		return true;
 	elog(LOG, "gpulike: CPU engine could not run a program; all rows are candidates");
-	set_non_null(bits, &sc->col);
+	set_answerable(bits, &sc->col);
 	return false;
 }
 
@@ -234,7 +238,8 @@ eval_leaf(const GlMatchMessage *msg, const GlMatchItem *item,
 		  GlStoredColumn *sc, Operand *out, MatchRun *run)
 {
 	const GlProgram *prog = (const GlProgram *) ((const char *) msg + item->program_off);
-	uint64		nrows = sc->col.nrows;
+	const GlColumn *col = &sc->col;
+	uint64		nrows = col->nrows;
 	uint64		nwords = gl_bitmap_words(nrows);
 	uint64	   *bits = alloc_bitmap(nrows);
 	instr_time	start;
@@ -251,14 +256,23 @@ eval_leaf(const GlMatchMessage *msg, const GlMatchItem *item,
 		INSTR_TIME_SUBTRACT(elapsed, start);
 		run->engine_ms += INSTR_TIME_GET_MILLISEC(elapsed);
 	}
-	run->rows_scanned += nrows;
+	run->exact &= exact;
 
+	/*
+	 * The engines know NULLs but not superseded rows (a device copy is not
+	 * told when a row is superseded): mask both here.
+	 */
 	if (item->negated && !exact)
-		set_non_null(bits, &sc->col);	/* negating a superset could lose rows */
+		set_answerable(bits, col);	/* negating a superset could lose rows */
 	else if (item->negated)
 	{
 		for (w = 0; w < nwords; w++)
-			bits[w] = ~bits[w] & ~sc->col.nulls[w];
+			bits[w] = ~bits[w] & gl_column_answerable_word(col, w);
+	}
+	else
+	{
+		for (w = 0; w < nwords; w++)
+			bits[w] &= gl_column_answerable_word(col, w);
 	}
 	/* whatever an engine left past the last row must not become a TID */
 	clear_tail(bits, nrows);
@@ -379,20 +393,34 @@ describe_engine(const MatchRun *run, GlMatchResult *result)
 			 gl_engines_cpu_threads());
 }
 
-GlTid *
-gl_engines_run_match(const GlMatchMessage *msg, Size len, uint64 *ntids,
+/* The final operand as page records. */
+static bool
+build_answer(Operand *op, GlAnswer *answer)
+{
+	if (op->bits != NULL)
+		return gl_answer_from_rows(&op->column->col, op->bits,
+								   gl_engines_cpu_threads(), answer);
+	return gl_answer_from_tids(op->tids, op->ntids, answer);
+}
+
+bool
+gl_engines_run_match(const GlMatchMessage *msg, Size len, GlAnswer *answer,
 					 GlMatchResult *result, char *why, size_t whylen)
 {
 	Operand    *stack;
 	int			depth = 0;
 	uint32		i;
 	MatchRun	run = {0};
+	instr_time	start;
+	instr_time	elapsed;
+
+	run.exact = true;
 
 	if (len < offsetof(GlMatchMessage, items) || msg->nitems == 0 ||
 		msg->nitems > (len - offsetof(GlMatchMessage, items)) / sizeof(GlMatchItem))
 	{
 		snprintf(why, whylen, "malformed gpulike request");
-		return NULL;
+		return false;
 	}
 	run.use_gpu = gpu_ready && msg->device_choice != GL_DEVICE_CPU;
 	stack = palloc(msg->nitems * sizeof(Operand));
@@ -408,14 +436,14 @@ gl_engines_run_match(const GlMatchMessage *msg, Size len, uint64 *ntids,
 			if (!program_valid(msg, len, item))
 			{
 				snprintf(why, whylen, "malformed gpulike request");
-				return NULL;
+				return false;
 			}
 			if (sc == NULL)
 			{
 				snprintf(why, whylen,
 						 "the gpulike server does not hold generation %llu of cache slot %d",
 						 (unsigned long long) item->generation, item->slot);
-				return NULL;
+				return false;
 			}
 			eval_leaf(msg, item, sc, &stack[depth++], &run);
 		}
@@ -428,13 +456,13 @@ gl_engines_run_match(const GlMatchMessage *msg, Size len, uint64 *ntids,
 		else
 		{
 			snprintf(why, whylen, "malformed gpulike request");
-			return NULL;
+			return false;
 		}
 	}
 	if (depth != 1)
 	{
 		snprintf(why, whylen, "malformed gpulike request");
-		return NULL;
+		return false;
 	}
 
 	/* Count each column used once, in its registry entry. */
@@ -452,12 +480,22 @@ gl_engines_run_match(const GlMatchMessage *msg, Size len, uint64 *ntids,
 			gl_store_note_query(gl_store_lookup(item->slot, item->generation));
 	}
 
-	to_tidset(&stack[0]);
-	*ntids = stack[0].ntids;
-	result->ntids = stack[0].ntids;
-	result->engine_ms = run.engine_ms;
-	result->rows_scanned = run.rows_scanned;
+	INSTR_TIME_SET_CURRENT(start);
+	if (!build_answer(&stack[0], answer))
+	{
+		snprintf(why, whylen, "gpulike server: out of memory building an answer");
+		return false;
+	}
+	INSTR_TIME_SET_CURRENT(elapsed);
+	INSTR_TIME_SUBTRACT(elapsed, start);
+
+	result->answer_bytes = answer->nbytes;
+	result->npages = answer->npages;
+	result->ncandidates = answer->ncandidates;
+	result->exact = run.exact;
 	result->fell_back = run.fell_back;
+	result->engine_ms = run.engine_ms;
+	result->answer_ms = INSTR_TIME_GET_MILLISEC(elapsed);
 	describe_engine(&run, result);
-	return stack[0].tids;
+	return true;
 }

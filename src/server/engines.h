@@ -3,13 +3,14 @@
  * engines.h
  *	  The gpulike server's choice of engine and its evaluation of MATCH
  *	  requests: program leaves on the CPU or CUDA engine, bitmap algebra,
- *	  sorted TIDs out.
+ *	  candidates by heap page out.
  *
  *-------------------------------------------------------------------------
  */
 #ifndef GPULIKE_ENGINES_H
 #define GPULIKE_ENGINES_H
 
+#include "column/candidates.h"
 #include "column/column.h"
 #include "server/protocol.h"
 
@@ -22,13 +23,13 @@ extern uint64 gl_engines_device_budget(void);
 extern void gl_engines_describe(GlStatusInfo *info);
 
 /*
- * Evaluate a MATCH message.  Returns the sorted, unique candidate TIDs
- * (palloc'd in the current context, *ntids of them) and fills result; or
- * NULL with a reason in why when the server cannot answer (a column not
- * loaded, a stale generation, a malformed request).
+ * Evaluate a MATCH message: fills *answer (malloc'd: gl_answer_free it)
+ * and result, and returns true; or false with a reason in why when the
+ * server cannot answer (a column not loaded, a stale generation, a
+ * malformed request, out of memory).
  */
-extern GlTid *gl_engines_run_match(const GlMatchMessage *msg, Size len,
-								   uint64 *ntids, GlMatchResult *result,
-								   char *why, size_t whylen);
+extern bool gl_engines_run_match(const GlMatchMessage *msg, Size len,
+								 GlAnswer *answer, GlMatchResult *result,
+								 char *why, size_t whylen);
 
 #endif							/* GPULIKE_ENGINES_H */

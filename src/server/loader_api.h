@@ -22,8 +22,9 @@ typedef struct GlLoadStream GlLoadStream;
 
 extern GlLoadStream *gl_load_begin(int slot, uint64 generation,
 								   uint64 rows_hint, uint64 bytes_hint);
+/* flags: GL_ROW_IS_NULL, GL_ROW_KNOWN_LIVE (column.h) */
 extern void gl_load_row(GlLoadStream *stream, ItemPointer tid,
-						const char *value, uint32 len, bool isnull);
+						const char *value, uint32 len, uint32 flags);
 extern void gl_load_end(GlLoadStream *stream);
 
 /* Ask the server to drop whatever it holds for a slot (uncache, drop). */

@@ -14,12 +14,13 @@
  * backend errors out or the server dies.
  *
  * All messages start with a GlMessageHeader.  Answers are one GlReply; a
- * MATCH answer with ntids > 0 is followed by TID chunk messages, each a bare
- * array of ItemPointerData, until ntids TIDs have been sent.
+ * MATCH answer is followed by chunk messages carrying its answer_bytes of
+ * page records (column/candidates.h), at most GL_ANSWER_CHUNK bytes each,
+ * to be concatenated in order.
  *
  * Load rows are packed back to back in a LOAD_ROWS message: an 8-byte
- * GlTid, a 4-byte length (GL_ROW_NULL for a NULL), then the value bytes,
- * with no padding (read with memcpy).
+ * GlTid, a 4-byte length, 4 bytes of GL_ROW_* flags (column.h), then the
+ * value bytes, with no padding (read with memcpy).
  *
  * Backends never block without watching the server: every wait is on the
  * process latch with a timeout, checks for interrupts, and gives up when
@@ -96,8 +97,7 @@ typedef struct GlLoadBeginMessage
 	uint64		bytes_hint;
 } GlLoadBeginMessage;
 
-#define GL_ROW_NULL			UINT32_MAX
-#define GL_ROW_HEADER_SIZE	(sizeof(uint64) + sizeof(uint32))
+#define GL_ROW_HEADER_SIZE	(sizeof(uint64) + 2 * sizeof(uint32))
 
 typedef struct GlLoadRowsMessage
 {
@@ -141,11 +141,14 @@ typedef enum GlReplyStatus
 
 typedef struct GlMatchResult
 {
-	uint64		ntids;			/* TIDs that follow in chunk messages */
+	uint64		answer_bytes;	/* page records that follow in chunks */
+	uint64		npages;
+	uint64		ncandidates;
+	bool		exact;			/* every leaf matched exactly, no superset */
+	bool		fell_back;		/* the GPU failed; the CPU engine answered */
 	char		engine[64];
-	double		engine_ms;
-	uint64		rows_scanned;
-	bool		fell_back;
+	double		engine_ms;		/* matching */
+	double		answer_ms;		/* building the page records */
 } GlMatchResult;
 
 typedef struct GlLoadResult
@@ -169,8 +172,8 @@ typedef struct GlReply
 	}			u;
 } GlReply;
 
-/* TIDs per chunk message of a MATCH answer. */
-#define GL_TID_CHUNK		(1 << 20)
+/* Bytes per chunk message of a MATCH answer. */
+#define GL_ANSWER_CHUNK		(1 << 20)
 
 /* ------------------------------------------------------------- sessions */
 

@@ -7,8 +7,8 @@
  * was logged before that snapshot was taken, hence before the request was
  * sent), then check that each leaf's cache is still ready under the
  * generation the backend named (a cache can turn stale between the
- * backend's check and now), evaluate, and stream the sorted TIDs back in
- * chunks.  Anything that prevents an exact answer is an UNAVAILABLE reply:
+ * backend's check and now), evaluate, and stream the answer's page records
+ * back in chunks.  Anything that prevents an exact answer is an UNAVAILABLE reply:
  * the backend then lets PostgreSQL answer.
  *
  * LOAD_BEGIN / LOAD_ROWS / LOAD_END: build a new column for (slot,
@@ -50,27 +50,24 @@ send_failure(GlServerSession *ss, GlReplyStatus status, const char *message)
 	ss->finished = true;
 }
 
-/* Stream TIDs as ItemPointerData chunks; stops if the backend left. */
+/* Stream the answer's bytes in chunks; stops if the backend left. */
 static void
-send_tids(GlServerSession *ss, const GlTid *tids, uint64 ntids)
+send_answer(GlServerSession *ss, const GlAnswer *answer)
 {
-	uint64		chunk = Min(ntids, (uint64) GL_TID_CHUNK);
-	ItemPointerData *buf = palloc(Max(chunk, 1) * sizeof(ItemPointerData));
-	uint64		done = 0;
-
-	while (done < ntids && !ss->finished)
+	for (int i = 0; i < answer->nparts && !ss->finished; i++)
 	{
-		uint64		n = Min(chunk, ntids - done);
-		uint64		i;
+		const GlAnswerBuffer *part = &answer->parts[i];
+		size_t		done = 0;
 
-		for (i = 0; i < n; i++)
-			ItemPointerSet(&buf[i], gl_tid_block(tids[done + i]),
-						   gl_tid_offset(tids[done + i]));
-		if (!gl_session_send_blocking(ss->session, buf, n * sizeof(ItemPointerData)))
-			ss->finished = true;
-		done += n;
+		while (done < part->len && !ss->finished)
+		{
+			size_t		n = Min(part->len - done, (size_t) GL_ANSWER_CHUNK);
+
+			if (!gl_session_send_blocking(ss->session, part->data + done, n))
+				ss->finished = true;
+			done += n;
+		}
 	}
-	pfree(buf);
 }
 
 static void
@@ -78,8 +75,7 @@ serve_match(GlServerSession *ss, const char *data, Size len)
 {
 	const GlMatchMessage *msg = (const GlMatchMessage *) data;
 	GlReply		reply;
-	GlTid	   *tids;
-	uint64		ntids = 0;
+	GlAnswer	answer;
 	uint32		i;
 
 	gl_store_sync();
@@ -102,16 +98,23 @@ serve_match(GlServerSession *ss, const char *data, Size len)
 	}
 
 	memset(&reply, 0, sizeof(reply));
-	tids = gl_engines_run_match(msg, len, &ntids, &reply.u.match,
-								reply.message, sizeof(reply.message));
-	if (tids == NULL)
+	if (!gl_engines_run_match(msg, len, &answer, &reply.u.match,
+							  reply.message, sizeof(reply.message)))
 	{
 		send_failure(ss, GL_REPLY_UNAVAILABLE, reply.message);
 		return;
 	}
 	reply.status = GL_REPLY_OK;
-	send_reply(ss, &reply);
-	send_tids(ss, tids, ntids);
+	PG_TRY();
+	{
+		send_reply(ss, &reply);
+		send_answer(ss, &answer);
+	}
+	PG_FINALLY();
+	{
+		gl_answer_free(&answer);
+	}
+	PG_END_TRY();
 	ss->finished = true;
 }
 

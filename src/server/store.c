@@ -248,19 +248,18 @@ gl_store_load_rows(int slot, uint64 generation, const char *rows, Size len,
 	{
 		GlTid		tid;
 		uint32		vlen;
-		bool		isnull;
+		uint32		flags;
 
 		if (len - pos < GL_ROW_HEADER_SIZE)
 			goto malformed;
 		memcpy(&tid, rows + pos, sizeof(tid));
 		memcpy(&vlen, rows + pos + sizeof(tid), sizeof(vlen));
+		memcpy(&flags, rows + pos + sizeof(tid) + sizeof(vlen), sizeof(flags));
 		pos += GL_ROW_HEADER_SIZE;
-		isnull = vlen == GL_ROW_NULL;
-		if (isnull)
-			vlen = 0;
 		if (len - pos < vlen)
 			goto malformed;
-		if (!gl_column_append(&sc->col, tid, rows + pos, vlen, isnull))
+		if (!gl_column_append(&sc->col, tid, rows + pos, vlen,
+							  flags & (GL_ROW_IS_NULL | GL_ROW_KNOWN_LIVE)))
 		{
 			snprintf(err, errlen, "gpulike: out of memory loading a column");
 			return false;
@@ -348,16 +347,17 @@ gl_store_forget(int slot)
 /* -------------------------------------------------------------- sync */
 
 /*
- * Called by gl_delta_log_drain for every pending row, oldest first, with
+ * Called by gl_delta_log_drain for every pending entry, oldest first, with
  * the log's drain lock held (writers keep appending meanwhile): plain
- * appends, no ereport.  A row that cannot be appended is remembered and
- * dealt with by gl_store_sync.
+ * appends, no ereport.  A version is appended as not known live (its
+ * writer may yet abort); an ended tuple stops being known live.  A row
+ * that cannot be appended is remembered and dealt with by gl_store_sync.
  */
 static void
-apply_delta(int slot, uint64 generation, GlTid tid, const char *value,
-			uint32 len, bool isnull, void *arg)
+apply_delta(const GlDeltaRow *row, void *arg)
 {
 	GlStoredColumn *targets[2];
+	int			slot = row->slot;
 	int			i;
 
 	if (!gl_store_slot_valid(slot))
@@ -368,9 +368,12 @@ apply_delta(int slot, uint64 generation, GlTid tid, const char *value,
 	{
 		GlStoredColumn *sc = targets[i];
 
-		if (sc == NULL || sc->generation != generation)
+		if (sc == NULL || sc->generation != row->generation)
 			continue;
-		if (gl_column_append(&sc->col, tid, value, len, isnull))
+		if (row->kind == GL_DELTA_ENDED)
+			gl_column_mark_ended(&sc->col, row->tid);
+		else if (gl_column_append(&sc->col, row->tid, row->value, row->len,
+								  row->isnull ? GL_ROW_IS_NULL : 0))
 			changed[slot] = true;
 		else if (sc == serving[slot])
 			serving_missed[slot] = true;

@@ -1,12 +1,12 @@
 /*-------------------------------------------------------------------------
  *
  * delta_log.c
- *	  The shared-memory log of new tuple versions of cached relations.
+ *	  The shared-memory log of row changes of cached relations.
  *
  * A byte ring buffer of gpulike.delta_log_size bytes.  Each entry is a
- * fixed header (slot, generation, TID, length, NULL flag) followed by the
- * value bytes inline, padded to 8 bytes; an entry may wrap around the end
- * of the buffer (it is copied in two pieces).  Positions `head` (next byte
+ * fixed header (slot, generation, TID, kind, length, NULL flag) followed,
+ * for a new tuple version, by the value bytes inline, padded to 8 bytes; an
+ * entry may wrap around the end of the buffer (it is copied in two pieces).  Positions `head` (next byte
  * to write) and `tail` (oldest byte not yet drained) only ever grow; a
  * position's place in the buffer is position % size, and head - tail is
  * the number of bytes in use.
@@ -23,9 +23,9 @@
  * the drainer advances `tail` afterwards, so nobody overwrites it.  A
  * second lock serialises drainers.  If the apply callback raises an error
  * half way, tail is not advanced and the same entries are applied again by
- * the next drain: the column is a multiset of (TID, value) pairs and
- * consumers de-duplicate TIDs, so a duplicate costs space, never
- * correctness.
+ * the next drain, in the same order: a version applied twice supersedes
+ * its own first copy, and a tuple marked ended twice stays ended, so a
+ * duplicate costs space, never correctness.
  *
  *-------------------------------------------------------------------------
  */
@@ -49,6 +49,7 @@ typedef struct GlDeltaHeader
 	uint64		generation;
 	GlTid		tid;
 	uint32		len;
+	uint8		kind;			/* GlDeltaKind */
 	bool		isnull;
 } GlDeltaHeader;
 
@@ -133,39 +134,47 @@ ring_read(uint64 pos, void *dst, uint64 n)
 		memcpy((char *) dst + first, delta_log->ring, n - first);
 }
 
+/* Value bytes an entry carries. */
+static uint32
+entry_value_len(const GlDeltaRow *row)
+{
+	return row->kind == GL_DELTA_VERSION && !row->isnull ? row->len : 0;
+}
+
 bool
-gl_delta_log_append(const GlDeltaItem *items, int nitems)
+gl_delta_log_append(const GlDeltaRow *rows, int nrows)
 {
 	uint64		needed = 0;
 	bool		fits;
 
 	if (delta_log == NULL)
 		return false;
-	for (int i = 0; i < nitems; i++)
-		needed += DELTA_ENTRY_BYTES(items[i].isnull ? 0 : items[i].len);
+	for (int i = 0; i < nrows; i++)
+		needed += DELTA_ENTRY_BYTES(entry_value_len(&rows[i]));
 
 	LWLockAcquire(log_lock, LW_EXCLUSIVE);
 	fits = needed <= delta_log->size - (delta_log->head - delta_log->tail);
 	if (fits)
 	{
-		for (int i = 0; i < nitems; i++)
+		for (int i = 0; i < nrows; i++)
 		{
-			const GlDeltaItem *item = &items[i];
-			uint32		len = item->isnull ? 0 : item->len;
+			const GlDeltaRow *row = &rows[i];
+			uint32		len = entry_value_len(row);
 			GlDeltaHeader header;
 
 			memset(&header, 0, sizeof(header));
 			header.entry_bytes = DELTA_ENTRY_BYTES(len);
-			header.slot = item->slot;
-			header.generation = item->generation;
-			header.tid = item->tid;
+			header.slot = row->slot;
+			header.generation = row->generation;
+			header.tid = row->tid;
 			header.len = len;
-			header.isnull = item->isnull;
+			header.kind = (uint8) row->kind;
+			header.isnull = row->isnull;
 			ring_write(delta_log->head, &header, sizeof(header));
 			if (len > 0)
-				ring_write(delta_log->head + sizeof(header), item->value, len);
+				ring_write(delta_log->head + sizeof(header), row->value, len);
 			delta_log->head += header.entry_bytes;
-			pg_atomic_fetch_add_u64(&delta_log->slot_pending[item->slot], 1);
+			pg_atomic_fetch_add_u64(&delta_log->slot_pending[row->slot], 1);
 		}
 	}
 	LWLockRelease(log_lock);
@@ -219,6 +228,7 @@ gl_delta_log_drain(GlDeltaApply apply, void *arg)
 	for (pos = start; pos < end;)
 	{
 		GlDeltaHeader header;
+		GlDeltaRow	row;
 
 		ring_read(pos, &header, sizeof(header));
 		if (header.len > 0)
@@ -226,9 +236,14 @@ gl_delta_log_drain(GlDeltaApply apply, void *arg)
 			value_buffer_reserve(header.len);
 			ring_read(pos + sizeof(header), value_buffer, header.len);
 		}
-		apply(header.slot, header.generation, header.tid,
-			  header.len > 0 ? value_buffer : "", header.len, header.isnull,
-			  arg);
+		row.kind = (GlDeltaKind) header.kind;
+		row.slot = header.slot;
+		row.generation = header.generation;
+		row.tid = header.tid;
+		row.value = header.len > 0 ? value_buffer : "";
+		row.len = header.len;
+		row.isnull = header.isnull;
+		apply(&row, arg);
 		pos += header.entry_bytes;
 	}
 

@@ -11,27 +11,16 @@
 
 #include "sync/delta_log.h"
 
-/* One column value of one new tuple version, as the trigger hands it over. */
-typedef struct GlDeltaItem
-{
-	int			slot;
-	uint64		generation;
-	GlTid		tid;
-	const char *value;
-	uint32		len;
-	bool		isnull;
-} GlDeltaItem;
-
 extern Size gl_delta_log_shmem_size(void);
 extern void gl_delta_log_shmem_request(void);
 extern void gl_delta_log_shmem_init(void);
 
 /*
- * Append all items of one tuple version, or none of them: returns false
+ * Append all entries of one row change, or none of them: returns false
  * when they do not fit (the caller then marks the caches stale).  Never
  * waits for space.
  */
-extern bool gl_delta_log_append(const GlDeltaItem *items, int nitems);
+extern bool gl_delta_log_append(const GlDeltaRow *rows, int nrows);
 
 /* Entries of one slot not yet drained (for the caches view). */
 extern uint64 gl_delta_log_pending_slot(int slot);

@@ -3,16 +3,24 @@
  * trigger.c
  *	  The sync triggers gpulike puts on every cached table.
  *
- * gpulike.sync_row() runs AFTER INSERT OR UPDATE FOR EACH ROW, enabled
- * ALWAYS.  Each INSERT and each UPDATE (of any column: an updated row is a
- * new tuple version at a new TID, HOT or not) appends, for every ready
- * cache of the relation, (slot, generation, TID of the new version, value)
- * to the shared delta log.  That happens before the writing transaction
- * commits, and the server drains the log before it answers a request, so
- * any row version a query's snapshot can see is in the cache by the time
- * the query is matched.  Deletes need nothing: the old version stays in
- * the cache as a harmless extra candidate, which the executor's fetch
- * under the query snapshot discards.
+ * gpulike.sync_row() runs AFTER INSERT OR UPDATE OR DELETE FOR EACH ROW,
+ * enabled ALWAYS.  For every ready cache of the relation it appends to the
+ * shared delta log:
+ *
+ *	INSERT	a VERSION entry: (slot, generation, TID of the new tuple, value);
+ *	UPDATE	(of any column: an updated row is a new tuple version at a new
+ *			TID, HOT or not) an ENDED entry for the old tuple's TID and a
+ *			VERSION entry for the new one;
+ *	DELETE	an ENDED entry for the deleted tuple's TID.
+ *
+ * That happens before the writing transaction commits, and the server
+ * drains the log before it answers a request, so any row version a query's
+ * snapshot can see is in the cache by the time the query is matched.  An
+ * ended tuple stays in the cache (older snapshots may still see it); the
+ * entry only withdraws the cache's claim that the tuple is still in the
+ * heap, which the executor needs before it counts a row without reading
+ * its page (column.h, executor.c).  The writer may yet abort: then the
+ * claim is withdrawn for nothing, which costs a page read, never a row.
  *
  * When the log has no room the trigger never waits: it marks the
  * relation's caches stale (they are then rebuilt from the heap).  A
@@ -59,7 +67,7 @@ typedef struct SyncTargets
 	uint64		change_count;	/* registry change count when read */
 	int			ntargets;
 	SyncTarget	targets[GL_REGISTRY_SLOTS];
-	GlDeltaItem items[GL_REGISTRY_SLOTS];
+	GlDeltaRow	rows[2 * GL_REGISTRY_SLOTS];	/* an UPDATE logs two per target */
 } SyncTargets;
 
 static void
@@ -116,22 +124,65 @@ check_trigger_call(FunctionCallInfo fcinfo, const char *name)
 	return (TriggerData *) fcinfo->context;
 }
 
+static GlTid
+slot_tid(TupleTableSlot *slot)
+{
+	return gl_tid_make(ItemPointerGetBlockNumber(&slot->tts_tid),
+					   ItemPointerGetOffsetNumber(&slot->tts_tid));
+}
+
+/* The VERSION entry of a new tuple for one target. */
+static void
+make_version(GlDeltaRow *row, const SyncTarget *target, TupleTableSlot *slot)
+{
+	Datum		datum;
+
+	row->kind = GL_DELTA_VERSION;
+	row->slot = target->slot;
+	row->generation = target->generation;
+	row->tid = slot_tid(slot);
+	datum = slot_getattr(slot, target->attnum, &row->isnull);
+	if (row->isnull)
+	{
+		row->value = NULL;
+		row->len = 0;
+	}
+	else
+	{
+		struct varlena *value = pg_detoast_datum_packed((struct varlena *)
+														DatumGetPointer(datum));
+
+		row->value = VARDATA_ANY(value);
+		row->len = VARSIZE_ANY_EXHDR(value);
+	}
+}
+
+/* The ENDED entry of an updated or deleted tuple for one target. */
+static void
+make_ended(GlDeltaRow *row, const SyncTarget *target, TupleTableSlot *slot)
+{
+	memset(row, 0, sizeof(GlDeltaRow));
+	row->kind = GL_DELTA_ENDED;
+	row->slot = target->slot;
+	row->generation = target->generation;
+	row->tid = slot_tid(slot);
+}
+
 Datum
 gl_sync_row(PG_FUNCTION_ARGS)
 {
 	TriggerData *trigdata = check_trigger_call(fcinfo, "gpulike.sync_row");
+	TriggerEvent event = trigdata->tg_event;
 	Relation	rel = trigdata->tg_relation;
-	TupleTableSlot *slot;
 	SyncTargets *targets;
-	GlTid		tid;
+	int			nrows = 0;
 
-	if (!TRIGGER_FIRED_AFTER(trigdata->tg_event) ||
-		!TRIGGER_FIRED_FOR_ROW(trigdata->tg_event) ||
-		!(TRIGGER_FIRED_BY_INSERT(trigdata->tg_event) ||
-		  TRIGGER_FIRED_BY_UPDATE(trigdata->tg_event)))
+	if (!TRIGGER_FIRED_AFTER(event) || !TRIGGER_FIRED_FOR_ROW(event) ||
+		!(TRIGGER_FIRED_BY_INSERT(event) || TRIGGER_FIRED_BY_UPDATE(event) ||
+		  TRIGGER_FIRED_BY_DELETE(event)))
 		ereport(ERROR,
 				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
-				 errmsg("gpulike.sync_row must be fired AFTER INSERT OR UPDATE FOR EACH ROW")));
+				 errmsg("gpulike.sync_row must be fired AFTER INSERT OR UPDATE OR DELETE FOR EACH ROW")));
 
 	if (gl_registry_entries() == NULL)
 		return PointerGetDatum(NULL);	/* not preloaded: nothing is cached */
@@ -140,42 +191,27 @@ gl_sync_row(PG_FUNCTION_ARGS)
 	if (targets->ntargets == 0)
 		return PointerGetDatum(NULL);
 
-	slot = TRIGGER_FIRED_BY_UPDATE(trigdata->tg_event) ?
-		trigdata->tg_newslot : trigdata->tg_trigslot;
-	tid = gl_tid_make(ItemPointerGetBlockNumber(&slot->tts_tid),
-					  ItemPointerGetOffsetNumber(&slot->tts_tid));
-
 	for (int i = 0; i < targets->ntargets; i++)
 	{
 		SyncTarget *target = &targets->targets[i];
-		GlDeltaItem *item = &targets->items[i];
-		Datum		datum;
 
 		if (target->relfilenode != rel->rd_node.relNode)
 		{
 			gl_registry_mark_stale(MyDatabaseId, RelationGetRelid(rel));
 			return PointerGetDatum(NULL);
 		}
-		item->slot = target->slot;
-		item->generation = target->generation;
-		item->tid = tid;
-		datum = slot_getattr(slot, target->attnum, &item->isnull);
-		if (item->isnull)
+		if (TRIGGER_FIRED_BY_INSERT(event))
+			make_version(&targets->rows[nrows++], target, trigdata->tg_trigslot);
+		else if (TRIGGER_FIRED_BY_UPDATE(event))
 		{
-			item->value = NULL;
-			item->len = 0;
+			make_ended(&targets->rows[nrows++], target, trigdata->tg_trigslot);
+			make_version(&targets->rows[nrows++], target, trigdata->tg_newslot);
 		}
 		else
-		{
-			struct varlena *value = pg_detoast_datum_packed((struct varlena *)
-															DatumGetPointer(datum));
-
-			item->value = VARDATA_ANY(value);
-			item->len = VARSIZE_ANY_EXHDR(value);
-		}
+			make_ended(&targets->rows[nrows++], target, trigdata->tg_trigslot);
 	}
 
-	if (!gl_delta_log_append(targets->items, targets->ntargets))
+	if (!gl_delta_log_append(targets->rows, nrows))
 		gl_registry_mark_stale(MyDatabaseId, RelationGetRelid(rel));
 	return PointerGetDatum(NULL);
 }

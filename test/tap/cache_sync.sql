@@ -25,12 +25,24 @@ BEGIN
 	END LOOP;
 END $$;
 
--- rows in the cache plus changes not applied yet: every tuple version
-CREATE FUNCTION pg_temp.versions(rel regclass, col name) RETURNS bigint
-LANGUAGE sql AS $$
-	SELECT rows + pending_deltas FROM gpulike.caches
-	WHERE relation = rel AND "column" = col
-$$;
+-- rows in the cache once the server has applied every pending change
+-- (it does so about once a second): every tuple version
+CREATE FUNCTION pg_temp.versions(rel regclass, col name, seconds float8 DEFAULT 30)
+RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+	deadline timestamptz := clock_timestamp() + seconds * interval '1 second';
+	result bigint;
+	pending bigint;
+BEGIN
+	LOOP
+		SELECT rows, pending_deltas INTO result, pending FROM gpulike.caches
+		WHERE relation = rel AND "column" = col;
+		IF pending = 0 OR clock_timestamp() > deadline THEN
+			RETURN result;
+		END IF;
+		PERFORM pg_sleep(0.05);
+	END LOOP;
+END $$;
 
 CREATE TABLE sync_t (id int PRIMARY KEY, c text, other int, b char(4));
 INSERT INTO sync_t SELECT g, 'value ' || g, g, 'x' FROM generate_series(1, 1000) g;
@@ -39,7 +51,8 @@ SELECT lives_ok($$SELECT gpulike.cache('sync_t', 'c')$$, 'cache() loads a column
 SELECT is(state, 'ready', 'the cache is ready') FROM gpulike.caches WHERE relation = 'sync_t'::regclass;
 SELECT is(pg_temp.versions('sync_t', 'c'), 1000::bigint, 'the cache holds every row');
 
--- writes are logged, one entry per new tuple version
+-- writes are logged: one row per new tuple version (deletes and the old
+-- versions of updates are logged too, but add no rows)
 INSERT INTO sync_t VALUES (1001, 'inserted', 0, 'x');
 SELECT is(pg_temp.versions('sync_t', 'c'), 1001::bigint, 'an INSERT adds a version');
 UPDATE sync_t SET c = 'updated' WHERE id <= 10;

@@ -56,7 +56,7 @@ build_column(GlColumn *col, uint64_t nrows)
 		if (r % 17 == 3)
 			len = 0;
 		gl_column_append(col, gl_tid_make((uint32_t) (r / 100), (uint16_t) (r % 100 + 1)),
-						 buf, (uint32_t) len, r % 13 == 7);
+						 buf, (uint32_t) len, r % 13 == 7 ? GL_ROW_IS_NULL : 0);
 	}
 }
 

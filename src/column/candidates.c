@@ -1,0 +1,524 @@
+/*-------------------------------------------------------------------------
+ *
+ * candidates.c
+ *	  Building and reading answers of page records (see candidates.h).
+ *
+ * From a row bitmap.  The loader's rows of a column, [0, sorted_rows), are
+ * in TID order, so walking their set bits meets each page's candidates
+ * together and in offset order: the records come out in one pass.  That
+ * pass is split among threads at page boundaries (a NOT LIKE answer over
+ * 15 M rows is 15 M candidates), each filling its own buffer; the buffers
+ * in order are the answer.  The rows appended later (delta rows, in no
+ * particular order) are few: their candidates are sorted by TID and merged
+ * in, a page holding both kinds getting one record.
+ *
+ * Threads run only this file's code: malloc, no PostgreSQL calls.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "column/candidates.h"
+
+/*
+ * Candidates per thread below which another thread is not worth starting
+ * (one costs tens of microseconds; a thread lists a candidate in a few
+ * nanoseconds).
+ */
+#define CANDIDATES_PER_THREAD	(1 << 17)
+#define MAX_THREADS				64
+
+/* ------------------------------------------------------------- records */
+
+int
+gl_candidate_page_offsets(const GlCandidatePage *page, uint16_t *offsets)
+{
+	const char *payload = (const char *) (page + 1);
+	int			n = 0;
+
+	if (page->bitmap_words == 0)
+	{
+		memcpy(offsets, payload, (size_t) page->ncandidates * sizeof(uint16_t));
+		return page->ncandidates;
+	}
+	for (uint32_t w = 0; w < page->bitmap_words; w++)
+	{
+		uint32_t	bits;
+		uint32_t	uncertain = 0;
+
+		memcpy(&bits, payload + 4 * w, 4);
+		if (page->nuncertain > 0)
+			memcpy(&uncertain, payload + 4 * (page->bitmap_words + w), 4);
+		while (bits != 0)
+		{
+			int			b = __builtin_ctz(bits);
+
+			offsets[n++] = (uint16_t) (w * 32 + b) |
+				((uncertain >> b) & 1 ? GL_OFFSET_UNCERTAIN : 0);
+			bits &= bits - 1;
+		}
+	}
+	return n;
+}
+
+static bool
+reserve(GlAnswerBuffer *buf, size_t more)
+{
+	size_t		cap = buf->capacity ? buf->capacity : 4096;
+	char	   *p;
+
+	if (buf->len + more <= buf->capacity)
+		return true;
+	while (cap < buf->len + more)
+		cap *= 2;
+	p = realloc(buf->data, cap);
+	if (p == NULL)
+		return false;
+	buf->data = p;
+	buf->capacity = cap;
+	return true;
+}
+
+bool
+gl_answer_add_page(GlAnswerBuffer *buf, uint32_t block,
+				   const uint16_t *offsets, int n)
+{
+	GlCandidatePage page;
+	int			nuncertain = 0;
+	uint32_t	words = (uint32_t) (offsets[n - 1] & GL_OFFSET_MASK) / 32 + 1;
+	size_t		list_bytes = ((size_t) n * 2 + 3) & ~(size_t) 3;
+	size_t		bitmap_bytes;
+	char	   *payload;
+
+	for (int i = 0; i < n; i++)
+		nuncertain += (offsets[i] & GL_OFFSET_UNCERTAIN) != 0;
+	bitmap_bytes = (size_t) words * 4 * (nuncertain > 0 ? 2 : 1);
+
+	page.block = block;
+	page.ncandidates = (uint16_t) n;
+	page.nuncertain = (uint16_t) nuncertain;
+	page.bitmap_words = bitmap_bytes < list_bytes ? (uint16_t) words : 0;
+	page.reserved = 0;
+	if (!reserve(buf, gl_candidate_page_size(&page)))
+		return false;
+
+	memcpy(buf->data + buf->len, &page, sizeof(page));
+	payload = buf->data + buf->len + sizeof(page);
+	if (page.bitmap_words == 0)
+	{
+		memcpy(payload, offsets, (size_t) n * 2);
+		memset(payload + n * 2, 0, list_bytes - (size_t) n * 2);
+	}
+	else
+	{
+		uint32_t   *bits = (uint32_t *) payload;
+		uint32_t   *uncertain = bits + words;
+
+		memset(payload, 0, bitmap_bytes);
+		for (int i = 0; i < n; i++)
+		{
+			uint32_t	o = offsets[i] & GL_OFFSET_MASK;
+
+			bits[o / 32] |= UINT32_C(1) << (o % 32);
+			if (offsets[i] & GL_OFFSET_UNCERTAIN)
+				uncertain[o / 32] |= UINT32_C(1) << (o % 32);
+		}
+	}
+	buf->len += gl_candidate_page_size(&page);
+	buf->npages++;
+	buf->ncandidates += n;
+	return true;
+}
+
+/* --------------------------------------------------- from sorted rows */
+
+typedef struct RowsJob
+{
+	const GlColumn *col;
+	const uint64_t *bits;
+	uint64_t	first;			/* rows [first, last), whole pages */
+	uint64_t	last;
+	GlAnswerBuffer out;
+	bool		ok;
+} RowsJob;
+
+static void *
+build_sorted_rows(void *arg)
+{
+	RowsJob    *job = arg;
+	const GlColumn *col = job->col;
+	uint16_t	offsets[GL_PAGE_MAX_CANDIDATES];
+	int			n = 0;
+	uint32_t	block = 0;
+
+	job->ok = true;
+	for (uint64_t w = job->first / 64; w * 64 < job->last && job->ok; w++)
+	{
+		uint64_t	word = job->bits[w];
+
+		if (w * 64 < job->first)
+			word &= ~UINT64_C(0) << (job->first % 64);
+		if ((w + 1) * 64 > job->last)
+			word &= (UINT64_C(1) << (job->last % 64)) - 1;
+		while (word != 0)
+		{
+			uint64_t	row = w * 64 + (uint64_t) __builtin_ctzll(word);
+			GlTid		tid = col->tids[row];
+
+			word &= word - 1;
+			if (n > 0 && gl_tid_block(tid) != block)
+			{
+				job->ok = gl_answer_add_page(&job->out, block, offsets, n);
+				n = 0;
+			}
+			block = gl_tid_block(tid);
+			offsets[n++] = gl_tid_offset(tid) |
+				(gl_bitmap_test(col->known_live, row) ? 0 : GL_OFFSET_UNCERTAIN);
+		}
+	}
+	if (n > 0 && job->ok)
+		job->ok = gl_answer_add_page(&job->out, block, offsets, n);
+	return NULL;
+}
+
+/* Move a split point forward to the first row of a page. */
+static uint64_t
+page_start_at_or_after(const GlColumn *col, uint64_t row)
+{
+	while (row > 0 && row < col->sorted_rows &&
+		   gl_tid_block(col->tids[row]) == gl_tid_block(col->tids[row - 1]))
+		row++;
+	return row;
+}
+
+/* ---------------------------------------------------- from TID arrays */
+
+/* A candidate as a sortable key: the TID, then the uncertain flag. */
+static inline uint64_t
+candidate_key(GlTid tid, bool uncertain)
+{
+	return tid << 1 | (uncertain ? 1 : 0);
+}
+
+static int
+compare_keys(const void *a, const void *b)
+{
+	uint64_t	x = *(const uint64_t *) a;
+	uint64_t	y = *(const uint64_t *) b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Records for sorted candidate keys. */
+static bool
+build_from_keys(const uint64_t *keys, uint64_t n, GlAnswerBuffer *out)
+{
+	uint16_t	offsets[GL_PAGE_MAX_CANDIDATES];
+	int			count = 0;
+	uint32_t	block = 0;
+
+	for (uint64_t i = 0; i < n; i++)
+	{
+		GlTid		tid = keys[i] >> 1;
+
+		/* a TID twice (certain sorts first): keep the first */
+		if (i > 0 && tid == keys[i - 1] >> 1)
+			continue;
+		if (count > 0 && gl_tid_block(tid) != block)
+		{
+			if (!gl_answer_add_page(out, block, offsets, count))
+				return false;
+			count = 0;
+		}
+		block = gl_tid_block(tid);
+		offsets[count++] = gl_tid_offset(tid) |
+			((keys[i] & 1) ? GL_OFFSET_UNCERTAIN : 0);
+	}
+	return count == 0 || gl_answer_add_page(out, block, offsets, count);
+}
+
+/* ---------------------------------------------------------- merging */
+
+/* Walks the records of an answer's parts in order. */
+typedef struct PageCursor
+{
+	const GlAnswer *answer;
+	int			part;
+	size_t		pos;
+} PageCursor;
+
+static const GlCandidatePage *
+cursor_page(PageCursor *c)
+{
+	while (c->part < c->answer->nparts &&
+		   c->pos >= c->answer->parts[c->part].len)
+	{
+		c->part++;
+		c->pos = 0;
+	}
+	if (c->part >= c->answer->nparts)
+		return NULL;
+	return (const GlCandidatePage *) (c->answer->parts[c->part].data + c->pos);
+}
+
+static void
+cursor_advance(PageCursor *c)
+{
+	c->pos += gl_candidate_page_size(cursor_page(c));
+}
+
+static bool
+copy_page(GlAnswerBuffer *out, const GlCandidatePage *page)
+{
+	size_t		size = gl_candidate_page_size(page);
+
+	if (!reserve(out, size))
+		return false;
+	memcpy(out->data + out->len, page, size);
+	out->len += size;
+	out->npages++;
+	out->ncandidates += page->ncandidates;
+	return true;
+}
+
+/* One record for a block present in both: the union of their offsets. */
+static bool
+merge_pages(GlAnswerBuffer *out, const GlCandidatePage *a,
+			const GlCandidatePage *b)
+{
+	uint16_t	x[GL_PAGE_MAX_CANDIDATES];
+	uint16_t	y[GL_PAGE_MAX_CANDIDATES];
+	uint16_t	merged[GL_PAGE_MAX_CANDIDATES];
+	int			nx = gl_candidate_page_offsets(a, x);
+	int			ny = gl_candidate_page_offsets(b, y);
+	int			i = 0;
+	int			j = 0;
+	int			n = 0;
+
+	while ((i < nx || j < ny) && n < GL_PAGE_MAX_CANDIDATES)
+	{
+		if (j >= ny || (i < nx && (x[i] & GL_OFFSET_MASK) < (y[j] & GL_OFFSET_MASK)))
+			merged[n++] = x[i++];
+		else if (i >= nx || (y[j] & GL_OFFSET_MASK) < (x[i] & GL_OFFSET_MASK))
+			merged[n++] = y[j++];
+		else
+		{
+			/* one offset in both (callers avoid it): certain if either is */
+			merged[n++] = x[i++] & y[j++];
+		}
+	}
+	return gl_answer_add_page(out, a->block, merged, n);
+}
+
+/* a and b merged into a one-part answer replacing a. */
+static bool
+merge_answers(GlAnswer *a, GlAnswer *b)
+{
+	GlAnswerBuffer out = {0};
+	PageCursor	ca = {a, 0, 0};
+	PageCursor	cb = {b, 0, 0};
+	bool		ok = true;
+
+	for (;;)
+	{
+		const GlCandidatePage *pa = cursor_page(&ca);
+		const GlCandidatePage *pb = cursor_page(&cb);
+
+		if (!ok || (pa == NULL && pb == NULL))
+			break;
+		if (pb == NULL || (pa != NULL && pa->block < pb->block))
+		{
+			ok = copy_page(&out, pa);
+			cursor_advance(&ca);
+		}
+		else if (pa == NULL || pb->block < pa->block)
+		{
+			ok = copy_page(&out, pb);
+			cursor_advance(&cb);
+		}
+		else
+		{
+			ok = merge_pages(&out, pa, pb);
+			cursor_advance(&ca);
+			cursor_advance(&cb);
+		}
+	}
+	if (!ok)
+	{
+		free(out.data);
+		return false;
+	}
+	gl_answer_free(a);
+	a->parts = malloc(sizeof(GlAnswerBuffer));
+	if (a->parts == NULL)
+	{
+		free(out.data);
+		return false;
+	}
+	a->parts[0] = out;
+	a->nparts = 1;
+	return true;
+}
+
+/* ----------------------------------------------------------- answers */
+
+static void
+sum_parts(GlAnswer *answer)
+{
+	answer->npages = 0;
+	answer->ncandidates = 0;
+	answer->nbytes = 0;
+	for (int i = 0; i < answer->nparts; i++)
+	{
+		answer->npages += answer->parts[i].npages;
+		answer->ncandidates += answer->parts[i].ncandidates;
+		answer->nbytes += answer->parts[i].len;
+	}
+}
+
+/* The delta rows' candidates as a one-part answer. */
+static bool
+answer_delta_rows(const GlColumn *col, const uint64_t *bits, GlAnswer *answer)
+{
+	uint64_t	n = 0;
+	uint64_t   *keys;
+	bool		ok;
+
+	memset(answer, 0, sizeof(*answer));
+	for (uint64_t row = col->sorted_rows; row < col->nrows; row++)
+		n += gl_bitmap_test(bits, row);
+	if (n == 0)
+		return true;
+	keys = malloc(n * sizeof(uint64_t));
+	answer->parts = calloc(1, sizeof(GlAnswerBuffer));
+	if (keys == NULL || answer->parts == NULL)
+	{
+		free(keys);
+		free(answer->parts);
+		answer->parts = NULL;
+		return false;
+	}
+	answer->nparts = 1;
+	n = 0;
+	for (uint64_t row = col->sorted_rows; row < col->nrows; row++)
+	{
+		if (gl_bitmap_test(bits, row))
+			keys[n++] = candidate_key(col->tids[row],
+									  !gl_bitmap_test(col->known_live, row));
+	}
+	qsort(keys, n, sizeof(uint64_t), compare_keys);
+	ok = build_from_keys(keys, n, &answer->parts[0]);
+	free(keys);
+	return ok;
+}
+
+bool
+gl_answer_from_rows(const GlColumn *col, const uint64_t *bits, int nthreads,
+					GlAnswer *answer)
+{
+	RowsJob		jobs[MAX_THREADS];
+	pthread_t	threads[MAX_THREADS];
+	bool		started[MAX_THREADS] = {false};
+	uint64_t	sorted = col->sorted_rows;
+	uint64_t	ncandidates = 0;
+	GlAnswer	delta;
+	int			njobs;
+	bool		ok = true;
+
+	memset(answer, 0, sizeof(*answer));
+	for (uint64_t w = 0; w < gl_bitmap_words(sorted); w++)
+		ncandidates += (uint64_t) __builtin_popcountll(bits[w]);
+	njobs = nthreads < 1 ? 1 : nthreads > MAX_THREADS ? MAX_THREADS : nthreads;
+	if ((uint64_t) njobs > ncandidates / CANDIDATES_PER_THREAD + 1)
+		njobs = (int) (ncandidates / CANDIDATES_PER_THREAD + 1);
+
+	for (int i = 0; i < njobs; i++)
+	{
+		memset(&jobs[i], 0, sizeof(RowsJob));
+		jobs[i].col = col;
+		jobs[i].bits = bits;
+		jobs[i].first = i == 0 ? 0 : jobs[i - 1].last;
+		jobs[i].last = i == njobs - 1 ? sorted :
+			page_start_at_or_after(col, sorted * (i + 1) / njobs);
+		if (jobs[i].last < jobs[i].first)
+			jobs[i].last = jobs[i].first;
+	}
+	/* the calling thread builds the first part; a thread that fails to start is done here too */
+	for (int i = 1; i < njobs; i++)
+		started[i] = pthread_create(&threads[i], NULL, build_sorted_rows, &jobs[i]) == 0;
+	build_sorted_rows(&jobs[0]);
+	for (int i = 1; i < njobs; i++)
+	{
+		if (started[i])
+			pthread_join(threads[i], NULL);
+		else
+			build_sorted_rows(&jobs[i]);
+	}
+
+	answer->parts = calloc(njobs, sizeof(GlAnswerBuffer));
+	if (answer->parts != NULL)
+		answer->nparts = njobs;
+	for (int i = 0; i < njobs; i++)
+	{
+		ok = ok && jobs[i].ok && answer->parts != NULL;
+		if (answer->parts != NULL)
+			answer->parts[i] = jobs[i].out;
+		else
+			free(jobs[i].out.data);
+	}
+
+	if (ok && col->nrows > sorted)
+	{
+		ok = answer_delta_rows(col, bits, &delta);
+		if (ok && delta.nparts > 0)
+			ok = merge_answers(answer, &delta);
+		gl_answer_free(&delta);
+	}
+	if (!ok)
+	{
+		gl_answer_free(answer);
+		return false;
+	}
+	sum_parts(answer);
+	return true;
+}
+
+bool
+gl_answer_from_tids(const GlTid *tids, uint64_t ntids, GlAnswer *answer)
+{
+	uint64_t   *keys = malloc((ntids > 0 ? ntids : 1) * sizeof(uint64_t));
+	bool		ok;
+
+	memset(answer, 0, sizeof(*answer));
+	answer->parts = calloc(1, sizeof(GlAnswerBuffer));
+	if (keys == NULL || answer->parts == NULL)
+	{
+		free(keys);
+		free(answer->parts);
+		answer->parts = NULL;
+		return false;
+	}
+	answer->nparts = 1;
+	for (uint64_t i = 0; i < ntids; i++)
+		keys[i] = candidate_key(tids[i], true);
+	ok = build_from_keys(keys, ntids, &answer->parts[0]);
+	free(keys);
+	if (!ok)
+	{
+		gl_answer_free(answer);
+		return false;
+	}
+	sum_parts(answer);
+	return true;
+}
+
+void
+gl_answer_free(GlAnswer *answer)
+{
+	for (int i = 0; i < answer->nparts; i++)
+		free(answer->parts[i].data);
+	free(answer->parts);
+	memset(answer, 0, sizeof(*answer));
+}

@@ -1,0 +1,124 @@
+/*-------------------------------------------------------------------------
+ *
+ * candidates.h
+ *	  The answer to a MATCH request: candidate tuples grouped by heap page
+ *	  (a leaf: plain C, built on the server's threads, read by the
+ *	  executor, tested alone).
+ *
+ * The executor visits the heap a page at a time, so that is the shape of
+ * the answer: a sequence of page records in increasing block order, each
+ * block at most once, each record a header and its candidates' offsets.
+ * A candidate is marked "uncertain" unless its row was known live
+ * (column.h): the executor may count a certain candidate on an all-visible
+ * page without reading the page, never an uncertain one.
+ *
+ * A record's offsets come in whichever of two forms is smaller:
+ *
+ *	list	ncandidates uint16 offsets in increasing order, bit 15 set on
+ *			uncertain ones, padded to 4 bytes;
+ *	bitmap	bitmap_words uint32 words, bit (o % 32) of word (o / 32) set
+ *			for offset o; then, if nuncertain > 0, as many words marking
+ *			the uncertain ones.
+ *
+ * Sparse answers cost 2 bytes a candidate and 12 a page; dense ones (a
+ * NOT LIKE matching nearly every row) about 40 bytes a page, a fraction of
+ * a TID list.  Records are 4-byte aligned; read them in place.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef GPULIKE_CANDIDATES_H
+#define GPULIKE_CANDIDATES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "column/column.h"
+
+typedef struct GlCandidatePage
+{
+	uint32_t	block;
+	uint16_t	ncandidates;
+	uint16_t	nuncertain;		/* candidates not known live */
+	uint16_t	bitmap_words;	/* 0: list form; else bitmap form */
+	uint16_t	reserved;
+} GlCandidatePage;
+
+/* Bit 15 of a "marked" offset: the candidate is uncertain. */
+#define GL_OFFSET_UNCERTAIN		0x8000
+#define GL_OFFSET_MASK			0x7FFF
+
+/* Most offsets a page can hold in either form (offsets are 15 bits). */
+#define GL_PAGE_MAX_CANDIDATES	GL_OFFSET_MASK
+
+static inline size_t
+gl_candidate_page_size(const GlCandidatePage *page)
+{
+	size_t		payload;
+
+	if (page->bitmap_words == 0)
+		payload = ((size_t) page->ncandidates * 2 + 3) & ~(size_t) 3;
+	else
+		payload = (size_t) page->bitmap_words * 4 * (page->nuncertain > 0 ? 2 : 1);
+	return sizeof(GlCandidatePage) + payload;
+}
+
+static inline const GlCandidatePage *
+gl_candidate_page_next(const GlCandidatePage *page)
+{
+	return (const GlCandidatePage *) ((const char *) page +
+									  gl_candidate_page_size(page));
+}
+
+/*
+ * The page's candidates as marked offsets, in increasing order, into
+ * offsets[] (room for page->ncandidates).  Returns how many.
+ */
+extern int	gl_candidate_page_offsets(const GlCandidatePage *page,
+									  uint16_t *offsets);
+
+/* A growing buffer of page records (malloc'd). */
+typedef struct GlAnswerBuffer
+{
+	char	   *data;
+	size_t		len;
+	size_t		capacity;
+	uint64_t	npages;
+	uint64_t	ncandidates;
+} GlAnswerBuffer;
+
+/*
+ * Append a record for block with n marked offsets (increasing, 1 <= n <=
+ * GL_PAGE_MAX_CANDIDATES).  False on out-of-memory.
+ */
+extern bool gl_answer_add_page(GlAnswerBuffer *buf, uint32_t block,
+							   const uint16_t *offsets, int n);
+
+/*
+ * A whole answer: its records are the parts' concatenated, in order.
+ * Built in parts so that threads can each build one.
+ */
+typedef struct GlAnswer
+{
+	int			nparts;
+	GlAnswerBuffer *parts;
+	uint64_t	npages;
+	uint64_t	ncandidates;
+	size_t		nbytes;
+} GlAnswer;
+
+/*
+ * The answer for the rows of col whose bit is set (the caller has masked
+ * out NULL and superseded rows: each TID is set at most once), built on up
+ * to nthreads threads.  False on out-of-memory.
+ */
+extern bool gl_answer_from_rows(const GlColumn *col, const uint64_t *bits,
+								int nthreads, GlAnswer *answer);
+
+/* The answer for sorted, unique TIDs, all uncertain.  False on OOM. */
+extern bool gl_answer_from_tids(const GlTid *tids, uint64_t ntids,
+								GlAnswer *answer);
+
+extern void gl_answer_free(GlAnswer *answer);
+
+#endif							/* GPULIKE_CANDIDATES_H */

@@ -1,0 +1,190 @@
+/*
+ * candidates_test.c
+ *	  Answers as page records (src/column/candidates.c): built from a row
+ *	  bitmap over a column with loaded and delta rows, on 1 to 8 threads,
+ *	  and from TID lists; decoded and compared with the candidates
+ *	  computed directly from the rows.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "column/candidates.h"
+#include "tap.h"
+
+/* (TID << 1 | uncertain), the order an answer must list candidates in */
+static int
+compare_u64(const void *a, const void *b)
+{
+	uint64_t	x = *(const uint64_t *) a;
+	uint64_t	y = *(const uint64_t *) b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Decode an answer into keys; false (with a message) if a record is out
+ * of order or its header disagrees with its offsets.
+ */
+static bool
+decode(const GlAnswer *answer, uint64_t *keys, uint64_t *n, bool *saw_list,
+	   bool *saw_bitmap)
+{
+	uint16_t	offsets[GL_PAGE_MAX_CANDIDATES];
+	int64_t		last_block = -1;
+	size_t		bytes = 0;
+	uint64_t	npages = 0;
+
+	*n = 0;
+	for (int p = 0; p < answer->nparts; p++)
+	{
+		const GlAnswerBuffer *part = &answer->parts[p];
+		const char *end = part->data + part->len;
+
+		for (const GlCandidatePage *page = (const GlCandidatePage *) part->data;
+			 (const char *) page < end; page = gl_candidate_page_next(page))
+		{
+			int			count = gl_candidate_page_offsets(page, offsets);
+			int			nuncertain = 0;
+
+			if ((int64_t) page->block <= last_block || count != page->ncandidates ||
+				count == 0)
+			{
+				tap_ok(false, "page %u after %lld: %d offsets, header says %u",
+					   page->block, (long long) last_block, count, page->ncandidates);
+				return false;
+			}
+			for (int i = 0; i < count; i++)
+			{
+				if (i > 0 && (offsets[i] & GL_OFFSET_MASK) <= (offsets[i - 1] & GL_OFFSET_MASK))
+				{
+					tap_ok(false, "offsets of page %u out of order", page->block);
+					return false;
+				}
+				nuncertain += (offsets[i] & GL_OFFSET_UNCERTAIN) != 0;
+				keys[(*n)++] = gl_tid_make(page->block, offsets[i] & GL_OFFSET_MASK) << 1 |
+					((offsets[i] & GL_OFFSET_UNCERTAIN) ? 1 : 0);
+			}
+			if (nuncertain != page->nuncertain)
+			{
+				tap_ok(false, "page %u: %d uncertain, header says %u",
+					   page->block, nuncertain, page->nuncertain);
+				return false;
+			}
+			*saw_list |= page->bitmap_words == 0;
+			*saw_bitmap |= page->bitmap_words != 0;
+			last_block = page->block;
+			bytes += gl_candidate_page_size(page);
+			npages++;
+		}
+	}
+	return bytes == answer->nbytes && npages == answer->npages &&
+		*n == answer->ncandidates;
+}
+
+/*
+ * A column of nblocks pages: a load of every page (1 row on some, up to
+ * 250 on others), then ndeltas delta rows at random TIDs, new or reused.
+ */
+static void
+build_column(GlColumn *col, uint32_t nblocks, int ndeltas)
+{
+	gl_column_init(col, 1024, 1024);
+	for (uint32_t b = 0; b < nblocks; b++)
+	{
+		int			rows = (b % 3 == 0) ? 1 : 1 + rand() % 250;
+
+		for (int o = 1; o <= rows; o++)
+			gl_column_append(col, gl_tid_make(b, (uint16_t) o), "v", 1,
+							 rand() % 7 ? GL_ROW_KNOWN_LIVE : 0);
+	}
+	for (int i = 0; i < ndeltas; i++)
+		gl_column_append(col, gl_tid_make((uint32_t) (rand() % (nblocks + 5)),
+										  (uint16_t) (1 + rand() % 291)), "w", 1,
+						 rand() % 2 ? GL_ROW_KNOWN_LIVE : 0);
+	for (int i = 0; i < ndeltas / 4; i++)
+		gl_column_mark_ended(col, gl_tid_make((uint32_t) (rand() % nblocks),
+											  (uint16_t) (1 + rand() % 250)));
+}
+
+static void
+test_from_rows(uint32_t nblocks, int ndeltas, int density_pct, int nthreads)
+{
+	GlColumn	col;
+	uint64_t   *bits;
+	uint64_t   *want;
+	uint64_t   *got;
+	uint64_t	nwant = 0;
+	uint64_t	ngot = 0;
+	GlAnswer	answer;
+	bool		saw_list = false;
+	bool		saw_bitmap = false;
+	bool		ok;
+
+	build_column(&col, nblocks, ndeltas);
+	bits = calloc(gl_bitmap_words(col.nrows) + 1, sizeof(uint64_t));
+	want = malloc((col.nrows + 1) * sizeof(uint64_t));
+	got = malloc((col.nrows + 1) * sizeof(uint64_t));
+	for (uint64_t r = 0; r < col.nrows; r++)
+	{
+		if (rand() % 100 < density_pct && !gl_bitmap_test(col.superseded, r))
+		{
+			bits[r / 64] |= UINT64_C(1) << (r % 64);
+			want[nwant++] = col.tids[r] << 1 |
+				(gl_bitmap_test(col.known_live, r) ? 0 : 1);
+		}
+	}
+	qsort(want, nwant, sizeof(uint64_t), compare_u64);
+
+	ok = gl_answer_from_rows(&col, bits, nthreads, &answer) &&
+		decode(&answer, got, &ngot, &saw_list, &saw_bitmap);
+	tap_ok(ok && ngot == nwant && memcmp(got, want, nwant * sizeof(uint64_t)) == 0,
+		   "%u pages, %d delta rows, %d%% set, %d threads: %llu candidates in %llu pages, %zu bytes (%s%s)",
+		   nblocks, ndeltas, density_pct, nthreads,
+		   (unsigned long long) ngot, (unsigned long long) answer.npages,
+		   answer.nbytes, saw_list ? "lists " : "", saw_bitmap ? "bitmaps" : "");
+	gl_answer_free(&answer);
+	gl_column_free(&col);
+	free(bits);
+	free(want);
+	free(got);
+}
+
+static void
+test_from_tids(void)
+{
+	GlTid		tids[] = {gl_tid_make(0, 1), gl_tid_make(0, 7), gl_tid_make(3, 2),
+	gl_tid_make(3, 2), gl_tid_make(70000, 291)};
+	uint64_t	got[8];
+	uint64_t	n = 0;
+	GlAnswer	answer;
+	bool		saw_list = false;
+	bool		saw_bitmap = false;
+	bool		ok = gl_answer_from_tids(tids, 5, &answer) &&
+		decode(&answer, got, &n, &saw_list, &saw_bitmap);
+
+	tap_ok(ok && n == 4 && answer.npages == 3 && got[0] == (tids[0] << 1 | 1) &&
+		   got[3] == (tids[4] << 1 | 1),
+		   "TID list: duplicates dropped, every candidate uncertain");
+	gl_answer_free(&answer);
+	ok = gl_answer_from_tids(tids, 0, &answer) && answer.nbytes == 0 &&
+		answer.ncandidates == 0;
+	tap_ok(ok, "an empty TID list is an empty answer");
+	gl_answer_free(&answer);
+}
+
+int
+main(void)
+{
+	srand(7);
+	test_from_rows(1, 0, 100, 1);
+	test_from_rows(50, 0, 50, 1);
+	test_from_rows(5000, 0, 100, 4);
+	test_from_rows(5000, 0, 2, 4);
+	test_from_rows(5000, 3000, 30, 1);
+	test_from_rows(5000, 3000, 30, 8);
+	test_from_rows(20000, 20000, 90, 8);
+	test_from_rows(20000, 200, 0, 8);
+	test_from_tids();
+	return tap_done();
+}
