@@ -505,13 +505,26 @@ next_run(GlScanState *state)
 	return true;
 }
 
-/* The next visible candidate row, or NULL. */
-static TupleTableSlot *
-next_candidate(GlScanState *state)
+/* Load the next candidate page into state->page; false at the end. */
+static bool
+next_page(GlScanState *state)
 {
 	EState	   *estate = state->css.ss.ps.state;
 	bool		may_skip_reads = !state->needs_tuple && !state->recheck;
 
+	if (state->run.next >= state->run.npages && !next_run(state))
+		return false;
+	gl_heap_page_load(state->page, state->rel,
+					  state->run.records[state->run.next++],
+					  estate->es_snapshot, may_skip_reads, state->nblocks,
+					  &state->vmbuffer, &state->counters);
+	return true;
+}
+
+/* The next visible candidate row, or NULL. */
+static TupleTableSlot *
+next_candidate(GlScanState *state)
+{
 	for (;;)
 	{
 		TupleTableSlot *slot = gl_heap_page_next(state->page, state->rel,
@@ -520,12 +533,8 @@ next_candidate(GlScanState *state)
 
 		if (slot != NULL)
 			return slot;
-		if (state->run.next >= state->run.npages && !next_run(state))
+		if (!next_page(state))
 			return NULL;
-		gl_heap_page_load(state->page, state->rel,
-						  state->run.records[state->run.next++],
-						  estate->es_snapshot, may_skip_reads, state->nblocks,
-						  &state->vmbuffer, &state->counters);
 	}
 }
 
@@ -592,15 +601,25 @@ count_rows(GlScanState *state)
 
 	if (state->count_returned)
 		return ExecClearTuple(result);
-	while ((slot = next_row(state)) != NULL)
+	if (state->source == GL_SOURCE_CANDIDATES && !state->needs_tuple &&
+		!state->recheck)
 	{
-		CHECK_FOR_INTERRUPTS();
-		econtext->ecxt_scantuple = slot;
-		if (state->count_filter == NULL || ExecQual(state->count_filter, econtext))
-			count++;
-		else
-			InstrCountFiltered1(state, 1);
-		ResetExprContext(econtext);
+		/* nothing to evaluate on a row: count the pages' visible rows */
+		while (next_page(state))
+			count += state->page->nrows;
+	}
+	else
+	{
+		while ((slot = next_row(state)) != NULL)
+		{
+			CHECK_FOR_INTERRUPTS();
+			econtext->ecxt_scantuple = slot;
+			if (state->count_filter == NULL || ExecQual(state->count_filter, econtext))
+				count++;
+			else
+				InstrCountFiltered1(state, 1);
+			ResetExprContext(econtext);
+		}
 	}
 	state->count_returned = true;
 

@@ -23,8 +23,10 @@
  *	  GpuLike Invisible Candidates: 1		ANALYZE: not visible to the snapshot
  *	  GpuLike Heap Fallbacks: 1 (why)		ANALYZE, when the heap was read
  *	  GpuLike Engine: cpu (2 threads)		ANALYZE, not in regression mode
- *	  GpuLike Engine Time: 1.234 ms			ANALYZE, not in regression mode
- *	  GpuLike Request Time: 1.9 ms			ANALYZE, not in regression mode
+ *	  GpuLike Engine Time: 1.234 ms			ANALYZE, not in regression mode:
+ *	  GpuLike Answer Time: 0.2 ms			the server matching, grouping the
+ *	  GpuLike Request Time: 1.9 ms			candidates by page, and the whole
+ *											round trip
  *
  * PostgreSQL prints the Filter lines of a ROWS scan itself (its
  * scan.plan.qual); a COUNT scan's filter lives in custom_exprs, so we print
@@ -149,6 +151,7 @@ explain_analyze(GlScanState *state, ExplainState *es)
 	{
 		ExplainPropertyText("GpuLike Engine", state->engine, es);
 		ExplainPropertyFloat("GpuLike Engine Time", "ms", c.engine_ms, 3, es);
+		ExplainPropertyFloat("GpuLike Answer Time", "ms", c.answer_ms, 3, es);
 		ExplainPropertyFloat("GpuLike Request Time", "ms", c.round_trip_ms, 3, es);
 	}
 }

@@ -30,8 +30,8 @@ int			gl_gpu_memory_mb = 0;
 int			gl_host_memory_mb = 4096;
 int			gl_delta_log_kb = 65536;
 bool		gl_regression_mode = false;
-double		gl_request_cost = 1000.0;
-double		gl_page_cost = 1.0;
+double		gl_request_cost = 500.0;
+double		gl_page_cost = 0.5;
 int			gl_recheck_choice = GL_RECHECK_AUTO;
 bool		gl_enable_parallel = true;
 bool		gl_enable_count = true;
@@ -83,11 +83,11 @@ define_gucs(void)
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomRealVariable("gpulike.request_cost",
 							 "Planner cost of one request to the gpulike server.",
-							 NULL, &gl_request_cost, 1000.0, 0.0, 1e10,
+							 NULL, &gl_request_cost, 500.0, 0.0, 1e10,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomRealVariable("gpulike.page_cost",
 							 "Planner cost of reading one heap page of candidate rows.",
-							 NULL, &gl_page_cost, 1.0, 0.0, 1e10,
+							 NULL, &gl_page_cost, 0.5, 0.0, 1e10,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomEnumVariable("gpulike.recheck",
 							 "When the offloaded quals are evaluated again on the candidate rows.",

@@ -291,6 +291,14 @@ forget_if_unregistered(int slot, GlCacheEntry *entry)
 	UnlockRelationOid(entry->relid, ShareRowExclusiveLock);
 }
 
+/*
+ * Give each registration its slot.  The list was read before any lock:
+ * its table may be being dropped, altered or (un)cached right now.  So
+ * each one is looked at again under the table's ShareRowExclusiveLock
+ * (which those all conflict with, and which a rebuild takes anyway): a
+ * dropped table or column is seen as gone, a renamed one under its new
+ * name, a registration deleted meanwhile not at all.
+ */
 List *
 gl_cache_reconcile(void)
 {
@@ -304,15 +312,23 @@ gl_cache_reconcile(void)
 		AttrNumber	attnum;
 		int			slot;
 
+		LockRelationOid(registration->relid, ShareRowExclusiveLock);
 		if (!registration_valid(registration, &attnum))
 		{
 			ereport(LOG,
 					(errmsg("gpulike: dropping the cache registration of column \"%s\" of relation %u: the column is gone or no longer text",
 							registration->attname, registration->relid)));
 			gl_registration_delete(registration->relid, registration->attname);
+			UnlockRelationOid(registration->relid, ShareRowExclusiveLock);
+			continue;
+		}
+		if (!gl_registration_exists(registration->relid, registration->attname))
+		{
+			UnlockRelationOid(registration->relid, ShareRowExclusiveLock);
 			continue;
 		}
 		slot = gl_registry_find_or_add(registration->relid, attnum);
+		UnlockRelationOid(registration->relid, ShareRowExclusiveLock);
 		if (slot < 0)
 		{
 			ereport(WARNING,

@@ -8,7 +8,10 @@
  * together and in offset order: the records come out in one pass.  That
  * pass is split among threads at page boundaries (a NOT LIKE answer over
  * 15 M rows is 15 M candidates), each filling its own buffer; the buffers
- * in order are the answer.  The rows appended later (delta rows, in no
+ * in order are the answer.  Where most rows are set, a thread walks page
+ * by page instead, and a page whose every row is set becomes one
+ * GL_PAGE_EVERY_ROW record -- unless delta rows also lie on it, which the
+ * walk does not see.  The rows appended later (delta rows, in no
  * particular order) are few: their candidates are sorted by TID and merged
  * in, a page holding both kinds getting one record.
  *
@@ -100,7 +103,7 @@ gl_answer_add_page(GlAnswerBuffer *buf, uint32_t block,
 	page.ncandidates = (uint16_t) n;
 	page.nuncertain = (uint16_t) nuncertain;
 	page.bitmap_words = bitmap_bytes < list_bytes ? (uint16_t) words : 0;
-	page.reserved = 0;
+	page.flags = 0;
 	if (!reserve(buf, gl_candidate_page_size(&page)))
 		return false;
 
@@ -132,6 +135,26 @@ gl_answer_add_page(GlAnswerBuffer *buf, uint32_t block,
 	return true;
 }
 
+bool
+gl_answer_add_every_row(GlAnswerBuffer *buf, uint32_t block, int ncandidates,
+						int nuncertain)
+{
+	GlCandidatePage page;
+
+	if (!reserve(buf, sizeof(page)))
+		return false;
+	page.block = block;
+	page.ncandidates = (uint16_t) ncandidates;
+	page.nuncertain = (uint16_t) nuncertain;
+	page.bitmap_words = 0;
+	page.flags = GL_PAGE_EVERY_ROW;
+	memcpy(buf->data + buf->len, &page, sizeof(page));
+	buf->len += sizeof(page);
+	buf->npages++;
+	buf->ncandidates += ncandidates;
+	return true;
+}
+
 /* --------------------------------------------------- from sorted rows */
 
 typedef struct RowsJob
@@ -140,20 +163,82 @@ typedef struct RowsJob
 	const uint64_t *bits;
 	uint64_t	first;			/* rows [first, last), whole pages */
 	uint64_t	last;
+	const uint32_t *delta_blocks;	/* sorted: pages holding delta rows */
+	uint64_t	ndelta_blocks;
 	GlAnswerBuffer out;
 	bool		ok;
 } RowsJob;
 
-static void *
-build_sorted_rows(void *arg)
+static inline uint16_t
+marked_offset(const GlColumn *col, uint64_t row)
 {
-	RowsJob    *job = arg;
+	return gl_tid_offset(col->tids[row]) |
+		(gl_bitmap_test(col->known_live, row) ? 0 : GL_OFFSET_UNCERTAIN);
+}
+
+static bool
+has_delta_rows(const RowsJob *job, uint32_t block)
+{
+	uint64_t	lo = 0;
+	uint64_t	hi = job->ndelta_blocks;
+
+	while (lo < hi)
+	{
+		uint64_t	mid = lo + (hi - lo) / 2;
+
+		if (job->delta_blocks[mid] < block)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < job->ndelta_blocks && job->delta_blocks[lo] == block;
+}
+
+/* Dense: page by page, a page whose every row is set in one record. */
+static void
+build_pages(RowsJob *job)
+{
+	const GlColumn *col = job->col;
+	uint16_t	offsets[GL_PAGE_MAX_CANDIDATES];
+	uint64_t	row = job->first;
+
+	while (row < job->last && job->ok)
+	{
+		uint32_t	block = gl_tid_block(col->tids[row]);
+		uint64_t	end = row + 1;
+		int			n = 0;
+		int			nuncertain = 0;
+		bool		every = true;
+
+		while (end < job->last && gl_tid_block(col->tids[end]) == block)
+			end++;
+		for (uint64_t r = row; r < end; r++)
+		{
+			if (gl_bitmap_test(job->bits, r))
+			{
+				offsets[n] = marked_offset(col, r);
+				nuncertain += (offsets[n++] & GL_OFFSET_UNCERTAIN) != 0;
+			}
+			else if (!gl_bitmap_test(col->superseded, r))
+				every = false;
+		}
+		if (n > 0 && every && !has_delta_rows(job, block))
+			job->ok = gl_answer_add_every_row(&job->out, block, n, nuncertain);
+		else if (n > 0)
+			job->ok = gl_answer_add_page(&job->out, block, offsets, n);
+		row = end;
+	}
+}
+
+/* Sparse: set bit by set bit. */
+static void
+build_candidates(RowsJob *job)
+{
 	const GlColumn *col = job->col;
 	uint16_t	offsets[GL_PAGE_MAX_CANDIDATES];
 	int			n = 0;
 	uint32_t	block = 0;
 
-	job->ok = true;
 	for (uint64_t w = job->first / 64; w * 64 < job->last && job->ok; w++)
 	{
 		uint64_t	word = job->bits[w];
@@ -174,12 +259,27 @@ build_sorted_rows(void *arg)
 				n = 0;
 			}
 			block = gl_tid_block(tid);
-			offsets[n++] = gl_tid_offset(tid) |
-				(gl_bitmap_test(col->known_live, row) ? 0 : GL_OFFSET_UNCERTAIN);
+			offsets[n++] = marked_offset(col, row);
 		}
 	}
 	if (n > 0 && job->ok)
 		job->ok = gl_answer_add_page(&job->out, block, offsets, n);
+}
+
+/* Rows [first, last): page by page where most are set, else bit by bit. */
+static void *
+build_sorted_rows(void *arg)
+{
+	RowsJob    *job = arg;
+	uint64_t	set = 0;
+
+	job->ok = true;
+	for (uint64_t w = job->first / 64; w * 64 < job->last; w++)
+		set += (uint64_t) __builtin_popcountll(job->bits[w]);
+	if (2 * set > job->last - job->first)
+		build_pages(job);
+	else
+		build_candidates(job);
 	return NULL;
 }
 
@@ -211,6 +311,15 @@ compare_keys(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static int
+compare_blocks(const void *a, const void *b)
+{
+	uint32_t	x = *(const uint32_t *) a;
+	uint32_t	y = *(const uint32_t *) b;
+
+	return x < y ? -1 : x > y;
+}
+
 /* Records for sorted candidate keys. */
 static bool
 build_from_keys(const uint64_t *keys, uint64_t n, GlAnswerBuffer *out)
@@ -237,6 +346,31 @@ build_from_keys(const uint64_t *keys, uint64_t n, GlAnswerBuffer *out)
 			((keys[i] & 1) ? GL_OFFSET_UNCERTAIN : 0);
 	}
 	return count == 0 || gl_answer_add_page(out, block, offsets, count);
+}
+
+/* The sorted, distinct pages of the delta rows not superseded. */
+static uint32_t *
+delta_blocks(const GlColumn *col, uint64_t *n)
+{
+	uint32_t   *blocks = malloc(((col->nrows - col->sorted_rows) + 1) * sizeof(uint32_t));
+	uint64_t	count = 0;
+	uint64_t	kept = 0;
+
+	if (blocks == NULL)
+		return NULL;
+	for (uint64_t row = col->sorted_rows; row < col->nrows; row++)
+	{
+		if (!gl_bitmap_test(col->superseded, row))
+			blocks[count++] = gl_tid_block(col->tids[row]);
+	}
+	qsort(blocks, count, sizeof(uint32_t), compare_blocks);
+	for (uint64_t i = 0; i < count; i++)
+	{
+		if (kept == 0 || blocks[kept - 1] != blocks[i])
+			blocks[kept++] = blocks[i];
+	}
+	*n = kept;
+	return blocks;
 }
 
 /* ---------------------------------------------------------- merging */
@@ -283,7 +417,10 @@ copy_page(GlAnswerBuffer *out, const GlCandidatePage *page)
 	return true;
 }
 
-/* One record for a block present in both: the union of their offsets. */
+/*
+ * One record for a block present in both: the union of their offsets.
+ * Neither is a GL_PAGE_EVERY_ROW record: a page with delta rows never is.
+ */
 static bool
 merge_pages(GlAnswerBuffer *out, const GlCandidatePage *a,
 			const GlCandidatePage *b)
@@ -423,11 +560,15 @@ gl_answer_from_rows(const GlColumn *col, const uint64_t *bits, int nthreads,
 	bool		started[MAX_THREADS] = {false};
 	uint64_t	sorted = col->sorted_rows;
 	uint64_t	ncandidates = 0;
+	uint64_t	ndelta_blocks = 0;
+	uint32_t   *blocks_with_deltas = delta_blocks(col, &ndelta_blocks);
 	GlAnswer	delta;
 	int			njobs;
 	bool		ok = true;
 
 	memset(answer, 0, sizeof(*answer));
+	if (blocks_with_deltas == NULL)
+		return false;
 	for (uint64_t w = 0; w < gl_bitmap_words(sorted); w++)
 		ncandidates += (uint64_t) __builtin_popcountll(bits[w]);
 	njobs = nthreads < 1 ? 1 : nthreads > MAX_THREADS ? MAX_THREADS : nthreads;
@@ -439,6 +580,8 @@ gl_answer_from_rows(const GlColumn *col, const uint64_t *bits, int nthreads,
 		memset(&jobs[i], 0, sizeof(RowsJob));
 		jobs[i].col = col;
 		jobs[i].bits = bits;
+		jobs[i].delta_blocks = blocks_with_deltas;
+		jobs[i].ndelta_blocks = ndelta_blocks;
 		jobs[i].first = i == 0 ? 0 : jobs[i - 1].last;
 		jobs[i].last = i == njobs - 1 ? sorted :
 			page_start_at_or_after(col, sorted * (i + 1) / njobs);
@@ -469,6 +612,7 @@ gl_answer_from_rows(const GlColumn *col, const uint64_t *bits, int nthreads,
 			free(jobs[i].out.data);
 	}
 
+	free(blocks_with_deltas);
 	if (ok && col->nrows > sorted)
 	{
 		ok = answer_delta_rows(col, bits, &delta);

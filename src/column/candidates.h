@@ -18,11 +18,17 @@
  *			uncertain ones, padded to 4 bytes;
  *	bitmap	bitmap_words uint32 words, bit (o % 32) of word (o / 32) set
  *			for offset o; then, if nuncertain > 0, as many words marking
- *			the uncertain ones.
+ *			the uncertain ones;
+ *
+ * or in none: a record flagged GL_PAGE_EVERY_ROW says that every row the
+ * cache holds for the page is a candidate.  Every tuple of the page that a
+ * snapshot can see has its row in the cache, so every visible tuple of the
+ * page is a candidate: the executor reads such a page as a sequential scan
+ * would (or, all-visible and all certain, counts ncandidates unread).
  *
  * Sparse answers cost 2 bytes a candidate and 12 a page; dense ones (a
- * NOT LIKE matching nearly every row) about 40 bytes a page, a fraction of
- * a TID list.  Records are 4-byte aligned; read them in place.
+ * NOT LIKE matching nearly every row) mostly 12 bytes a page.  Records are
+ * 4-byte aligned; read them in place.
  *
  *-------------------------------------------------------------------------
  */
@@ -41,8 +47,11 @@ typedef struct GlCandidatePage
 	uint16_t	ncandidates;
 	uint16_t	nuncertain;		/* candidates not known live */
 	uint16_t	bitmap_words;	/* 0: list form; else bitmap form */
-	uint16_t	reserved;
+	uint16_t	flags;
 } GlCandidatePage;
+
+/* GlCandidatePage.flags: every cached row of the page, no offsets follow */
+#define GL_PAGE_EVERY_ROW		0x0001
 
 /* Bit 15 of a "marked" offset: the candidate is uncertain. */
 #define GL_OFFSET_UNCERTAIN		0x8000
@@ -56,7 +65,9 @@ gl_candidate_page_size(const GlCandidatePage *page)
 {
 	size_t		payload;
 
-	if (page->bitmap_words == 0)
+	if (page->flags & GL_PAGE_EVERY_ROW)
+		payload = 0;
+	else if (page->bitmap_words == 0)
 		payload = ((size_t) page->ncandidates * 2 + 3) & ~(size_t) 3;
 	else
 		payload = (size_t) page->bitmap_words * 4 * (page->nuncertain > 0 ? 2 : 1);
@@ -72,7 +83,8 @@ gl_candidate_page_next(const GlCandidatePage *page)
 
 /*
  * The page's candidates as marked offsets, in increasing order, into
- * offsets[] (room for page->ncandidates).  Returns how many.
+ * offsets[] (room for page->ncandidates).  Returns how many.  Not for
+ * GL_PAGE_EVERY_ROW records, which list no offsets.
  */
 extern int	gl_candidate_page_offsets(const GlCandidatePage *page,
 									  uint16_t *offsets);
@@ -93,6 +105,10 @@ typedef struct GlAnswerBuffer
  */
 extern bool gl_answer_add_page(GlAnswerBuffer *buf, uint32_t block,
 							   const uint16_t *offsets, int n);
+
+/* Append a GL_PAGE_EVERY_ROW record.  False on out-of-memory. */
+extern bool gl_answer_add_every_row(GlAnswerBuffer *buf, uint32_t block,
+									int ncandidates, int nuncertain);
 
 /*
  * A whole answer: its records are the parts' concatenated, in order.

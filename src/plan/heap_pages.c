@@ -100,13 +100,14 @@ gl_heap_page_release(GlHeapPage *page)
 }
 
 /*
- * Visibility of the candidates 'offsets' on the pinned page: appends the
- * visible ones to visible[] and returns how many.
+ * Visibility of the candidates 'offsets' on the pinned page -- of every
+ * tuple of the page when offsets is NULL: appends the visible ones to
+ * visible[] and returns how many.
  */
 static int
 visible_on_page(Relation rel, Buffer buffer, BlockNumber block,
 				const OffsetNumber *offsets, int n, Snapshot snapshot,
-				OffsetNumber *visible, GlScanCounters *counters)
+				OffsetNumber *visible)
 {
 	Page		dp;
 	OffsetNumber maxoff;
@@ -120,35 +121,43 @@ visible_on_page(Relation rel, Buffer buffer, BlockNumber block,
 	TestForOldSnapshot(snapshot, rel, dp);
 	maxoff = PageGetMaxOffsetNumber(dp);
 	all_visible = PageIsAllVisible(dp) && !snapshot->takenDuringRecovery;
+	if (offsets == NULL)
+		n = maxoff;
 
 	for (int i = 0; i < n; i++)
 	{
+		OffsetNumber offset = offsets ? offsets[i] : FirstOffsetNumber + i;
 		ItemId		lp;
 		HeapTupleData tuple;
 		bool		valid;
 
-		counters->heap_fetches++;
-		if (offsets[i] > maxoff ||
-			!ItemIdIsNormal(lp = PageGetItemId(dp, offsets[i])))
-		{
-			counters->invisible++;
+		if (offset > maxoff || !ItemIdIsNormal(lp = PageGetItemId(dp, offset)))
 			continue;
-		}
 		tuple.t_data = (HeapTupleHeader) PageGetItem(dp, lp);
 		tuple.t_len = ItemIdGetLength(lp);
 		tuple.t_tableOid = RelationGetRelid(rel);
-		ItemPointerSet(&tuple.t_self, block, offsets[i]);
+		ItemPointerSet(&tuple.t_self, block, offset);
 		valid = all_visible ||
 			HeapTupleSatisfiesVisibility(&tuple, snapshot, buffer);
 		HeapCheckForSerializableConflictOut(valid, rel, &tuple, buffer,
 											snapshot);
 		if (valid)
-			visible[nvisible++] = offsets[i];
-		else
-			counters->invisible++;
+			visible[nvisible++] = offset;
 	}
 	LockBuffer(buffer, BUFFER_LOCK_UNLOCK);
 	return nvisible;
+}
+
+/*
+ * The page's rows when nothing needs reading: its certain candidates on an
+ * all-visible page, counted.
+ */
+static void
+all_unread(GlHeapPage *page, int n, GlScanCounters *counters)
+{
+	page->nrows = n;
+	memset(page->read, 0, n * sizeof(bool));
+	counters->unread += n;
 }
 
 void
@@ -172,9 +181,9 @@ gl_heap_page_load(GlHeapPage *page, Relation rel,
 	CHECK_FOR_INTERRUPTS();
 
 	/* a record cannot hold more offsets than a page has line pointers */
-	if (record->ncandidates > MaxHeapTuplesPerPage)
+	n = record->ncandidates;
+	if (n > MaxHeapTuplesPerPage)
 		elog(ERROR, "gpulike: malformed answer from the gpulike server");
-	n = gl_candidate_page_offsets(record, marked);
 	if (record->block >= nblocks)
 	{
 		counters->invisible += n;
@@ -183,6 +192,33 @@ gl_heap_page_load(GlHeapPage *page, Relation rel,
 
 	skip_certain = may_skip_reads && n > record->nuncertain &&
 		VM_ALL_VISIBLE(rel, record->block, vmbuffer);
+	if (skip_certain && record->nuncertain == 0)
+	{
+		all_unread(page, n, counters);
+		return;
+	}
+
+	/*
+	 * Every row of the page: read it as a sequential scan does, all its
+	 * visible tuples (an all-visible page with some uncertain: all of them,
+	 * since the certain ones are among them).
+	 */
+	if (record->flags & GL_PAGE_EVERY_ROW)
+	{
+		page->buffer = ReadBufferExtended(rel, MAIN_FORKNUM, record->block,
+										  RBM_NORMAL, NULL);
+		nvisible = visible_on_page(rel, page->buffer, record->block, NULL, 0,
+								   snapshot, page->offsets);
+		counters->heap_fetches += n;
+		counters->invisible += Max(n - nvisible, 0);
+		memset(page->read, true, nvisible * sizeof(bool));
+		page->nrows = nvisible;
+		if (nvisible == 0)
+			gl_heap_page_release(page);
+		return;
+	}
+
+	n = gl_candidate_page_offsets(record, marked);
 	for (int i = 0; i < n; i++)
 	{
 		OffsetNumber offset = marked[i] & GL_OFFSET_MASK;
@@ -199,12 +235,11 @@ gl_heap_page_load(GlHeapPage *page, Relation rel,
 		page->buffer = ReadBufferExtended(rel, MAIN_FORKNUM, record->block,
 										  RBM_NORMAL, NULL);
 		nvisible = visible_on_page(rel, page->buffer, record->block, to_read,
-								   nto_read, snapshot, visible, counters);
+								   nto_read, snapshot, visible);
+		counters->heap_fetches += nto_read;
+		counters->invisible += nto_read - nvisible;
 		if (nvisible == 0)
-		{
-			ReleaseBuffer(page->buffer);
-			page->buffer = InvalidBuffer;
-		}
+			gl_heap_page_release(page);
 	}
 
 	/* both lists are in offset order: merge them */

@@ -5,7 +5,11 @@
 -- generated patterns (%, _, escapes, anchors, ILIKE, regex classes,
 -- alternations, bounded repeats, LIKE ANY, AND/OR/NOT), every query must
 -- return the same bag of rows with gpulike.enabled on and off, and the 'on'
--- run must really use the GpuLike scan.
+-- run must really use the GpuLike scan.  Every query runs in four ways
+-- against PostgreSQL's own answer: the serial scan (offloaded quals
+-- rechecked only when the answer is lossy), the same with
+-- gpulike.recheck = always, the parallel scan (workers forced), and its
+-- count(*) (counted inside the scan, rows on all-visible pages unread).
 --
 -- The generator is seedable: SET scan_differential.seed = '0.123' before
 -- running this file to explore other data and patterns.
@@ -14,7 +18,9 @@
 SET client_min_messages = warning;
 SELECT no_plan();
 
--- Let GpuLike win whenever it is offered.
+-- Let GpuLike win whenever it is offered.  (The costs that makes are no
+-- reason to compile the queries: no JIT.)
+SET jit = off;
 SET enable_seqscan = off;
 SET enable_indexscan = off;
 SET enable_bitmapscan = off;
@@ -178,39 +184,85 @@ INSERT INTO scan_diff_queries (predicate) VALUES
 	($$val LIKE '%aaaaaaab'$$), ($$val LIKE '%aaab%'$$), ($$val ~ 'a{30}b$'$$),
 	($$val LIKE ANY (ARRAY['%aaaab%', '%aab%', '%needle%'])$$);
 
--- Rows of a query, as text, with gpulike on or off.
-CREATE FUNCTION pg_temp.query_rows(enabled bool, query text) RETURNS SETOF text
+-- The ways a query runs: settings ('name=value', ...) applied around it.
+CREATE TABLE scan_diff_ways (way text PRIMARY KEY, settings text[], plan_shows text);
+INSERT INTO scan_diff_ways VALUES
+	('off', '{gpulike.enabled=off}', NULL),
+	('on', '{gpulike.enabled=on}', 'Custom Scan (GpuLike)'),
+	('recheck always', '{gpulike.enabled=on,gpulike.recheck=always}', 'Custom Scan (GpuLike)'),
+	-- free workers, and heap pages made dear, so that the partial path wins
+	('parallel', '{gpulike.enabled=on,max_parallel_workers_per_gather=2,parallel_setup_cost=0,'
+	 'parallel_tuple_cost=0,min_parallel_table_scan_size=0,gpulike.page_cost=1000000}',
+	 'Parallel Custom Scan (GpuLike)');
+
+-- Apply settings ('name=value', ...) for the transaction; returns the
+-- previous values, in the same form, to apply back.
+CREATE FUNCTION pg_temp.apply_settings(settings text[]) RETURNS text[]
 LANGUAGE plpgsql AS $$
 DECLARE
-	saved text := current_setting('gpulike.enabled');
+	previous text[];
+	setting text;
+BEGIN
+	FOREACH setting IN ARRAY settings LOOP
+		previous := previous || (split_part(setting, '=', 1) || '=' ||
+								 current_setting(split_part(setting, '=', 1)));
+		PERFORM set_config(split_part(setting, '=', 1), split_part(setting, '=', 2), true);
+	END LOOP;
+	RETURN previous;
+END $$;
+
+CREATE FUNCTION pg_temp.way_settings(way text) RETURNS text[]
+LANGUAGE sql AS $$ SELECT settings FROM scan_diff_ways w WHERE w.way = way_settings.way $$;
+
+-- Rows of a query, as text, run one way.
+CREATE FUNCTION pg_temp.query_rows(way text, query text) RETURNS SETOF text
+LANGUAGE plpgsql AS $$
+DECLARE
+	previous text[] := pg_temp.apply_settings(pg_temp.way_settings(way));
 	result text[];
 BEGIN
-	PERFORM set_config('gpulike.enabled', enabled::text, true);
 	EXECUTE format('SELECT array_agg(q::text) FROM (%s) q', query) INTO result;
-	PERFORM set_config('gpulike.enabled', saved, true);
+	PERFORM pg_temp.apply_settings(previous);
 	RETURN QUERY SELECT unnest(result);
 END $$;
 
-CREATE FUNCTION pg_temp.query_uses_gpulike(query text) RETURNS bool
+-- Does the plan of a query run one way show that way's scan?
+CREATE FUNCTION pg_temp.query_uses(way text, query text) RETURNS bool
 LANGUAGE plpgsql AS $$
 DECLARE
+	previous text[] := pg_temp.apply_settings(pg_temp.way_settings(way));
+	shows text := (SELECT plan_shows FROM scan_diff_ways w WHERE w.way = query_uses.way);
 	line text;
 	found bool := false;
 BEGIN
 	FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || query LOOP
-		found := found OR line LIKE '%Custom Scan (GpuLike)%';
+		found := found OR line LIKE '%' || shows || '%';
 	END LOOP;
+	PERFORM pg_temp.apply_settings(previous);
 	RETURN found;
 END $$;
 
-SELECT ok(pg_temp.query_uses_gpulike(query),
-          'GpuLike plan: ' || left(predicate, 120))
-FROM scan_diff_queries ORDER BY n;
+-- PostgreSQL's own rows, once per query.
+CREATE TABLE scan_diff_expected AS
+SELECT n, array(SELECT pg_temp.query_rows('off', query)) AS rows FROM scan_diff_queries;
 
-SELECT bag_eq(format('SELECT * FROM pg_temp.query_rows(true, %L)', query),
-			  format('SELECT * FROM pg_temp.query_rows(false, %L)', query),
-			  'same rows: ' || left(predicate, 120))
+SELECT ok(pg_temp.query_uses(way, query), way || ' plan: ' || left(predicate, 110))
+FROM scan_diff_queries, scan_diff_ways WHERE way <> 'off' ORDER BY n, way;
+
+SELECT bag_eq(format('SELECT * FROM pg_temp.query_rows(%L, %L)', way, query),
+			  format('SELECT unnest(rows) FROM scan_diff_expected WHERE n = %s', n),
+			  'same rows, ' || way || ': ' || left(predicate, 110))
+FROM scan_diff_queries, scan_diff_ways WHERE way <> 'off' ORDER BY n, way;
+
+-- count(*) alone: counted by the scan, rows of all-visible pages unread.
+VACUUM scan_diff;
+SELECT ok(pg_temp.query_uses('on', 'SELECT count(*) FROM scan_diff WHERE ' || predicate),
+		  'count plan: ' || left(predicate, 110))
 FROM scan_diff_queries ORDER BY n;
+SELECT is((SELECT * FROM pg_temp.query_rows('on', 'SELECT count(*) FROM scan_diff WHERE ' || predicate)),
+		  (SELECT '(' || cardinality(rows) || ')' FROM scan_diff_expected e WHERE e.n = q.n),
+		  'same count: ' || left(predicate, 110))
+FROM scan_diff_queries q ORDER BY n;
 
 -- Joins whose patterns come from another table: a nested loop rescans a
 -- parameterized GpuLike scan with each outer row's pattern.
@@ -229,12 +281,12 @@ INSERT INTO scan_diff_joins (query) VALUES
 	($$SELECT p.pid, d.id FROM scan_diff_patterns p LEFT JOIN scan_diff d ON d.val LIKE p.pat AND d.val NOT LIKE '%a%'$$),
 	($$SELECT p.pid, (SELECT count(*) FROM scan_diff d WHERE d.val LIKE p.pat OR d.val ~ '^a') FROM scan_diff_patterns p$$);
 
-SELECT ok(pg_temp.query_uses_gpulike(query), 'GpuLike plan: ' || query)
+SELECT ok(pg_temp.query_uses('on', query), 'GpuLike plan: ' || query)
 FROM scan_diff_joins ORDER BY n;
-SELECT bag_eq(format('SELECT * FROM pg_temp.query_rows(true, %L)', query),
-			  format('SELECT * FROM pg_temp.query_rows(false, %L)', query),
-			  'same rows: ' || query)
-FROM scan_diff_joins ORDER BY n;
+SELECT bag_eq(format('SELECT * FROM pg_temp.query_rows(%L, %L)', way, query),
+			  format('SELECT * FROM pg_temp.query_rows(%L, %L)', 'off', query),
+			  'same rows, ' || way || ': ' || query)
+FROM scan_diff_joins, scan_diff_ways WHERE way IN ('on', 'recheck always') ORDER BY n, way;
 RESET enable_hashjoin;
 RESET enable_mergejoin;
 RESET enable_memoize;
@@ -243,12 +295,14 @@ RESET enable_memoize;
 SELECT ok((SELECT count(*) FROM scan_diff WHERE pg_column_size(val) > 2000) >= 10,
 		  'long values are stored TOASTed');
 SELECT ok((SELECT count(*) FROM scan_diff_queries q
-		   WHERE EXISTS (SELECT 1 FROM pg_temp.query_rows(false, q.query))) >
+		   WHERE EXISTS (SELECT 1 FROM scan_diff_expected e WHERE e.n = q.n AND cardinality(e.rows) > 0)) >
 		  (SELECT count(*) / 2 FROM scan_diff_queries),
 		  'most generated queries match some rows');
 
 DROP TABLE scan_diff_joins;
 DROP TABLE scan_diff_patterns;
+DROP TABLE scan_diff_expected;
 DROP TABLE scan_diff_queries;
+DROP TABLE scan_diff_ways;
 DROP TABLE scan_diff;
 SELECT * FROM finish();

@@ -23,12 +23,75 @@ compare_u64(const void *a, const void *b)
 }
 
 /*
+ * The column's rows that are not superseded, as keys in TID order: what a
+ * GL_PAGE_EVERY_ROW record stands for, page by page.
+ */
+static uint64_t *
+latest_keys(const GlColumn *col, uint64_t *n)
+{
+	uint64_t   *keys = malloc((col->nrows + 1) * sizeof(uint64_t));
+
+	*n = 0;
+	for (uint64_t r = 0; r < col->nrows; r++)
+	{
+		if (!gl_bitmap_test(col->superseded, r))
+			keys[(*n)++] = col->tids[r] << 1 | (gl_bitmap_test(col->known_live, r) ? 0 : 1);
+	}
+	qsort(keys, *n, sizeof(uint64_t), compare_u64);
+	return keys;
+}
+
+/* Append the keys of a page's every row (from latest_keys). */
+static int
+every_row_keys(const uint64_t *latest, uint64_t nlatest, uint32_t block,
+			   uint64_t *keys, uint64_t *n, int *nuncertain)
+{
+	uint64_t	lo = 0;
+	uint64_t	hi = nlatest;
+	int			count = 0;
+
+	while (lo < hi)
+	{
+		uint64_t	mid = lo + (hi - lo) / 2;
+
+		if (gl_tid_block(latest[mid] >> 1) < block)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < nlatest && gl_tid_block(latest[lo] >> 1) == block; lo++, count++)
+	{
+		keys[(*n)++] = latest[lo];
+		*nuncertain += (int) (latest[lo] & 1);
+	}
+	return count;
+}
+
+static bool decode_with(const GlAnswer *answer, const uint64_t *latest,
+						uint64_t nlatest, uint64_t *keys, uint64_t *n,
+						bool *saw_list, bool *saw_bitmap, bool *saw_every);
+
+/*
  * Decode an answer into keys; false (with a message) if a record is out
  * of order or its header disagrees with its offsets.
  */
 static bool
-decode(const GlAnswer *answer, uint64_t *keys, uint64_t *n, bool *saw_list,
-	   bool *saw_bitmap)
+decode(const GlAnswer *answer, const GlColumn *col, uint64_t *keys,
+	   uint64_t *n, bool *saw_list, bool *saw_bitmap, bool *saw_every)
+{
+	uint64_t	nlatest = 0;
+	uint64_t   *latest = col ? latest_keys(col, &nlatest) : NULL;
+	bool		ok = decode_with(answer, latest, nlatest, keys, n, saw_list,
+								 saw_bitmap, saw_every);
+
+	free(latest);
+	return ok;
+}
+
+static bool
+decode_with(const GlAnswer *answer, const uint64_t *latest, uint64_t nlatest,
+			uint64_t *keys, uint64_t *n, bool *saw_list, bool *saw_bitmap,
+			bool *saw_every)
 {
 	uint16_t	offsets[GL_PAGE_MAX_CANDIDATES];
 	int64_t		last_block = -1;
@@ -44,9 +107,28 @@ decode(const GlAnswer *answer, uint64_t *keys, uint64_t *n, bool *saw_list,
 		for (const GlCandidatePage *page = (const GlCandidatePage *) part->data;
 			 (const char *) page < end; page = gl_candidate_page_next(page))
 		{
-			int			count = gl_candidate_page_offsets(page, offsets);
+			int			count;
 			int			nuncertain = 0;
 
+			if (page->flags & GL_PAGE_EVERY_ROW)
+			{
+				count = every_row_keys(latest, nlatest, page->block, keys, n,
+									   &nuncertain);
+				if ((int64_t) page->block <= last_block ||
+					count != page->ncandidates || nuncertain != page->nuncertain)
+				{
+					tap_ok(false, "every-row page %u: %d rows, %d uncertain; header %u, %u",
+						   page->block, count, nuncertain, page->ncandidates,
+						   page->nuncertain);
+					return false;
+				}
+				*saw_every = true;
+				last_block = page->block;
+				bytes += gl_candidate_page_size(page);
+				npages++;
+				continue;
+			}
+			count = gl_candidate_page_offsets(page, offsets);
 			if ((int64_t) page->block <= last_block || count != page->ncandidates ||
 				count == 0)
 			{
@@ -119,6 +201,7 @@ test_from_rows(uint32_t nblocks, int ndeltas, int density_pct, int nthreads)
 	GlAnswer	answer;
 	bool		saw_list = false;
 	bool		saw_bitmap = false;
+	bool		saw_every = false;
 	bool		ok;
 
 	build_column(&col, nblocks, ndeltas);
@@ -137,12 +220,14 @@ test_from_rows(uint32_t nblocks, int ndeltas, int density_pct, int nthreads)
 	qsort(want, nwant, sizeof(uint64_t), compare_u64);
 
 	ok = gl_answer_from_rows(&col, bits, nthreads, &answer) &&
-		decode(&answer, got, &ngot, &saw_list, &saw_bitmap);
+		decode(&answer, &col, got, &ngot, &saw_list, &saw_bitmap, &saw_every);
+	qsort(got, ngot, sizeof(uint64_t), compare_u64);
 	tap_ok(ok && ngot == nwant && memcmp(got, want, nwant * sizeof(uint64_t)) == 0,
-		   "%u pages, %d delta rows, %d%% set, %d threads: %llu candidates in %llu pages, %zu bytes (%s%s)",
+		   "%u pages, %d delta rows, %d%% set, %d threads: %llu candidates in %llu pages, %zu bytes (%s%s%s)",
 		   nblocks, ndeltas, density_pct, nthreads,
 		   (unsigned long long) ngot, (unsigned long long) answer.npages,
-		   answer.nbytes, saw_list ? "lists " : "", saw_bitmap ? "bitmaps" : "");
+		   answer.nbytes, saw_list ? "lists " : "", saw_bitmap ? "bitmaps " : "",
+		   saw_every ? "every-row pages" : "");
 	gl_answer_free(&answer);
 	gl_column_free(&col);
 	free(bits);
@@ -160,8 +245,9 @@ test_from_tids(void)
 	GlAnswer	answer;
 	bool		saw_list = false;
 	bool		saw_bitmap = false;
+	bool		saw_every = false;
 	bool		ok = gl_answer_from_tids(tids, 5, &answer) &&
-		decode(&answer, got, &n, &saw_list, &saw_bitmap);
+		decode(&answer, NULL, got, &n, &saw_list, &saw_bitmap, &saw_every);
 
 	tap_ok(ok && n == 4 && answer.npages == 3 && got[0] == (tids[0] << 1 | 1) &&
 		   got[3] == (tids[4] << 1 | 1),
@@ -184,6 +270,7 @@ main(void)
 	test_from_rows(5000, 3000, 30, 1);
 	test_from_rows(5000, 3000, 30, 8);
 	test_from_rows(20000, 20000, 90, 8);
+	test_from_rows(20000, 20000, 100, 8);
 	test_from_rows(20000, 200, 0, 8);
 	test_from_tids();
 	return tap_done();
