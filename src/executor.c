@@ -286,22 +286,6 @@ note_fallback(GlScanState *state, GlPassResult *pass, const char *why)
 	state->counters.heap_fallbacks++;
 }
 
-static char *
-join_matchers(List *matchers)
-{
-	StringInfoData buf;
-	ListCell   *lc;
-
-	initStringInfo(&buf);
-	foreach(lc, matchers)
-	{
-		if (buf.len > 0)
-			appendStringInfoString(&buf, "; ");
-		appendStringInfoString(&buf, (char *) lfirst(lc));
-	}
-	return buf.data;
-}
-
 /*
  * Ask the server for this pass's candidates.  Their pages go to local
  * memory (*local_pages) for a serial scan, or to the query's shared area
@@ -386,7 +370,7 @@ ask_server(GlScanState *state, dsa_area *dsa, GlPassResult *pass,
 	}
 	if (pass->recheck)
 		state->counters.rechecked_passes++;
-	strlcpy(pass->matchers, join_matchers(matchers), sizeof(pass->matchers));
+	strlcpy(pass->matchers, gl_join_matchers(matchers), sizeof(pass->matchers));
 }
 
 /* What EXPLAIN says of a pass. */
@@ -394,7 +378,7 @@ static void
 describe_pass(GlScanState *state, const GlPassResult *pass)
 {
 	if (pass->matchers[0] != '\0')
-		state->matchers = list_make1(pstrdup(pass->matchers));
+		state->matchers = pstrdup(pass->matchers);
 	if (pass->engine[0] != '\0')
 		strlcpy(state->engine, pass->engine, sizeof(state->engine));
 	if (pass->fallback_reason[0] != '\0')
@@ -443,7 +427,7 @@ start_pass(GlScanState *state)
 	end_pass(state);
 	MemoryContextReset(state->pass_cxt);
 	state->pages = NULL;
-	state->matchers = NIL;
+	state->matchers = NULL;
 	state->started = true;
 
 	oldcxt = MemoryContextSwitchTo(state->pass_cxt);

@@ -63,23 +63,6 @@ cached_column_names(GlScanState *state)
 	return names;
 }
 
-/* The matcher descriptions joined; they contain commas themselves. */
-static char *
-join_matchers(List *matchers)
-{
-	StringInfoData buf;
-	ListCell   *lc;
-
-	initStringInfo(&buf);
-	foreach(lc, matchers)
-	{
-		if (buf.len > 0)
-			appendStringInfoString(&buf, "; ");
-		appendStringInfoString(&buf, (char *) lfirst(lc));
-	}
-	return buf.data;
-}
-
 /* An implicitly-ANDed qual list, as EXPLAIN shows a scan's Filter. */
 static void
 show_quals(List *quals, const char *label, CustomScanState *node,
@@ -163,7 +146,7 @@ gl_explain_scan(CustomScanState *node, List *ancestors, ExplainState *es)
 	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
 	List	   *recheck = lsecond(cscan->custom_exprs);
 	List	   *count_filter = lthird(cscan->custom_exprs);
-	List	   *matchers;
+	char	   *matchers;
 
 	if (state->output == GL_OUTPUT_COUNT)
 	{
@@ -181,13 +164,13 @@ gl_explain_scan(CustomScanState *node, List *ancestors, ExplainState *es)
 	ExplainPropertyList("GpuLike Cache", cached_column_names(state), es);
 
 	/* after a run, the programs really used; before, what constants give */
-	if (state->matchers != NIL)
+	if (state->matchers != NULL)
 		matchers = state->matchers;
 	else
-		matchers = gl_scan_expr_describe(state->expr, state->rel,
-										 node->ss.ps.ps_ExprContext);
-	if (matchers != NIL)
-		ExplainPropertyText("GpuLike Matcher", join_matchers(matchers), es);
+		matchers = gl_join_matchers(gl_scan_expr_describe(state->expr, state->rel,
+														  node->ss.ps.ps_ExprContext));
+	if (matchers[0] != '\0')
+		ExplainPropertyText("GpuLike Matcher", matchers, es);
 	if (state->output == GL_OUTPUT_COUNT)
 		ExplainPropertyText("GpuLike Aggregate", "count(*)", es);
 

@@ -67,6 +67,7 @@
 #include "gpulike.h"
 #include "plan/paths.h"
 #include "plan/quals.h"
+#include "plan/sample_estimate.h"
 #include "plan/scan.h"
 
 /*
@@ -92,20 +93,26 @@ const CustomPathMethods gl_path_methods = {
 };
 
 static int
+online_cpus(void)
+{
+	long		cores = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return cores > 0 ? (int) cores : 1;
+}
+
+static int
 server_cpu_threads(void)
 {
-	long		cores;
-
-	if (gl_cpu_threads > 0)
-		return gl_cpu_threads;
-	cores = sysconf(_SC_NPROCESSORS_ONLN);
-	return cores > 0 ? (int) cores : 1;
+	return gl_cpu_threads > 0 ? gl_cpu_threads : online_cpus();
 }
 
 /*
  * How many participants share a partial path's work: the workers, and the
  * leader less and less as it has more workers to serve (the convention of
- * PostgreSQL's own parallel costs).
+ * PostgreSQL's own parallel costs) -- but no more than there are CPUs to
+ * run them: reading cached pages is CPU work (measured on 2 cores: two
+ * workers and the leader read the candidate pages about twice as fast as
+ * one process, not 2.4 times).
  */
 double
 gl_parallel_divisor(int parallel_workers)
@@ -114,7 +121,7 @@ gl_parallel_divisor(int parallel_workers)
 
 	if (parallel_leader_participation && parallel_workers < 4)
 		divisor += 1.0 - 0.3 * parallel_workers;
-	return Max(divisor, 1.0);
+	return Min(Max(divisor, 1.0), online_cpus());
 }
 
 /* Distinct heap pages holding ncandidates of rel's tuples (Mackert-Lohman). */
@@ -136,32 +143,39 @@ gl_cost_scan(PlannerInfo *root, RelOptInfo *rel, Path *path,
 	Selectivity selectivity;
 	double		ncandidates;
 	double		pages;
+	double		read_fraction = 1.0;
 	QualCost	recheck_cost;
 	QualCost	filter_cost;
-	bool		may_skip_reads;
+	Cost		per_candidate;
 	double		divisor = gl_parallel_divisor(path->parallel_workers);
 
 	/* other relations' Vars count as constants of unknown value here */
-	selectivity = clauselist_selectivity(root, in->offloaded, rel->relid,
-										 JOIN_INNER, NULL);
+	selectivity = in->selectivity >= 0 ? in->selectivity :
+		clauselist_selectivity(root, in->offloaded, rel->relid, JOIN_INNER, NULL);
 	ncandidates = clamp_row_est(selectivity * rel->tuples);
 	pages = candidate_pages(rel, ncandidates);
 
 	cost_qual_eval(&recheck_cost, in->exact_clauses, root);
 	cost_qual_eval(&filter_cost, in->filter_clauses, root);
-	may_skip_reads = !in->needs_tuple && gl_recheck_choice == GL_RECHECK_AUTO;
-	if (may_skip_reads)
-		pages *= 1.0 - rel->allvisfrac;
-	*pages_read = pages;
+	if (!in->needs_tuple && gl_recheck_choice == GL_RECHECK_AUTO)
+		read_fraction = 1.0 - rel->allvisfrac;
+	*pages_read = pages * read_fraction;
 
 	*startup = gl_request_cost + filter_cost.startup + recheck_cost.startup +
 		rel->tuples * list_length(in->attnums) *
 		(in->on_device ? GL_GPU_ENGINE_ROW_COST :
 		 GL_CPU_ENGINE_ROW_COST / server_cpu_threads());
-	*run = pages * gl_page_cost +
-		ncandidates * (cpu_tuple_cost + filter_cost.per_tuple +
-					   (gl_recheck_choice == GL_RECHECK_ALWAYS ?
-						recheck_cost.per_tuple : 0));
+
+	/*
+	 * Pages read cost a page each; the others a look at the visibility map.
+	 * Candidates cost a visibility check and whatever quals remain, where
+	 * they are read or returned; counted rows of unread pages are free.
+	 */
+	per_candidate = cpu_tuple_cost + filter_cost.per_tuple +
+		(gl_recheck_choice == GL_RECHECK_ALWAYS ? recheck_cost.per_tuple : 0);
+	*run = *pages_read * gl_page_cost +
+		pages * (1.0 - read_fraction) * cpu_operator_cost +
+		ncandidates * (in->counted ? read_fraction : 1.0) * per_candidate;
 	*run /= divisor;
 }
 
@@ -204,6 +218,7 @@ gl_path_shape(RelOptInfo *rel, CustomPath *path, GlScanShape *shape)
 	shape->offloaded = linitial(path->custom_private);
 	shape->exact_clauses = lsecond(path->custom_private);
 	shape->on_device = intVal(lthird(path->custom_private)) != 0;
+	shape->selectivity = floatVal(lfourth(path->custom_private));
 	shape->attnums = gl_offloaded_attnums(shape->offloaded, rel->relid);
 	foreach(lc, rel->baserestrictinfo)
 	{
@@ -266,8 +281,9 @@ make_gpulike_path(PlannerInfo *root, RelOptInfo *rel, GlScanShape *in,
 	/* no backward scans: PostgreSQL adds a Material node for SCROLL cursors */
 	cpath->flags = CUSTOMPATH_SUPPORT_PROJECTION;
 	cpath->custom_paths = NIL;
-	cpath->custom_private = list_make3(in->offloaded, in->exact_clauses,
-									   makeInteger(in->on_device ? 1 : 0));
+	cpath->custom_private = list_make4(in->offloaded, in->exact_clauses,
+									   makeInteger(in->on_device ? 1 : 0),
+									   makeFloat(psprintf("%g", in->selectivity)));
 	cpath->methods = &gl_path_methods;
 	cost_gpulike_path(root, rel, cpath, in);
 	return cpath;
@@ -279,7 +295,7 @@ make_gpulike_path(PlannerInfo *root, RelOptInfo *rel, GlScanShape *in,
  * for (PostgreSQL's rule for heap scans).
  */
 static void
-add_gpulike_paths_for(PlannerInfo *root, RelOptInfo *rel,
+add_gpulike_paths_for(PlannerInfo *root, RelOptInfo *rel, Relation relation,
 					  GlOffloadContext *ctx, List *clauses,
 					  Relids required_outer)
 {
@@ -292,6 +308,8 @@ add_gpulike_paths_for(PlannerInfo *root, RelOptInfo *rel,
 	in.attnums = gl_offloaded_attnums(in.offloaded, rel->relid);
 	in.on_device = gl_offload_on_device(ctx, in.attnums);
 	in.needs_tuple = in.filter_clauses != NIL || output_needs_columns(rel);
+	if (!gl_sample_selectivity(rel, relation, in.offloaded, &in.selectivity))
+		in.selectivity = -1;
 
 	serial = make_gpulike_path(root, rel, &in, required_outer, 0);
 	add_path(rel, &serial->path);
@@ -324,7 +342,7 @@ add_gpulike_paths_for(PlannerInfo *root, RelOptInfo *rel,
  * enforce (get_baserel_parampathinfo chooses those).
  */
 static void
-add_parameterized_paths(PlannerInfo *root, RelOptInfo *rel,
+add_parameterized_paths(PlannerInfo *root, RelOptInfo *rel, Relation relation,
 						GlOffloadContext *ctx)
 {
 	List	   *done = NIL;		/* parameterizations offered already */
@@ -365,7 +383,7 @@ add_parameterized_paths(PlannerInfo *root, RelOptInfo *rel,
 				any_offloaded = true;
 		}
 		if (any_offloaded)
-			add_gpulike_paths_for(root, rel, ctx,
+			add_gpulike_paths_for(root, rel, relation, ctx,
 								  list_concat_copy(rel->baserestrictinfo,
 												   param_info->ppi_clauses),
 								  required_outer);
@@ -388,9 +406,9 @@ add_gpulike_paths(PlannerInfo *root, RelOptInfo *rel, RangeTblEntry *rte)
 		return;
 	}
 	ctx = gl_offload_begin(rel, relation);
-	add_gpulike_paths_for(root, rel, ctx, rel->baserestrictinfo,
+	add_gpulike_paths_for(root, rel, relation, ctx, rel->baserestrictinfo,
 						  rel->lateral_relids);
-	add_parameterized_paths(root, rel, ctx);
+	add_parameterized_paths(root, rel, relation, ctx);
 	table_close(relation, NoLock);
 }
 

@@ -310,3 +310,95 @@ gl_column_host_bytes(const GlColumn *col)
 		3 * gl_bitmap_words(col->capacity_rows) * sizeof(uint64_t) +
 		col->later_rows.capacity * (sizeof(GlTid) + sizeof(uint64_t));
 }
+
+/*
+ * Append row's value to the packed sample, when it fits in max_bytes
+ * (*fits); false on out-of-memory.
+ */
+static bool
+append_sample_row(const GlColumn *col, uint64_t row, char **out,
+				  size_t *capacity, size_t max_bytes, size_t *nbytes,
+				  bool *fits)
+{
+	uint32_t	len;
+	const char *value = gl_column_value(col, row, &len);
+	uint32_t	stored = gl_column_is_null(col, row) ? GL_SAMPLE_NULL : len;
+
+	len = stored == GL_SAMPLE_NULL ? 0 : len;
+	*fits = *nbytes + sizeof(uint32_t) + len <= max_bytes;
+	if (!*fits)
+		return true;
+	if (*nbytes + sizeof(uint32_t) + len > *capacity)
+	{
+		size_t		wanted = *capacity;
+		char	   *bigger;
+
+		while (*nbytes + sizeof(uint32_t) + len > wanted)
+			wanted *= 2;
+		bigger = realloc(*out, wanted);
+		if (bigger == NULL)
+			return false;
+		*out = bigger;
+		*capacity = wanted;
+	}
+	memcpy(*out + *nbytes, &stored, sizeof(uint32_t));
+	memcpy(*out + *nbytes + sizeof(uint32_t), value, len);
+	*nbytes += sizeof(uint32_t) + len;
+	return true;
+}
+
+/*
+ * Live rows are counted a word of the superseded bitmap at a time, and
+ * only the words holding a sampled row are looked into: on 15 M rows that
+ * is a quarter million words, not 15 M tests.
+ */
+char *
+gl_column_sample(const GlColumn *col, uint32_t max_rows, size_t max_bytes,
+				 uint32_t *nrows, size_t *nbytes)
+{
+	uint64_t	nwords = gl_bitmap_words(col->nrows);
+	uint64_t	live = 0;
+	uint64_t	step;
+	uint64_t	seen = 0;		/* live rows before word w */
+	uint64_t	next = 0;		/* the live row to sample next */
+	size_t		capacity = 4096;
+	char	   *out = malloc(capacity);
+
+	*nrows = 0;
+	*nbytes = 0;
+	if (out == NULL)
+		return NULL;
+	for (uint64_t w = 0; w < nwords; w++)
+		live += (uint64_t) __builtin_popcountll(~col->superseded[w] &
+												gl_bitmap_word_mask(col->nrows, w));
+	step = live > max_rows ? live / max_rows : 1;
+
+	for (uint64_t w = 0; w < nwords && *nrows < max_rows; w++)
+	{
+		uint64_t	unsuperseded = ~col->superseded[w] &
+			gl_bitmap_word_mask(col->nrows, w);
+		uint64_t	in_word = (uint64_t) __builtin_popcountll(unsuperseded);
+
+		while (*nrows < max_rows && next < seen + in_word)
+		{
+			uint64_t	bits = unsuperseded;
+			bool		fits;
+
+			/* drop the word's live rows before the one wanted */
+			for (uint64_t skip = next - seen; skip > 0; skip--)
+				bits &= bits - 1;
+			if (!append_sample_row(col, w * 64 + __builtin_ctzll(bits),
+								   &out, &capacity, max_bytes, nbytes, &fits))
+			{
+				free(out);
+				return NULL;
+			}
+			if (!fits)
+				return out;
+			(*nrows)++;
+			next += step;
+		}
+		seen += in_word;
+	}
+	return out;
+}

@@ -111,6 +111,13 @@ gl_bitmap_words(uint64_t nrows)
 	return (size_t) ((nrows + 63) / 64);
 }
 
+/* The bits of word w that stand for rows below nrows. */
+static inline uint64_t
+gl_bitmap_word_mask(uint64_t nrows, uint64_t w)
+{
+	return w < nrows / 64 ? ~UINT64_C(0) : (UINT64_C(1) << (nrows % 64)) - 1;
+}
+
 static inline bool
 gl_column_is_null(const GlColumn *col, uint64_t row)
 {
@@ -157,6 +164,17 @@ extern void gl_column_mark_ended(GlColumn *col, GlTid tid);
 extern bool gl_column_latest_row(const GlColumn *col, GlTid tid, uint64_t *row);
 
 extern void gl_column_trim(GlColumn *col);
+
+/*
+ * A systematic sample of the rows that are not superseded: every n-th,
+ * up to max_rows rows and max_bytes of values, packed back to back as a
+ * uint32 length (GL_SAMPLE_NULL for a NULL) and the value's bytes.
+ * malloc'd; NULL on out-of-memory.
+ */
+#define GL_SAMPLE_NULL	UINT32_MAX
+
+extern char *gl_column_sample(const GlColumn *col, uint32_t max_rows,
+							  size_t max_bytes, uint32_t *nrows, size_t *nbytes);
 extern void gl_column_free(GlColumn *col);
 extern size_t gl_column_host_bytes(const GlColumn *col);
 

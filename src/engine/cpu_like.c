@@ -195,6 +195,7 @@ gl_cpu_like_prepare(const GlProgram *prog, GlLikePlan *plan)
 	plan->prog = prog;
 	plan->like = &prog->u.like;
 	plan->utf8 = prog->utf8 != 0;
+	plan->required = -1;
 	plan->segs = plan->inline_segs;
 	if (plan->like->nsegments > GL_LIKE_INLINE_SEGMENTS)
 	{
@@ -230,6 +231,9 @@ gl_cpu_like_prepare(const GlProgram *prog, GlLikePlan *plan)
 				gl_byte_commonness(sp->bytes[sp->rare_index]) <= 90;
 			sp->rare_index2 = pick_second_byte(sp->bytes, segs[s].nbytes,
 											   sp->rare_index);
+			if (plan->required < 0 ||
+				segs[s].nbytes > segs[plan->required].nbytes)
+				plan->required = (int) s;
 		}
 	}
 	return true;
@@ -493,6 +497,14 @@ literal_find_end(const GlLikeSegPlan *sp, const uint8_t *s, uint32_t from,
 		return pair_skim_find_end(sp, s, from, len);
 #endif
 	return memchr_find_end(sp, s, from, len);
+}
+
+int64_t
+gl_cpu_like_find_required(const GlLikePlan *plan, const char *s, uint64_t from,
+						  uint64_t len)
+{
+	return literal_find_end(&plan->segs[plan->required], (const uint8_t *) s,
+							(uint32_t) from, (uint32_t) len);
 }
 
 /*

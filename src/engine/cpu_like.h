@@ -40,6 +40,7 @@ typedef struct GlLikePlan
 	const GlProgram *prog;
 	const GlLikeProgram *like;
 	bool		utf8;
+	int			required;		/* longest literal segment, or -1 */
 	GlLikeSegPlan *segs;
 	GlLikeSegPlan inline_segs[GL_LIKE_INLINE_SEGMENTS];
 } GlLikePlan;
@@ -51,5 +52,12 @@ extern int	gl_byte_commonness(uint8_t b);
 extern bool gl_cpu_like_prepare(const GlProgram *prog, GlLikePlan *plan);
 extern void gl_cpu_like_release(GlLikePlan *plan);
 extern bool gl_cpu_like_match(const GlLikePlan *plan, const char *s, uint32_t len);
+
+/*
+ * The end of the leftmost occurrence, at or after byte from of s, of a
+ * literal that every match contains (plan->required >= 0), or -1.
+ */
+extern int64_t gl_cpu_like_find_required(const GlLikePlan *plan, const char *s,
+										 uint64_t from, uint64_t len);
 
 #endif							/* GPULIKE_CPU_LIKE_H */

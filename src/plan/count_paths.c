@@ -133,6 +133,7 @@ make_count_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *base,
 	double		pages_read;
 
 	gl_path_shape(rel, base, &shape);
+	shape.counted = true;
 	cpath->path.pathtype = T_CustomScan;
 	cpath->path.parent = out_rel;
 	cpath->path.pathtarget = target;

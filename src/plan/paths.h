@@ -5,9 +5,12 @@
  *	  them (plan/count_paths.c) share.
  *
  * A GpuLike CustomPath keeps in custom_private
- *	list_make3(offloaded	the offloaded parts of its clauses,
+ *	list_make4(offloaded	the offloaded parts of its clauses,
  *			   exact_clauses	the clauses those parts cover exactly,
- *			   on_device	Integer: the cached columns are on the GPU).
+ *			   on_device	Integer: the cached columns are on the GPU,
+ *			   selectivity	Float: the share of rows that are candidates,
+ *							counted on a sample (plan/sample_estimate.c),
+ *							or -1: PostgreSQL's estimate).
  *
  *-------------------------------------------------------------------------
  */
@@ -25,7 +28,9 @@ typedef struct GlScanShape
 	List	   *exact_clauses;	/* clauses they cover exactly */
 	List	   *filter_clauses; /* RestrictInfos evaluated on every row */
 	bool		on_device;		/* all those columns are on the GPU */
+	Selectivity selectivity;	/* candidates / rows, or -1: PostgreSQL's */
 	bool		needs_tuple;	/* the output or a Filter reads the row */
+	bool		counted;		/* the rows are counted, not returned */
 } GlScanShape;
 
 extern const CustomPathMethods gl_path_methods;

@@ -41,6 +41,7 @@
 #include "postgres.h"
 
 #include "executor/executor.h"
+#include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"
 #include "utils/array.h"
@@ -451,4 +452,20 @@ gl_scan_expr_describe(GlScanExpr *expr, Relation rel, ExprContext *econtext)
 
 	(void) resolve(&ctx, expr);
 	return ctx.matchers;
+}
+
+char *
+gl_join_matchers(List *matchers)
+{
+	StringInfoData buf;
+	ListCell   *lc;
+
+	initStringInfo(&buf);
+	foreach(lc, matchers)
+	{
+		if (buf.len > 0)
+			appendStringInfoString(&buf, "; ");
+		appendStringInfoString(&buf, (char *) lfirst(lc));
+	}
+	return buf.data;
 }

@@ -64,4 +64,7 @@ extern GlRequestShape gl_scan_expr_request(GlScanExpr *expr, Relation rel,
 extern List *gl_scan_expr_describe(GlScanExpr *expr, Relation rel,
 								   ExprContext *econtext);
 
+/* Matcher descriptions as one line ("; " between: they contain commas). */
+extern char *gl_join_matchers(List *matchers);
+
 #endif							/* GPULIKE_PLAN_REQUEST_H */

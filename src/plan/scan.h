@@ -95,7 +95,7 @@ typedef struct GlScanState
 	struct GlSharedScan *shared;
 
 	/* EXPLAIN */
-	List	   *matchers;		/* from the latest request */
+	char	   *matchers;		/* the latest pass's, for EXPLAIN */
 	GlScanCounters counters;	/* this process, all passes */
 	GlScanCounters worker_counters; /* parallel workers' sums, at the end */
 	char		fallback_reason[128];	/* the latest heap fallback */

@@ -228,6 +228,54 @@ gl_request_receive(GlRequest *req, GlAnswerInfo *info, char *pages,
 	return true;
 }
 
+GlColumnSample *
+gl_request_sample(Relation rel, AttrNumber attnum, uint32 max_rows)
+{
+	GlCacheInfo info;
+	GlSampleMessage msg;
+	GlSession  *session;
+	shm_mq_iovec iov;
+	GlReply		reply;
+	GlColumnSample *sample = NULL;
+	const char *why_not;
+	Size		nbytes;
+	void	   *data;
+
+	if (gl_server_shared == NULL || !gl_cache_usable(rel, attnum, &info))
+		return NULL;
+	session = gl_session_open(GL_SMALL_QUEUE, GL_SAMPLE_ANSWER_QUEUE, &why_not);
+	if (session == NULL)
+		return NULL;
+	memset(&msg, 0, sizeof(msg));
+	msg.hdr.kind = GL_MSG_SAMPLE;
+	msg.slot = info.slot;
+	msg.generation = info.generation;
+	msg.max_rows = max_rows;
+	iov.data = (const char *) &msg;
+	iov.len = sizeof(msg);
+	if (gl_session_send(session, &iov, 1) &&
+		gl_session_receive(session, &nbytes, &data, 0) &&
+		nbytes == sizeof(GlReply))
+	{
+		memcpy(&reply, data, sizeof(GlReply));
+		if (reply.status == GL_REPLY_OK &&
+			(reply.u.sample.nbytes == 0 ||
+			 (gl_session_receive(session, &nbytes, &data, 0) &&
+			  nbytes == reply.u.sample.nbytes)))
+		{
+			sample = palloc(sizeof(GlColumnSample));
+			sample->slot = info.slot;
+			sample->generation = info.generation;
+			sample->nrows = reply.u.sample.nrows;
+			sample->nbytes = reply.u.sample.nbytes;
+			sample->rows = palloc(Max(sample->nbytes, 1));
+			memcpy(sample->rows, data, sample->nbytes);
+		}
+	}
+	gl_session_close(session);
+	return sample;
+}
+
 /* --------------------------------------------------------------- loads */
 
 /*

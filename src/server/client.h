@@ -71,4 +71,22 @@ extern bool gl_request_send(GlRequest *req, GlAnswerInfo *info,
 extern bool gl_request_receive(GlRequest *req, GlAnswerInfo *info,
 							   char *pages, const char **why_not);
 
+/* Rows of a cached column, for the planner's estimates. */
+typedef struct GlColumnSample
+{
+	int			slot;
+	uint64		generation;		/* of the cache they come from */
+	uint32		nrows;
+	Size		nbytes;
+	char	   *rows;			/* packed as gl_column_sample() packs them */
+} GlColumnSample;
+
+/*
+ * Up to max_rows rows of rel's cached column attnum, palloc'd in the
+ * current context; NULL when the server cannot give them (no usable
+ * cache, no server).
+ */
+extern GlColumnSample *gl_request_sample(Relation rel, AttrNumber attnum,
+										 uint32 max_rows);
+
 #endif							/* GPULIKE_CLIENT_H */

@@ -8,8 +8,8 @@
  * request queue (backend -> server) and a response queue (server ->
  * backend), posts the segment's handle in the server's mailbox
  * (server_shmem.h) and talks.  Conversations are short: one MATCH and its
- * answer, one STATUS, one FORGET, or one load stream (LOAD_BEGIN, any number
- * of LOAD_ROWS, LOAD_END).  When the conversation ends either side detaches;
+ * answer, one SAMPLE, one STATUS, one FORGET, or one load stream
+ * (LOAD_BEGIN, any number of LOAD_ROWS, LOAD_END).  When the conversation ends either side detaches;
  * the segment disappears with its last user, so nothing leaks when a
  * backend errors out or the server dies.
  *
@@ -46,6 +46,7 @@ typedef enum GlMessageKind
 	GL_MSG_LOAD_END,
 	GL_MSG_FORGET,
 	GL_MSG_STATUS,
+	GL_MSG_SAMPLE,
 	GL_MSG_REPLY
 } GlMessageKind;
 
@@ -106,6 +107,29 @@ typedef struct GlLoadRowsMessage
 	uint32		pad;
 	/* packed rows follow */
 } GlLoadRowsMessage;
+
+/* --------------------------------------------------------------- SAMPLE */
+
+/*
+ * Rows of a cached column for the planner's estimates: the answer carries
+ * nbytes of rows packed as gl_column_sample() packs them, in one message.
+ */
+typedef struct GlSampleMessage
+{
+	GlMessageHeader hdr;
+	int32		slot;
+	uint32		max_rows;
+	uint64		generation;
+} GlSampleMessage;
+
+typedef struct GlSampleResult
+{
+	uint32		nrows;
+	uint32		pad;
+	uint64		nbytes;
+} GlSampleResult;
+
+#define GL_SAMPLE_MAX_BYTES		(4 * 1024 * 1024)
 
 /* ------------------------------------------------------- FORGET, STATUS */
 
@@ -169,6 +193,7 @@ typedef struct GlReply
 		GlMatchResult match;
 		GlLoadResult load;
 		GlStatusInfo status;
+		GlSampleResult sample;
 	}			u;
 } GlReply;
 
@@ -188,6 +213,7 @@ typedef struct GlSession
 /* Queue sizes for the kinds of conversation. */
 #define GL_SMALL_QUEUE		(64 * 1024)
 #define GL_MATCH_ANSWER_QUEUE	(4 * 1024 * 1024)
+#define GL_SAMPLE_ANSWER_QUEUE	(512 * 1024)	/* most samples in one piece */
 #define GL_LOAD_QUEUE		(8 * 1024 * 1024)
 
 /*

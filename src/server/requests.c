@@ -209,6 +209,44 @@ serve_forget(GlServerSession *ss, const char *data, Size len)
 	ss->finished = true;
 }
 
+/* Rows of a column for the planner's estimates (protocol.h). */
+static void
+serve_sample(GlServerSession *ss, const char *data, Size len)
+{
+	const GlSampleMessage *msg = (const GlSampleMessage *) data;
+	GlStoredColumn *sc;
+	GlReply		reply;
+	const char *rows;
+	uint32		nrows;
+	size_t		nbytes;
+
+	if (len != sizeof(GlSampleMessage))
+	{
+		send_failure(ss, GL_REPLY_ERROR, "gpulike: malformed sample request");
+		return;
+	}
+	gl_store_sync();
+	sc = gl_store_lookup(msg->slot, msg->generation);
+	if (sc == NULL)
+	{
+		send_failure(ss, GL_REPLY_UNAVAILABLE, "the column is not held by the gpulike server");
+		return;
+	}
+	if (!gl_store_sample(sc, msg->max_rows, &rows, &nrows, &nbytes))
+	{
+		send_failure(ss, GL_REPLY_UNAVAILABLE, "gpulike server: out of memory sampling a column");
+		return;
+	}
+	memset(&reply, 0, sizeof(reply));
+	reply.status = GL_REPLY_OK;
+	reply.u.sample.nrows = nrows;
+	reply.u.sample.nbytes = nbytes;
+	send_reply(ss, &reply);
+	if (!ss->finished && nbytes > 0)
+		(void) gl_session_send_blocking(ss->session, rows, nbytes);
+	ss->finished = true;
+}
+
 static void
 serve_status(GlServerSession *ss)
 {
@@ -262,6 +300,9 @@ gl_serve_message(GlServerSession *ss, const char *data, Size len)
 			break;
 		case GL_MSG_STATUS:
 			serve_status(ss);
+			break;
+		case GL_MSG_SAMPLE:
+			serve_sample(ss, data, len);
 			break;
 		default:
 			send_failure(ss, GL_REPLY_ERROR, "gpulike: unknown request");

@@ -171,9 +171,30 @@ host_budget(void)
 static void
 free_column(GlStoredColumn *sc)
 {
+	free(sc->sample);
 	gl_store_drop_device(sc);
 	gl_column_free(&sc->col);
 	pfree(sc);
+}
+
+bool
+gl_store_sample(GlStoredColumn *sc, uint32 max_rows,
+				const char **rows, uint32 *nrows, size_t *nbytes)
+{
+	if (sc->sample == NULL || sc->sample_rows > max_rows ||
+		sc->col.nrows > sc->sample_taken_at + sc->sample_taken_at / 10)
+	{
+		free(sc->sample);
+		sc->sample = gl_column_sample(&sc->col, max_rows, GL_SAMPLE_MAX_BYTES,
+									  &sc->sample_rows, &sc->sample_bytes);
+		if (sc->sample == NULL)
+			return false;
+		sc->sample_taken_at = sc->col.nrows;
+	}
+	*rows = sc->sample;
+	*nrows = sc->sample_rows;
+	*nbytes = sc->sample_bytes;
+	return true;
 }
 
 /* ------------------------------------------------------------ loading */

@@ -25,6 +25,11 @@ typedef struct GlStoredColumn
 	uint64		device_rows;	/* rows of col present in the device copy */
 	uint64		device_bytes;
 	TimestampTz last_used;
+	/* the planner's sample (gl_store_sample), packed as gl_column_sample's */
+	char	   *sample;
+	uint32		sample_rows;
+	size_t		sample_bytes;
+	uint64		sample_taken_at;	/* col.nrows then */
 } GlStoredColumn;
 
 extern void gl_store_init(void);
@@ -35,6 +40,14 @@ extern GlStoredColumn *gl_store_lookup(int slot, uint64 generation);
 extern bool gl_store_slot_valid(int slot);
 extern int	gl_store_nslots(void);
 extern GlStoredColumn *gl_store_serving(int slot);
+
+/*
+ * A sample of sc's rows for the planner (gl_column_sample), kept until the
+ * column has grown by a tenth: an estimate does not need the latest rows.
+ * False on out-of-memory.
+ */
+extern bool gl_store_sample(GlStoredColumn *sc, uint32 max_rows,
+							const char **rows, uint32 *nrows, size_t *nbytes);
 
 /* Write a column's sizes and device (and a query, if counted) to the registry. */
 extern void gl_store_publish(GlStoredColumn *sc, bool count_query);

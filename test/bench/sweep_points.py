@@ -113,8 +113,11 @@ class Point:
 
 
 def points(classes, forms, every=1, whole=True):
-    """The sweep's points, ladder by ladder (every n-th rung with every)."""
+    """The sweep's points: the whole queries, then ladder by ladder (every
+    n-th rung with every, and the last), in the order of classes."""
     result = []
+    if whole:
+        result += [Point(name, "tpch", "whole", sql) for name, sql in WHOLE.items()]
     for cls in classes:
         for i, predicate in enumerate(LADDERS[cls]):
             if i % every != 0 and i != len(LADDERS[cls]) - 1:
@@ -122,6 +125,4 @@ def points(classes, forms, every=1, whole=True):
             for form in forms:
                 result.append(Point(f"{cls}-{i:02d}-{form}", cls, form,
                                     FORMS[form].format(p=predicate)))
-    if whole:
-        result += [Point(name, "tpch", "whole", sql) for name, sql in WHOLE.items()]
     return result
