@@ -9,7 +9,8 @@
 
 MODULE_big = gpulike
 EXTENSION = gpulike
-DATA = gpulike--1.0.sql
+# the first version's script and the updates from it, as contrib modules ship
+DATA = $(call gl_sources,gpulike--*.sql)
 PGFILEDESC = "gpulike - LIKE and regex predicates on the GPU"
 
 

@@ -5,9 +5,9 @@
  *	  a column (layout: device_column.h).
  *
  * Upload is an append onto an empty device column, so the base load and the
- * delta rows take one path.  With several GPUs visible a large column is
- * split into one part per GPU (device_column.h); delta rows go to the last
- * part.  Values are packed on the host into a staging
+ * delta rows take one path.  A column can be split into parts of
+ * consecutive rows, placed on the visible devices in turn
+ * (device_column.h); delta rows go to the last part.  Values are packed on the host into a staging
  * buffer and copied in large pieces; the separators need no copying at all,
  * because every byte past the used end of the device stream is kept zero
  * (the invariant that also makes read-ahead past the last row harmless).
@@ -48,6 +48,27 @@ gl_cuda_probe(GlCudaDeviceInfo *info, char *errbuf, size_t errlen)
 	info->cc_major = prop.major;
 	info->cc_minor = prop.minor;
 	return true;
+}
+
+bool
+gl_cuda_device_memory(int device, GlCudaDeviceMemory *memory, char *errbuf, size_t errlen)
+{
+	cudaDeviceProp prop;
+	int			current;
+	bool		ok;
+
+	memset(memory, 0, sizeof(*memory));
+	if (!gl_cuda_ok(cudaGetDevice(&current), "cudaGetDevice", errbuf, errlen))
+		return false;
+	ok = gl_cuda_ok(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties",
+					errbuf, errlen) &&
+		gl_cuda_ok(cudaSetDevice(device), "cudaSetDevice", errbuf, errlen) &&
+		gl_cuda_ok(cudaMemGetInfo(&memory->free_memory, &memory->total_memory),
+				   "cudaMemGetInfo", errbuf, errlen);
+	if (ok)
+		snprintf(memory->name, sizeof(memory->name), "%s", prop.name);
+	cudaSetDevice(current);
+	return ok;
 }
 
 static uint64_t
@@ -334,7 +355,8 @@ part_start(const GlColumn *col, int k, int nparts)
 }
 
 GlDeviceColumn *
-gl_cuda_upload_parts(const GlColumn *col, int nparts, char *errbuf, size_t errlen)
+gl_cuda_upload(const GlColumn *col, int nparts, int first_device, char *errbuf,
+			   size_t errlen)
 {
 	GlDeviceColumn *head = NULL;
 	GlDeviceColumn **link = &head;
@@ -344,6 +366,8 @@ gl_cuda_upload_parts(const GlColumn *col, int nparts, char *errbuf, size_t errle
 	if (!gl_cuda_ok(cudaGetDeviceCount(&ndevices), "cudaGetDeviceCount", errbuf, errlen) ||
 		!gl_cuda_ok(cudaGetDevice(&current), "cudaGetDevice", errbuf, errlen))
 		return NULL;
+	if (nparts < 1)
+		nparts = 1;
 	for (int k = 0; k < nparts; k++)
 	{
 		GlDeviceColumn *part = (GlDeviceColumn *) calloc(1, sizeof(GlDeviceColumn));
@@ -360,7 +384,7 @@ gl_cuda_upload_parts(const GlColumn *col, int nparts, char *errbuf, size_t errle
 		}
 		*link = part;
 		link = &part->next;
-		part->device = (current + k) % ndevices;
+		part->device = (first_device + k) % ndevices;
 		part->first_row = from;
 		if (!append_rows(part, col, from, to, errbuf, errlen))
 		{
@@ -373,16 +397,27 @@ gl_cuda_upload_parts(const GlColumn *col, int nparts, char *errbuf, size_t errle
 	return head;
 }
 
-GlDeviceColumn *
-gl_cuda_upload(const GlColumn *col, char *errbuf, size_t errlen)
+static size_t
+part_bytes(const GlDeviceColumn *part)
 {
-	int			ndevices;
+	return part->capacity_bytes + part->capacity_chunks * sizeof(GlChunkIndex) +
+		part->capacity_rows / 8;
+}
 
-	if (!gl_cuda_ok(cudaGetDeviceCount(&ndevices), "cudaGetDeviceCount", errbuf, errlen))
-		return NULL;
-	if (col->offsets[col->nrows] < GL_DEV_SPLIT_MIN_BYTES)
-		ndevices = 1;
-	return gl_cuda_upload_parts(col, ndevices, errbuf, errlen);
+int
+gl_cuda_parts(const GlDeviceColumn *dcol, GlCudaPart *parts, int max)
+{
+	int			n = 0;
+
+	for (; dcol != NULL; dcol = dcol->next, n++)
+		if (n < max)
+		{
+			parts[n].device = dcol->device;
+			parts[n].first_row = dcol->first_row;
+			parts[n].nrows = dcol->nrows;
+			parts[n].bytes = part_bytes(dcol);
+		}
+	return n;
 }
 
 size_t
@@ -391,8 +426,7 @@ gl_cuda_device_bytes(const GlDeviceColumn *dcol)
 	size_t		bytes = 0;
 
 	for (; dcol != NULL; dcol = dcol->next)
-		bytes += dcol->capacity_bytes + dcol->capacity_chunks * sizeof(GlChunkIndex) +
-			dcol->capacity_rows / 8;
+		bytes += part_bytes(dcol);
 	return bytes;
 }
 

@@ -72,9 +72,8 @@ typedef struct GlChunkIndex
  * device column of its own holding consecutive rows from first_row (a
  * multiple of 64, so each part's result bitmap is a whole-word slice of
  * the column's).  The kernels see one part at a time; gl_cuda_match()
- * runs the parts at once and the slices make the answer.  Columns below
- * GL_DEV_SPLIT_MIN_BYTES stay whole: the split would save less time than
- * the launches cost.
+ * runs the parts at once and the slices make the answer.  How many parts
+ * is the server's choice (gl_cuda_upload).
  */
 struct GlDeviceColumn
 {
@@ -95,12 +94,5 @@ struct GlDeviceColumn
 
 /* Rows are numbered with 32 bits on the device (per part). */
 constexpr uint64_t GL_DEV_MAX_ROWS = UINT32_MAX;
-
-/* Value bytes from which a column is split over all visible GPUs. */
-constexpr uint64_t GL_DEV_SPLIT_MIN_BYTES = 64 << 20;
-
-/* gl_cuda_upload() in nparts parts, on the visible devices in turn. */
-extern GlDeviceColumn *gl_cuda_upload_parts(const GlColumn *col, int nparts,
-											char *errbuf, size_t errlen);
 
 #endif							/* GPULIKE_DEVICE_COLUMN_H */

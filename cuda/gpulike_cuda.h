@@ -38,14 +38,41 @@ typedef struct GlCudaDeviceInfo
 	int			cc_minor;
 } GlCudaDeviceInfo;
 
+/* One device's memory, for status reports. */
+typedef struct GlCudaDeviceMemory
+{
+	char		name[256];
+	size_t		total_memory;
+	size_t		free_memory;
+} GlCudaDeviceMemory;
+
 /* A column resident in device memory (opaque). */
 typedef struct GlDeviceColumn GlDeviceColumn;
 
-extern bool gl_cuda_probe(GlCudaDeviceInfo *info, char *errbuf, size_t errlen);
+/* Where one part of a device column lives. */
+typedef struct GlCudaPart
+{
+	int			device;
+	uint64_t	first_row;
+	uint64_t	nrows;
+	size_t		bytes;			/* device memory it holds */
+} GlCudaPart;
 
-/* Build the device layout of col and upload it; NULL on failure. */
-extern GlDeviceColumn *gl_cuda_upload(const GlColumn *col,
+extern bool gl_cuda_probe(GlCudaDeviceInfo *info, char *errbuf, size_t errlen);
+extern bool gl_cuda_device_memory(int device, GlCudaDeviceMemory *memory,
+								  char *errbuf, size_t errlen);
+
+/*
+ * Build the device layout of col and upload it, split into nparts parts of
+ * consecutive rows placed on the visible devices in turn from first_device
+ * (the caller chooses: one part per device to use several GPUs; more parts
+ * than devices put several on one device); NULL on failure.
+ */
+extern GlDeviceColumn *gl_cuda_upload(const GlColumn *col, int nparts, int first_device,
 									  char *errbuf, size_t errlen);
+
+/* The parts of dcol (at most max of them written); returns their number. */
+extern int	gl_cuda_parts(const GlDeviceColumn *dcol, GlCudaPart *parts, int max);
 
 /* Append rows [first_row, col->nrows) of col (delta rows) to a device column. */
 extern bool gl_cuda_append(GlDeviceColumn *dcol, const GlColumn *col,
@@ -56,9 +83,11 @@ extern size_t gl_cuda_device_bytes(const GlDeviceColumn *dcol);
 
 /*
  * Run prog over all rows of dcol; result is a host bitmap of
- * gl_bitmap_words(nrows) words.  kernel_ms receives the device time.
+ * gl_bitmap_words(nrows) words.  kernel_ms receives the device time (the
+ * slowest part's).  fail_part >= 0 makes that part fail as a device error
+ * would (gpulike.debug_gpu_fail_part: tests of the CPU fallback).
  */
-extern bool gl_cuda_match(GlDeviceColumn *dcol, const GlProgram *prog,
+extern bool gl_cuda_match(GlDeviceColumn *dcol, const GlProgram *prog, int fail_part,
 						  uint64_t *result, double *kernel_ms,
 						  char *errbuf, size_t errlen);
 

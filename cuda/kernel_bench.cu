@@ -234,7 +234,7 @@ time_program(GlDeviceColumn *dcol, const GlColumn *col, const GlProgram *prog,
 	{
 		double		ms;
 
-		if (!gl_cuda_match(dcol, prog, gpu.data(), &ms, err, sizeof(err)))
+		if (!gl_cuda_match(dcol, prog, -1, gpu.data(), &ms, err, sizeof(err)))
 			die(what, err);
 		if (i > 0)
 			times.push_back(ms);
@@ -415,19 +415,16 @@ main(int argc, char **argv)
 	printf("# text: %llu rows, %.2f GB (avg %.1f bytes/row); adversarial: %llu rows, %.2f GB\n",
 		   (unsigned long long) col.nrows, col.nbytes / 1e9, (double) col.nbytes / col.nrows,
 		   (unsigned long long) adv.nrows, adv.nbytes / 1e9);
-	if ((dcol = gl_cuda_upload(&col, err, sizeof(err))) == NULL ||
-		(dadv = gl_cuda_upload(&adv, err, sizeof(err))) == NULL)
+	/* one part per visible device: CUDA_VISIBLE_DEVICES picks how many */
+	if ((dcol = gl_cuda_upload(&col, info.device_count, 0, err, sizeof(err))) == NULL ||
+		(dadv = gl_cuda_upload(&adv, info.device_count, 0, err, sizeof(err))) == NULL)
 		die("upload", err);
 	read_gbps = read_bandwidth(bytes);
 	printf("# plain streaming read: %.1f GB/s (one device)\n", read_gbps);
-	{
-		int			parts = 0;
-
-		for (const GlDeviceColumn *p = dcol; p != NULL; p = p->next)
-			parts++;
-		printf("# the text column is in %d part(s), one per GPU (%%read is of one device)\n\n",
-			   parts);
-	}
+	/* the devices are alike: %read is of the sum of their read bandwidths */
+	read_gbps *= info.device_count;
+	printf("# the text column is in %d part(s), one per GPU; %%read is of %.1f GB/s, "
+		   "%d x one device's read\n\n", info.device_count, read_gbps, info.device_count);
 	printf("%-14s %-34s %-9s %10s %8s %8s %7s\n", "class", "pattern", "kernels", "matches", "ms",
 		   "GB/s", "%read");
 
@@ -477,6 +474,6 @@ main(int argc, char **argv)
 	printf("contiguous+separators+chunk index: %.3fx, %.1f GB/s (the sieve, above)\n",
 		   (double) gl_cuda_device_bytes(dcol) / col.nbytes, avg[0].gbps);
 	gl_cuda_free(dcol);
-	bench_pivoted_layouts(&col, "final", read_gbps);
+	bench_pivoted_layouts(&col, "final", read_gbps / info.device_count);	/* one device */
 	return 0;
 }

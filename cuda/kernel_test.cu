@@ -688,8 +688,7 @@ static GlDeviceColumn *
 upload(const GlColumn *col, const char *what, int nparts = 1)
 {
 	char		err[256] = "";
-	GlDeviceColumn *dcol = nparts > 1 ? gl_cuda_upload_parts(col, nparts, err, sizeof(err)) :
-		gl_cuda_upload(col, err, sizeof(err));
+	GlDeviceColumn *dcol = gl_cuda_upload(col, nparts, 0, err, sizeof(err));
 
 	tap(dcol != NULL, std::string("upload ") + what + (dcol ? "" : std::string(": ") + err));
 	return dcol;
@@ -818,10 +817,10 @@ run_refusal_cases(void)
 	if (dcol == NULL)
 		return;
 	prog->u.like.segments_off = prog->total_size + 64;
-	refused = !gl_cuda_match(dcol, prog, result.data(), &ms, err, sizeof(err));
+	refused = !gl_cuda_match(dcol, prog, -1, result.data(), &ms, err, sizeof(err));
 	tap(refused, std::string("a program with a bad offset is refused: ") + err);
 	prog->magic = 0;
-	refused = !gl_cuda_match(dcol, prog, result.data(), &ms, err, sizeof(err));
+	refused = !gl_cuda_match(dcol, prog, -1, result.data(), &ms, err, sizeof(err));
 	tap(refused, std::string("a program with a bad magic is refused: ") + err);
 	free(prog);
 	gl_cuda_free(dcol);
@@ -831,7 +830,7 @@ run_refusal_cases(void)
 	dcol = upload(&col, "empty column");
 	prog = gl_build_like("%", 1, true, NULL, NULL, &error);
 	if (dcol != NULL)
-		tap(gl_cuda_match(dcol, prog, result.data(), &ms, err, sizeof(err)),
+		tap(gl_cuda_match(dcol, prog, -1, result.data(), &ms, err, sizeof(err)),
 			"matching an empty column");
 	free(prog);
 	gl_cuda_free(dcol);

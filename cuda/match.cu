@@ -158,13 +158,6 @@ run_plan(const GlLaunch *l, const GlPreparedProgram *pp, const GlKernelProgram *
 	return ok && gl_launch_mask_nulls(l, s->result);
 }
 
-bool
-gl_cuda_match(GlDeviceColumn *dcol, const GlProgram *prog, uint64_t *result,
-			  double *kernel_ms, char *errbuf, size_t errlen)
-{
-	return gl_cuda_match_capped(dcol, prog, UINT32_MAX, result, kernel_ms, errbuf, errlen);
-}
-
 /*
  * Prepare prog once for every part of dcol, within the smallest shared
  * memory of their devices (the parts' GPUs are normally alike).  The
@@ -196,10 +189,13 @@ prepare_for_parts(const GlDeviceColumn *dcol, const GlProgram *prog,
 	return ok && gl_prepare_program(prog, *shared_limit, max_stream_states, pp, errbuf, errlen);
 }
 
-/* One part of a column (device_column.h): its rows' slice of the result. */
+/*
+ * One part of a column (device_column.h): its rows' slice of the result.
+ * fail: report a device error without running (tests of the fallback).
+ */
 static bool
 match_part(GlDeviceColumn *dcol, const GlPreparedProgram *pp, size_t shared_limit,
-		   uint64_t *result, double *kernel_ms, char *errbuf, size_t errlen)
+		   bool fail, uint64_t *result, double *kernel_ms, char *errbuf, size_t errlen)
 {
 	GlKernelProgram kp;
 	GlLaunch	launch;
@@ -212,6 +208,12 @@ match_part(GlDeviceColumn *dcol, const GlPreparedProgram *pp, size_t shared_limi
 	bool		ok;
 
 	*kernel_ms = 0;
+	if (fail)
+	{
+		snprintf(errbuf, errlen, "simulated failure of the part on device %d "
+				 "(gpulike.debug_gpu_fail_part)", dcol->device);
+		return false;
+	}
 	if (dcol->nrows == 0)
 		return true;
 	ok = gl_cuda_ok(cudaSetDevice(dcol->device), "cudaSetDevice", errbuf, errlen) &&
@@ -270,11 +272,12 @@ match_part(GlDeviceColumn *dcol, const GlPreparedProgram *pp, size_t shared_limi
  */
 static bool
 match_parts(GlDeviceColumn *dcol, const GlPreparedProgram *pp, size_t shared_limit,
-			uint64_t *result, double *kernel_ms, char *errbuf, size_t errlen)
+			int fail_part, uint64_t *result, double *kernel_ms, char *errbuf, size_t errlen)
 {
 	struct PartRun
 	{
 		GlDeviceColumn *part;
+		bool		fail;
 		double		ms;
 		bool		ok;
 		char		err[256];
@@ -282,13 +285,14 @@ match_parts(GlDeviceColumn *dcol, const GlPreparedProgram *pp, size_t shared_lim
 	std::vector<PartRun> runs;
 	std::vector<std::thread> threads;
 	bool		ok = true;
+	int			k = 0;
 
-	for (GlDeviceColumn *part = dcol; part != NULL; part = part->next)
-		runs.push_back(PartRun{part, 0, false, ""});
+	for (GlDeviceColumn *part = dcol; part != NULL; part = part->next, k++)
+		runs.push_back(PartRun{part, k == fail_part, 0, false, ""});
 	for (PartRun &r : runs)
 	{
 		auto		run = [&r, pp, shared_limit, result]() {
-			r.ok = match_part(r.part, pp, shared_limit, result + r.part->first_row / 64,
+			r.ok = match_part(r.part, pp, shared_limit, r.fail, result + r.part->first_row / 64,
 							  &r.ms, r.err, sizeof(r.err));
 		};
 
@@ -315,9 +319,9 @@ match_parts(GlDeviceColumn *dcol, const GlPreparedProgram *pp, size_t shared_lim
 	return ok;
 }
 
-bool
-gl_cuda_match_capped(GlDeviceColumn *dcol, const GlProgram *prog, uint32_t max_stream_states,
-					 uint64_t *result, double *kernel_ms, char *errbuf, size_t errlen)
+static bool
+match_column(GlDeviceColumn *dcol, const GlProgram *prog, uint32_t max_stream_states,
+			 int fail_part, uint64_t *result, double *kernel_ms, char *errbuf, size_t errlen)
 {
 	GlPreparedProgram pp;
 	size_t		shared_limit;
@@ -329,9 +333,11 @@ gl_cuda_match_capped(GlDeviceColumn *dcol, const GlProgram *prog, uint32_t max_s
 	try
 	{
 		if (ok && dcol->next == NULL)
-			ok = match_part(dcol, &pp, shared_limit, result, kernel_ms, errbuf, errlen);
+			ok = match_part(dcol, &pp, shared_limit, fail_part == 0, result, kernel_ms,
+							errbuf, errlen);
 		else if (ok)
-			ok = match_parts(dcol, &pp, shared_limit, result, kernel_ms, errbuf, errlen);
+			ok = match_parts(dcol, &pp, shared_limit, fail_part, result, kernel_ms,
+							 errbuf, errlen);
 	}
 	catch (...)
 	{
@@ -339,4 +345,18 @@ gl_cuda_match_capped(GlDeviceColumn *dcol, const GlProgram *prog, uint32_t max_s
 	}
 	gl_prepared_free(&pp);
 	return ok;
+}
+
+bool
+gl_cuda_match(GlDeviceColumn *dcol, const GlProgram *prog, int fail_part, uint64_t *result,
+			  double *kernel_ms, char *errbuf, size_t errlen)
+{
+	return match_column(dcol, prog, UINT32_MAX, fail_part, result, kernel_ms, errbuf, errlen);
+}
+
+bool
+gl_cuda_match_capped(GlDeviceColumn *dcol, const GlProgram *prog, uint32_t max_stream_states,
+					 uint64_t *result, double *kernel_ms, char *errbuf, size_t errlen)
+{
+	return match_column(dcol, prog, max_stream_states, -1, result, kernel_ms, errbuf, errlen);
 }

@@ -27,6 +27,9 @@ bool		gl_enabled = true;
 int			gl_device_choice = GL_DEVICE_AUTO;
 int			gl_cpu_threads = 0;
 int			gl_gpu_memory_mb = 0;
+int			gl_gpu_split_parts = 0;
+int			gl_gpu_split_min_kb = 64 * 1024;
+int			gl_debug_gpu_fail_part = -1;
 int			gl_host_memory_mb = 4096;
 int			gl_delta_log_kb = 65536;
 bool		gl_regression_mode = false;
@@ -73,6 +76,20 @@ define_gucs(void)
 							"Device memory the column caches may use (0 = 80% of the device).",
 							NULL, &gl_gpu_memory_mb, 0, 0, INT_MAX,
 							PGC_SIGHUP, GUC_UNIT_MB, NULL, NULL, NULL);
+	DefineCustomIntVariable("gpulike.gpu_split_parts",
+							"Parts a column is split into over the GPUs (0 = one per GPU).",
+							"Parts go to the GPUs in turn; more parts than GPUs put several on one.",
+							&gl_gpu_split_parts, 0, 0, GL_MAX_GPU_PARTS,
+							PGC_SIGHUP, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("gpulike.gpu_split_min_size",
+							"Columns smaller than this stay whole on one GPU.",
+							NULL, &gl_gpu_split_min_kb, 64 * 1024, 0, INT_MAX,
+							PGC_SIGHUP, GUC_UNIT_KB, NULL, NULL, NULL);
+	DefineCustomIntVariable("gpulike.debug_gpu_fail_part",
+							"Makes this part of every column fail on the GPU, as a device error would (-1 = none).",
+							"For tests of the fallback to the CPU engine.",
+							&gl_debug_gpu_fail_part, -1, -1, GL_MAX_GPU_PARTS - 1,
+							PGC_SUSET, GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
 	DefineCustomIntVariable("gpulike.host_memory",
 							"Host memory the column caches may use.",
 							NULL, &gl_host_memory_mb, 4096, 16, INT_MAX,

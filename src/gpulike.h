@@ -23,11 +23,18 @@ typedef enum GlRecheckChoice
 	GL_RECHECK_ALWAYS			/* every candidate */
 } GlRecheckChoice;
 
+/* Most GPUs the server uses; most parts of a column (gpulike.gpu_split_parts). */
+#define GL_MAX_GPUS			16
+#define GL_MAX_GPU_PARTS	16
+
 /* GUC variables (gpulike.c) */
 extern bool gl_enabled;
 extern int	gl_device_choice;
 extern int	gl_cpu_threads;
 extern int	gl_gpu_memory_mb;
+extern int	gl_gpu_split_parts;
+extern int	gl_gpu_split_min_kb;
+extern int	gl_debug_gpu_fail_part;
 extern int	gl_host_memory_mb;
 extern int	gl_delta_log_kb;
 extern bool gl_regression_mode;

@@ -37,9 +37,11 @@
  *			  + candidates * (cpu_tuple_cost		visibility, return
  *							  + Filter [+ recheck when lossy])
  *
- * with candidates = selectivity of the offloaded clauses (PostgreSQL's own
- * pattern selectivity) * rows, and pages from the Mackert-Lohman estimate
- * of the distinct pages they fall on, as for a bitmap heap scan.  When
+ * with candidates = selectivity of the offloaded clauses * rows (counted
+ * on a sample of the cached column for a large table, see
+ * plan/sample_estimate.c; PostgreSQL's own estimate otherwise), and pages
+ * from the Mackert-Lohman estimate of the distinct pages they fall on, as
+ * for a bitmap heap scan.  When
  * nothing of the row is needed and the answer is expected exact, pages the
  * visibility map calls all-visible (pg_class.relallvisible) are not read
  * at all.  The answer's pages are read from memory, so a partial path

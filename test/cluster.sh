@@ -3,6 +3,7 @@
 #
 #   . test/cluster.sh
 #   gl_cluster_start DATADIR PORT [extra postgresql.conf lines...]
+#                                  (and the lines of $GL_EXTRA_CONF, if set)
 #   gl_psql [psql args...]         (as the cluster's owner, to that cluster)
 #   gl_cluster_stop DATADIR
 #
@@ -38,6 +39,7 @@ gl_cluster_start() {
 			echo "max_worker_processes = 32"
 			echo "fsync = off"
 			for l in "$@"; do echo "$l"; done
+			[ -z "${GL_EXTRA_CONF:-}" ] || printf '%s\n' "$GL_EXTRA_CONF"
 		} >>"$dir/data/postgresql.conf"
 	fi
 	export PGUSER=$GL_PG_USER

@@ -22,11 +22,13 @@
 #include "access/htup_details.h"
 #include "catalog/objectaddress.h"
 #include "catalog/pg_class.h"
+#include "catalog/pg_type.h"
 #include "commands/trigger.h"
 #include "fmgr.h"
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "utils/acl.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
@@ -172,8 +174,8 @@ gl_cache_slots_sql(PG_FUNCTION_ARGS)
 	for (int i = 0; i < gl_registry_size(); i++)
 	{
 		GlCacheEntry entry;
-		Datum		values[9];
-		bool		nulls[9] = {0};
+		Datum		values[11];
+		bool		nulls[11] = {0};
 
 		if (!gl_registry_snapshot(i, &entry) || entry.dbid != MyDatabaseId)
 			continue;
@@ -204,6 +206,25 @@ gl_cache_slots_sql(PG_FUNCTION_ARGS)
 			values[6] = CStringGetTextDatum(gl_regression_mode ? "hidden" : entry.device);
 		values[7] = Int64GetDatum((int64) gl_delta_log_pending_slot(i));
 		values[8] = Int64GetDatum((int64) entry.queries_served);
+		if (entry.nparts > 0)
+		{
+			Datum		gpus[GL_MAX_GPU_PARTS];
+			Datum		bytes[GL_MAX_GPU_PARTS];
+
+			for (int k = 0; k < entry.nparts; k++)
+			{
+				gpus[k] = Int32GetDatum(entry.part_device[k]);
+				bytes[k] = Int64GetDatum((int64) entry.part_bytes[k]);
+			}
+			values[9] = PointerGetDatum(construct_array(gpus, entry.nparts, INT4OID,
+														sizeof(int32), true,
+														TYPALIGN_INT));
+			values[10] = PointerGetDatum(construct_array(bytes, entry.nparts, INT8OID,
+														 sizeof(int64), FLOAT8PASSBYVAL,
+														 TYPALIGN_DOUBLE));
+		}
+		else
+			nulls[9] = nulls[10] = true;
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 	return (Datum) 0;

@@ -23,6 +23,8 @@
 #include "storage/lwlock.h"
 #include "utils/relcache.h"
 
+#include "gpulike.h"
+
 typedef enum GlCacheState
 {
 	GL_CACHE_EMPTY = 0,			/* slot unused */
@@ -50,7 +52,10 @@ typedef struct GlCacheEntry
 	uint64		pending_deltas;
 	uint64		queries_served;
 	TimestampTz last_used;
-	char		device[64];		/* "cpu", "cuda:0", "" */
+	char		device[64];		/* "cpu", "cuda:0", "cuda:0,cuda:1", "" */
+	int32		nparts;			/* parts of the device copy (0: none) */
+	int32		part_device[GL_MAX_GPU_PARTS];
+	uint64		part_bytes[GL_MAX_GPU_PARTS];
 } GlCacheEntry;
 
 /* What the planner needs to know about one usable cache. */

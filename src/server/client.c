@@ -148,6 +148,7 @@ gl_request_send(GlRequest *req, GlAnswerInfo *info, const char **why_not)
 	msg->hdr.kind = GL_MSG_MATCH;
 	msg->nitems = req->nitems;
 	msg->device_choice = gl_device_choice;
+	msg->fail_gpu_part = gl_debug_gpu_fail_part;
 	memcpy(msg->items, req->items, req->nitems * sizeof(GlMatchItem));
 	for (i = 0; i < req->nitems; i++)
 	{

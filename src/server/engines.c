@@ -46,7 +46,9 @@
 static bool gpu_ready = false;
 
 #ifdef GPULIKE_HAVE_CUDA
-static GlCudaDeviceInfo device_info;
+static GlCudaDeviceInfo device_info;	/* device 0 */
+static int	device_count = 0;	/* used by the server: at most GL_MAX_GPUS */
+static uint64 devices_memory = 0;	/* their total memory */
 #endif
 
 /* One operand on the evaluation stack: a row bitmap or a TID set. */
@@ -67,6 +69,8 @@ typedef struct MatchRun
 	bool		exact;			/* no leaf so far was a superset */
 	double		engine_ms;
 	bool		fell_back;
+	int			gpus;			/* most GPUs one leaf's column was on */
+	int			fail_gpu_part;	/* gpulike.debug_gpu_fail_part of the backend */
 } MatchRun;
 
 void
@@ -82,10 +86,25 @@ gl_engines_start(void)
 	}
 	if (gl_cuda_probe(&device_info, err, sizeof(err)) && device_info.device_count > 0)
 	{
+		device_count = Min(device_info.device_count, GL_MAX_GPUS);
+		for (int d = 0; d < device_count; d++)
+		{
+			GlCudaDeviceMemory memory;
+
+			if (!gl_cuda_device_memory(d, &memory, err, sizeof(err)))
+			{
+				device_count = d;
+				break;
+			}
+			devices_memory += memory.total_memory;
+		}
+	}
+	if (device_count > 0)
+	{
 		gpu_ready = true;
 		ereport(LOG,
-				(errmsg("gpulike server: using GPU \"%s\" (%zu MB)",
-						device_info.name, device_info.total_memory >> 20)));
+				(errmsg("gpulike server: using %d GPU(s), the first \"%s\" (%zu MB)",
+						device_count, device_info.name, device_info.total_memory >> 20)));
 		return;
 	}
 	ereport(gl_device_choice == GL_DEVICE_GPU ? WARNING : LOG,
@@ -105,6 +124,16 @@ gl_engines_gpu_ready(void)
 }
 
 int
+gl_engines_device_count(void)
+{
+#ifdef GPULIKE_HAVE_CUDA
+	return device_count;
+#else
+	return 0;
+#endif
+}
+
+int
 gl_engines_cpu_threads(void)
 {
 	long		cores;
@@ -121,7 +150,7 @@ gl_engines_device_budget(void)
 #ifdef GPULIKE_HAVE_CUDA
 	if (gl_gpu_memory_mb > 0)
 		return (uint64) gl_gpu_memory_mb * 1024 * 1024;
-	return (uint64) (device_info.total_memory * 0.8);
+	return (uint64) (devices_memory * 0.8);
 #else
 	return 0;
 #endif
@@ -133,18 +162,33 @@ gl_engines_describe(GlStatusInfo *info)
 	strlcpy(info->engine, gpu_ready ? "cuda" : "cpu", sizeof(info->engine));
 	info->cpu_threads = gl_engines_cpu_threads();
 	info->has_device = false;
+	info->ndevices = 0;
 #ifdef GPULIKE_HAVE_CUDA
 	if (gpu_ready)
 	{
-		GlCudaDeviceInfo now;
-		char		err[256];
+		uint64		held[GL_MAX_GPUS];
 
 		info->has_device = true;
 		strlcpy(info->device_name, device_info.name, sizeof(info->device_name));
-		info->device_total_bytes = device_info.total_memory;
-		/* Free memory changes; ask again (cheap next to a request). */
-		info->device_free_bytes = gl_cuda_probe(&now, err, sizeof(err)) ?
-			now.free_memory : 0;
+		gl_store_bytes_per_device(held, device_count);
+		for (int d = 0; d < device_count; d++)
+		{
+			GlDeviceStatus *dev = &info->devices[d];
+			GlCudaDeviceMemory memory;
+			char		err[256];
+
+			/* Free memory changes; ask again (cheap next to a request). */
+			if (gl_cuda_device_memory(d, &memory, err, sizeof(err)))
+			{
+				strlcpy(dev->name, memory.name, sizeof(dev->name));
+				dev->total_bytes = memory.total_memory;
+				dev->free_bytes = memory.free_memory;
+			}
+			dev->cache_bytes = held[d];
+			info->device_total_bytes += dev->total_bytes;
+			info->device_free_bytes += dev->free_bytes;
+		}
+		info->ndevices = device_count;
 	}
 #endif
 }
@@ -205,10 +249,12 @@ gpu_match(const GlProgram *prog, GlStoredColumn *sc, uint64 *bits, MatchRun *run
 
 	if (!gl_store_ensure_device(sc))
 		return false;
-	if (gl_cuda_match(sc->device, prog, bits, &kernel_ms, err, sizeof(err)))
+	if (gl_cuda_match(sc->device, prog, run->fail_gpu_part, bits, &kernel_ms,
+					  err, sizeof(err)))
 	{
 		run->used_gpu = true;
 		run->engine_ms += kernel_ms;
+		run->gpus = Max(run->gpus, gl_store_gpus_of(sc));
 		return true;
 	}
 	ereport(LOG,
@@ -384,8 +430,12 @@ describe_engine(const MatchRun *run, GlMatchResult *result)
 #ifdef GPULIKE_HAVE_CUDA
 	if (run->used_gpu && !run->used_cpu)
 	{
-		snprintf(result->engine, sizeof(result->engine), "cuda (%s)",
-				 device_info.name);
+		if (run->gpus > 1)
+			snprintf(result->engine, sizeof(result->engine), "cuda (%d GPUs, %s)",
+					 run->gpus, device_info.name);
+		else
+			snprintf(result->engine, sizeof(result->engine), "cuda (%s)",
+					 device_info.name);
 		return;
 	}
 #endif
@@ -423,6 +473,7 @@ gl_engines_run_match(const GlMatchMessage *msg, Size len, GlAnswer *answer,
 		return false;
 	}
 	run.use_gpu = gpu_ready && msg->device_choice != GL_DEVICE_CPU;
+	run.fail_gpu_part = msg->fail_gpu_part;
 	stack = palloc(msg->nitems * sizeof(Operand));
 
 	for (i = 0; i < msg->nitems; i++)

@@ -18,6 +18,7 @@
 extern void gl_engines_start(void);
 
 extern bool gl_engines_gpu_ready(void);
+extern int	gl_engines_device_count(void);	/* GPUs the server uses */
 extern int	gl_engines_cpu_threads(void);
 extern uint64 gl_engines_device_budget(void);
 extern void gl_engines_describe(GlStatusInfo *info);

@@ -38,6 +38,8 @@
 #include "storage/shm_mq.h"
 #include "utils/timestamp.h"
 
+#include "gpulike.h"
+
 typedef enum GlMessageKind
 {
 	GL_MSG_MATCH = 1,
@@ -82,6 +84,7 @@ typedef struct GlMatchMessage
 	GlMessageHeader hdr;
 	uint32		nitems;
 	int32		device_choice;	/* the backend's gpulike.device */
+	int32		fail_gpu_part;	/* its gpulike.debug_gpu_fail_part */
 	GlMatchItem items[FLEXIBLE_ARRAY_MEMBER];
 	/* followed by the program blobs, each 8-byte aligned */
 } GlMatchMessage;
@@ -140,14 +143,25 @@ typedef struct GlForgetMessage
 	uint32		pad;
 } GlForgetMessage;
 
+/* One GPU the server uses (gpulike.devices()). */
+typedef struct GlDeviceStatus
+{
+	char		name[64];
+	uint64		total_bytes;
+	uint64		free_bytes;
+	uint64		cache_bytes;	/* parts of cached columns held there */
+} GlDeviceStatus;
+
 /* What the server reports about itself (gpulike.status()). */
 typedef struct GlStatusInfo
 {
 	char		engine[16];		/* "cuda" or "cpu" */
-	char		device_name[256];	/* "" without a GPU */
+	char		device_name[256];	/* the first GPU's; "" without a GPU */
 	bool		has_device;
-	uint64		device_total_bytes;
+	uint64		device_total_bytes; /* over all GPUs */
 	uint64		device_free_bytes;
+	int32		ndevices;
+	GlDeviceStatus devices[GL_MAX_GPUS];
 	int32		cpu_threads;
 	int32		ncolumns;		/* columns held */
 	uint64		host_bytes;

@@ -12,6 +12,10 @@
  * count) is hidden; the engine column still says cpu or cuda, so the
  * regression test selects only the columns that are the same everywhere.
  *
+ * gpulike.devices() lists the GPUs, from the same STATUS reply.  Both
+ * serve the 1.0 declaration of status() too (without device_count), so a
+ * newer library works before ALTER EXTENSION gpulike UPDATE.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -28,9 +32,11 @@
 #include "server/server_shmem.h"
 
 #define GL_STATUS_TIMEOUT_MS	10000
-#define GL_STATUS_COLUMNS		11
+#define GL_STATUS_COLUMNS		12	/* 11 in version 1.0 */
+#define GL_DEVICES_COLUMNS		5
 
 PG_FUNCTION_INFO_V1(gl_status);
+PG_FUNCTION_INFO_V1(gl_devices);
 PG_FUNCTION_INFO_V1(gl_preloaded_sql);
 
 /* Ask the server; false (with *server_state) when it cannot answer. */
@@ -95,7 +101,7 @@ gl_status(PG_FUNCTION_ARGS)
 
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
-	if (tupdesc->natts != GL_STATUS_COLUMNS)
+	if (tupdesc->natts != GL_STATUS_COLUMNS && tupdesc->natts != GL_STATUS_COLUMNS - 1)
 		elog(ERROR, "gpulike.status() is declared with %d columns, expected %d",
 			 tupdesc->natts, GL_STATUS_COLUMNS);
 
@@ -132,15 +138,54 @@ gl_status(PG_FUNCTION_ARGS)
 											TimestampTzGetDatum(GetCurrentTimestamp()),
 											TimestampTzGetDatum(started_at));
 		}
-		nulls[8] = nulls[9] = nulls[10] = false;
+		nulls[8] = nulls[9] = nulls[10] = nulls[11] = false;
 		values[8] = Int32GetDatum(info.ncolumns);
 		values[9] = Int64GetDatum(info.host_bytes);
 		values[10] = Int64GetDatum(info.device_bytes);
+		values[11] = Int32GetDatum(info.ndevices);
 	}
 	nulls[0] = false;
 	values[0] = CStringGetTextDatum(server_state);
 
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+}
+
+/*
+ * One row per GPU the server uses; none without a GPU or a server.  In
+ * regression mode names and memory sizes are hidden, as in status().
+ */
+Datum
+gl_devices(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	GlStatusInfo info;
+	const char *server_state;
+
+	InitMaterializedSRF(fcinfo, 0);
+	if (!ask_server(&info, &server_state))
+		return (Datum) 0;
+	for (int d = 0; d < info.ndevices && d < GL_MAX_GPUS; d++)
+	{
+		Datum		values[GL_DEVICES_COLUMNS];
+		bool		nulls[GL_DEVICES_COLUMNS] = {0};
+		GlDeviceStatus *dev = &info.devices[d];
+
+		values[0] = Int32GetDatum(d);
+		if (gl_regression_mode)
+		{
+			values[1] = CStringGetTextDatum("(hidden)");
+			nulls[2] = nulls[3] = true;
+		}
+		else
+		{
+			values[1] = CStringGetTextDatum(dev->name);
+			values[2] = Int64GetDatum(dev->total_bytes >> 20);
+			values[3] = Int64GetDatum(dev->free_bytes >> 20);
+		}
+		values[4] = Int64GetDatum(dev->cache_bytes);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	return (Datum) 0;
 }
 
 /* Was the library loaded through shared_preload_libraries? */

@@ -48,6 +48,27 @@ static bool *serving_missed = NULL;	/* lost a delta row (out of memory) */
 static bool *loading_missed = NULL;
 static int	evicted_at_start = 0;
 
+/* "cpu", or the devices holding parts: "cuda:0", "cuda:0,cuda:1". */
+static void
+describe_devices(const GlStoredColumn *sc, char *buf, size_t len)
+{
+	int			k;
+
+	if (sc->device == NULL)
+	{
+		strlcpy(buf, "cpu", len);
+		return;
+	}
+	buf[0] = '\0';
+	for (k = 0; k < gl_store_gpus_of(sc); k++)
+	{
+		char		name[16];
+
+		snprintf(name, sizeof(name), "%scuda:%d", k > 0 ? "," : "", sc->part_device[k]);
+		strlcat(buf, name, len);
+	}
+}
+
 void
 gl_store_publish(GlStoredColumn *sc, bool count_query)
 {
@@ -59,8 +80,10 @@ gl_store_publish(GlStoredColumn *sc, bool count_query)
 		entry->nrows = sc->col.nrows;
 		entry->host_bytes = gl_column_host_bytes(&sc->col);
 		entry->device_bytes = sc->device_bytes;
-		strlcpy(entry->device, sc->device ? "cuda:0" : "cpu",
-				sizeof(entry->device));
+		describe_devices(sc, entry->device, sizeof(entry->device));
+		entry->nparts = sc->nparts;
+		memcpy(entry->part_device, sc->part_device, sizeof(entry->part_device));
+		memcpy(entry->part_bytes, sc->part_bytes, sizeof(entry->part_bytes));
 		if (count_query)
 		{
 			entry->queries_served++;
@@ -98,6 +121,7 @@ gl_store_init(void)
 		entries[i].host_bytes = 0;
 		entries[i].device_bytes = 0;
 		entries[i].device[0] = '\0';
+		entries[i].nparts = 0;
 	}
 	LWLockRelease(gl_registry_lock());
 }

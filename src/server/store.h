@@ -14,6 +14,7 @@
 #define GPULIKE_STORE_H
 
 #include "column/column.h"
+#include "gpulike.h"
 #include "utils/timestamp.h"
 
 typedef struct GlStoredColumn
@@ -24,6 +25,10 @@ typedef struct GlStoredColumn
 	struct GlDeviceColumn *device;	/* cuda/gpulike_cuda.h; NULL: not on the GPU */
 	uint64		device_rows;	/* rows of col present in the device copy */
 	uint64		device_bytes;
+	/* the device copy's parts: where each is, and its bytes */
+	int			nparts;
+	int			part_device[GL_MAX_GPU_PARTS];
+	uint64		part_bytes[GL_MAX_GPU_PARTS];
 	TimestampTz last_used;
 	/* the planner's sample (gl_store_sample), packed as gl_column_sample's */
 	char	   *sample;
@@ -79,6 +84,8 @@ extern void gl_store_note_query(GlStoredColumn *sc);
 /* store_device.c: make sure a device copy exists and is current; false: use the CPU. */
 extern bool gl_store_ensure_device(GlStoredColumn *sc);
 extern void gl_store_drop_device(GlStoredColumn *sc);
+extern void gl_store_bytes_per_device(uint64 *held, int ndevices);
+extern int	gl_store_gpus_of(const GlStoredColumn *sc);
 
 /* After gpulike.gpu_memory changed: drop LRU device copies over it. */
 extern void gl_store_fit_device_budget(void);

@@ -6,13 +6,18 @@
  *	  eviction.
  *
  * A serving column gets a device copy when it is loaded or used while the
- * GPU engine is in use.  When the copies would exceed gpulike.gpu_memory
- * (0: 80% of the device), the least recently used other copies are dropped
- * first; a column that still does not fit is served by the CPU engine and
- * tried again on its next use.  The size of a copy is known only after the
+ * GPU engine is in use.  A column of gpulike.gpu_split_min_size or more is
+ * split into gpulike.gpu_split_parts parts (0: one per GPU), which the CUDA
+ * engine places on the GPUs in turn, beginning with the one holding the
+ * fewest bytes, and matches at once; a smaller column goes whole to that
+ * GPU.  When the copies would exceed gpulike.gpu_memory (0: 80% of all the
+ * GPUs' memory), the least recently used other copies are dropped first; a
+ * column that still does not fit is served by the CPU engine and tried
+ * again on its next use.  The size of a copy is known only after the
  * upload (the layout is the CUDA engine's), so room is made for an upper
  * estimate first and the budget checked again afterwards.  Any CUDA failure
- * drops the copy; the CPU engine keeps answering from the host copy.
+ * (a full device among them) drops the copy; the CPU engine keeps
+ * answering from the host copy.
  *
  * Without CUDA every column stays on the host and these are no-ops.
  *
@@ -81,6 +86,78 @@ gl_store_fit_device_budget(void)
 	(void) make_device_room(0, NULL);
 }
 
+/* Bytes of cached columns' parts on each of the first ndevices GPUs. */
+void
+gl_store_bytes_per_device(uint64 *held, int ndevices)
+{
+	int			i,
+				k;
+
+	memset(held, 0, ndevices * sizeof(uint64));
+	for (i = 0; i < gl_store_nslots(); i++)
+	{
+		GlStoredColumn *sc = gl_store_serving(i);
+
+		if (sc != NULL && sc->device != NULL)
+			for (k = 0; k < sc->nparts; k++)
+				if (sc->part_device[k] < ndevices)
+					held[sc->part_device[k]] += sc->part_bytes[k];
+	}
+}
+
+/* GPUs holding parts of sc: parts go to the GPUs in turn. */
+int
+gl_store_gpus_of(const GlStoredColumn *sc)
+{
+	int			k;
+
+	for (k = 1; k < sc->nparts; k++)
+		if (sc->part_device[k] == sc->part_device[0])
+			break;
+	return sc->device != NULL ? Max(k, 1) : 0;
+}
+
+/* The GPU whose parts hold the fewest bytes: where the next copy begins. */
+static int
+emptiest_device(void)
+{
+	uint64		held[GL_MAX_GPUS];
+	int			ndevices = gl_engines_device_count();
+	int			best = 0;
+
+	gl_store_bytes_per_device(held, ndevices);
+	for (int d = 1; d < ndevices; d++)
+		if (held[d] < held[best])
+			best = d;
+	return best;
+}
+
+/* Into how many parts to split sc over the GPUs (gpulike.gpu_split_*). */
+static int
+parts_for(const GlStoredColumn *sc)
+{
+	if (sc->col.nbytes < (uint64) gl_gpu_split_min_kb * 1024)
+		return 1;
+	return gl_gpu_split_parts > 0 ? gl_gpu_split_parts : gl_engines_device_count();
+}
+
+/* After an upload or append: sizes of the copy and of each part. */
+static void
+note_device_sizes(GlStoredColumn *sc)
+{
+	GlCudaPart	parts[GL_MAX_GPU_PARTS];
+	int			k;
+
+	sc->device_rows = sc->col.nrows;
+	sc->device_bytes = gl_cuda_device_bytes(sc->device);
+	sc->nparts = Min(gl_cuda_parts(sc->device, parts, GL_MAX_GPU_PARTS), GL_MAX_GPU_PARTS);
+	for (k = 0; k < sc->nparts; k++)
+	{
+		sc->part_device[k] = parts[k].device;
+		sc->part_bytes[k] = parts[k].bytes;
+	}
+}
+
 bool
 gl_store_ensure_device(GlStoredColumn *sc)
 {
@@ -101,8 +178,7 @@ gl_store_ensure_device(GlStoredColumn *sc)
 				gl_store_drop_device(sc);
 				return false;
 			}
-			sc->device_rows = sc->col.nrows;
-			sc->device_bytes = gl_cuda_device_bytes(sc->device);
+			note_device_sizes(sc);
 		}
 		return true;
 	}
@@ -111,7 +187,8 @@ gl_store_ensure_device(GlStoredColumn *sc)
 	estimate = sc->col.nbytes + sc->col.nrows * 16;
 	if (!make_device_room(estimate, sc))
 		return false;
-	sc->device = gl_cuda_upload(&sc->col, err, sizeof(err));
+	sc->device = gl_cuda_upload(&sc->col, parts_for(sc), emptiest_device(),
+								err, sizeof(err));
 	if (sc->device == NULL)
 	{
 		ereport(LOG,
@@ -119,8 +196,7 @@ gl_store_ensure_device(GlStoredColumn *sc)
 						sc->slot, err)));
 		return false;
 	}
-	sc->device_rows = sc->col.nrows;
-	sc->device_bytes = gl_cuda_device_bytes(sc->device);
+	note_device_sizes(sc);
 	if (!make_device_room(0, sc))
 	{
 		gl_store_drop_device(sc);
@@ -137,9 +213,22 @@ gl_store_drop_device(GlStoredColumn *sc)
 	sc->device = NULL;
 	sc->device_rows = 0;
 	sc->device_bytes = 0;
+	sc->nparts = 0;
 }
 
 #else							/* !GPULIKE_HAVE_CUDA */
+
+void
+gl_store_bytes_per_device(uint64 *held, int ndevices)
+{
+	memset(held, 0, ndevices * sizeof(uint64));
+}
+
+int
+gl_store_gpus_of(const GlStoredColumn *sc)
+{
+	return 0;
+}
 
 void
 gl_store_fit_device_budget(void)
@@ -158,6 +247,7 @@ gl_store_drop_device(GlStoredColumn *sc)
 	sc->device = NULL;
 	sc->device_rows = 0;
 	sc->device_bytes = 0;
+	sc->nparts = 0;
 }
 
 #endif							/* GPULIKE_HAVE_CUDA */
