@@ -9,7 +9,10 @@
 
 MODULE_big = gpulike
 EXTENSION = gpulike
-# the first version's script and the updates from it, as contrib modules ship
+# The version is the control file's default_version.  DATA ships the first
+# version's script and the updates from it, as contrib modules do: CREATE
+# EXTENSION runs them in turn.
+EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(GL_SRCDIR)/gpulike.control)
 DATA = $(call gl_sources,gpulike--*.sql)
 PGFILEDESC = "gpulike - LIKE and regex predicates on the GPU"
 
@@ -46,13 +49,19 @@ NVCC_FLAGS = -O3 -std=c++17 -Xcompiler -fPIC -I$(GL_SRCDIR)/src -I$(GL_SRCDIR)/c
 	-gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90 \
 	-lineinfo
 
+# Said once per build, not again by "make install".
+gl_quiet_goals = install installcheck clean dist
 ifneq ($(NVCC),)
 PG_CPPFLAGS += -DGPULIKE_HAVE_CUDA
 SHLIB_LINK += $(CUDA_OBJS) -L$(CUDA_HOME)/lib64 -lcudart_static -lrt -ldl -lstdc++
 EXTRA_CLEAN += $(CUDA_OBJS)
-$(info gpulike: building the CUDA engine with $(NVCC))
+ifeq ($(filter $(gl_quiet_goals),$(MAKECMDGOALS)),)
+$(info gpulike: CUDA engine built with $(NVCC); whether a GPU is used is decided at server start)
+endif
 else
-$(info gpulike: nvcc not found (or NO_CUDA=1): building the CPU engine only)
+ifeq ($(filter $(gl_quiet_goals),$(MAKECMDGOALS)),)
+$(info gpulike: CPU engine only (nvcc not found, or NO_CUDA=1))
+endif
 endif
 
 PG_CONFIG ?= pg_config
@@ -72,6 +81,14 @@ $(OBJS): $(wildcard $(GL_SRCDIR)/src/*.h $(GL_SRCDIR)/src/*/*.h $(GL_SRCDIR)/cud
 .PHONY: gl_objdirs
 gl_objdirs:
 	@mkdir -p $(sort $(dir $(OBJS) $(CUDA_OBJS)))
+
+# A source archive for PGXN: gpulike-<version>.zip of the committed tree.
+.PHONY: dist
+dist:
+	@grep -q '"version": "$(EXTVERSION)' $(GL_SRCDIR)/META.json || \
+		{ echo "META.json does not give version $(EXTVERSION)" >&2; exit 1; }
+	git -C $(GL_SRCDIR) archive --format zip --prefix=gpulike-$(EXTVERSION)/ \
+		-o $(CURDIR)/gpulike-$(EXTVERSION).zip HEAD
 
 .PHONY: test demo
 test:

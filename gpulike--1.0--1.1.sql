@@ -3,7 +3,9 @@
 \echo Use "ALTER EXTENSION gpulike UPDATE TO '1.1'" to load this file. \quit
 
 -- ==== several GPUs: status() counts them, devices() lists them, and caches
--- ==== shows which GPUs hold the parts of each column
+-- ==== shows which GPUs hold the parts of each column; caches names its
+-- ==== column attname, gives load progress apart from state, and says why a
+-- ==== cache is stale
 
 DROP FUNCTION gpulike.status();
 CREATE FUNCTION gpulike.status(
@@ -49,18 +51,23 @@ CREATE FUNCTION gpulike.cache_slots(
 	OUT pending_deltas bigint,
 	OUT queries_served bigint,
 	OUT gpus integer[],
-	OUT gpu_bytes bigint[])
+	OUT gpu_bytes bigint[],
+	OUT progress integer,
+	OUT stale_reason text)
 	RETURNS SETOF record
 	AS 'MODULE_PATHNAME', 'gl_cache_slots_sql'
 	LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED;
 
 -- One row per registered column.  A registered column with no data in
--- memory (just after a restart, or evicted) shows as 'evicted'.  gpus and
--- gpu_bytes list the parts of the GPU copy: the GPU and bytes of each.
+-- memory (just after a restart, or evicted) shows as 'evicted'.  progress:
+-- percent of a load done (100 when ready).  gpus and gpu_bytes list the
+-- parts of the GPU copy: the GPU and bytes of each.
 CREATE VIEW gpulike.caches AS
 	SELECT r.relid AS relation,
-		   r.attname AS "column",
+		   r.attname,
 		   coalesce(s.state, 'evicted') AS state,
+		   s.progress,
+		   s.stale_reason,
 		   coalesce(s.rows, 0) AS rows,
 		   coalesce(s.host_bytes, 0) AS host_bytes,
 		   coalesce(s.device_bytes, 0) AS device_bytes,
@@ -75,3 +82,43 @@ CREATE VIEW gpulike.caches AS
 	LEFT JOIN gpulike.cache_slots() s
 		ON s.relid = r.relid AND s.attnum = a.attnum;
 GRANT SELECT ON gpulike.caches TO PUBLIC;
+
+-- ==== a tidier API: NULL arguments are errors, explain_pattern's operator
+-- ==== defaults to LIKE, debugging functions are not for PUBLIC, everything
+-- ==== has a comment
+
+ALTER FUNCTION gpulike.cache(regclass, name) CALLED ON NULL INPUT;
+ALTER FUNCTION gpulike.uncache(regclass, name) CALLED ON NULL INPUT;
+
+CREATE OR REPLACE FUNCTION gpulike.explain_pattern(pattern text, op text DEFAULT '~~')
+RETURNS text
+AS 'MODULE_PATHNAME', 'gl_explain_pattern'
+LANGUAGE C STRICT STABLE PARALLEL SAFE;
+COMMENT ON FUNCTION gpulike.explain_pattern(text, text) IS
+	'The matcher a pattern compiles to under an operator (~~ by default): algorithm, segments, DFA states';
+
+CREATE OR REPLACE FUNCTION gpulike.explain_any(patterns text[], op text DEFAULT '~~')
+RETURNS text
+AS 'MODULE_PATHNAME', 'gl_explain_any'
+LANGUAGE C STRICT STABLE PARALLEL SAFE;
+COMMENT ON FUNCTION gpulike.explain_any(text[], text) IS
+	'The matcher of op ANY (patterns) (~~ by default): Aho-Corasick, a DFA, or one matcher per pattern';
+
+COMMENT ON FUNCTION gpulike.program_bytes(text, text) IS
+	'For debugging: the compiled program of a pattern, as the server receives it';
+COMMENT ON FUNCTION gpulike.program_bytes_any(text[], text) IS
+	'For debugging: the compiled program of op ANY (patterns), as the server receives it';
+REVOKE EXECUTE ON FUNCTION gpulike.program_bytes(text, text) FROM PUBLIC;
+REVOKE EXECUTE ON FUNCTION gpulike.program_bytes_any(text[], text) FROM PUBLIC;
+REVOKE EXECUTE ON FUNCTION gpulike.cpu_engine_benchmark(regclass, name, text, text) FROM PUBLIC;
+
+COMMENT ON FUNCTION gpulike.registration_added() IS
+	'Trigger on gpulike.cached_columns: a registration restored by pg_restore gets its cache loaded';
+COMMENT ON FUNCTION gpulike.sync_row() IS
+	'Trigger on cached tables: logs each new row version for the caches';
+COMMENT ON FUNCTION gpulike.sync_truncate() IS
+	'Trigger on cached tables: TRUNCATE makes their caches stale';
+COMMENT ON FUNCTION gpulike.cache_slots() IS
+	'The shared registry of caches in this database, one row per slot (see the view gpulike.caches)';
+COMMENT ON VIEW gpulike.caches IS
+	'One row per registered column: state, rows, memory on host and GPUs, pending changes, queries served';

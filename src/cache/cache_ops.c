@@ -172,7 +172,11 @@ gl_cache_column(Oid relid, const char *attname, GlLoadMode mode)
 				 errmsg("gpulike can cache at most %d columns", GL_REGISTRY_SLOTS),
 				 errhint("Uncache a column with gpulike.uncache().")));
 	gl_cache_undo_on_abort_loaded(slot);
-	if (mode == GL_LOAD_EXPLICIT)
+	if (mode == GL_LOAD_EXPLICIT && gl_registration_exists(relid, attname))
+		ereport(NOTICE,
+				(errmsg("column \"%s\" of relation \"%s\" is already cached, loading it again",
+						attname, RelationGetRelationName(rel))));
+	else if (mode == GL_LOAD_EXPLICIT)
 		gl_registration_add(relid, attname);
 
 	loaded = gl_cache_load(rel, attnum, slot, sync_function);

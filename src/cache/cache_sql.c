@@ -39,6 +39,9 @@
 #include "gpulike.h"
 #include "sync/delta_log_internal.h"
 
+/* Columns of gpulike.cache_slots() since version 1.1 (9 in 1.0). */
+#define CACHE_SLOTS_COLUMNS 13
+
 PG_FUNCTION_INFO_V1(gl_cache_sql);
 PG_FUNCTION_INFO_V1(gl_uncache_sql);
 PG_FUNCTION_INFO_V1(gl_reload_sql);
@@ -53,6 +56,16 @@ require_preloaded(void)
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("gpulike is not loaded through shared_preload_libraries"),
 				 errhint("Add gpulike to shared_preload_libraries in postgresql.conf and restart the server.")));
+}
+
+/* cache() and uncache() are CALLED ON NULL INPUT: to say so. */
+static void
+require_arguments(FunctionCallInfo fcinfo, const char *function)
+{
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("the table and column of %s must not be null", function)));
 }
 
 static void
@@ -72,10 +85,13 @@ require_owner(Oid relid)
 Datum
 gl_cache_sql(PG_FUNCTION_ARGS)
 {
-	Oid			relid = PG_GETARG_OID(0);
-	char	   *attname = NameStr(*PG_GETARG_NAME(1));
+	Oid			relid;
+	char	   *attname;
 	ListCell   *lc;
 
+	require_arguments(fcinfo, "gpulike.cache()");
+	relid = PG_GETARG_OID(0);
+	attname = NameStr(*PG_GETARG_NAME(1));
 	require_preloaded();
 	require_owner(relid);
 	foreach(lc, gl_cache_leaf_tables(relid, attname))
@@ -89,11 +105,14 @@ gl_cache_sql(PG_FUNCTION_ARGS)
 Datum
 gl_uncache_sql(PG_FUNCTION_ARGS)
 {
-	Oid			relid = PG_GETARG_OID(0);
-	char	   *attname = NameStr(*PG_GETARG_NAME(1));
+	Oid			relid;
+	char	   *attname;
 	bool		found = false;
 	ListCell   *lc;
 
+	require_arguments(fcinfo, "gpulike.uncache()");
+	relid = PG_GETARG_OID(0);
+	attname = NameStr(*PG_GETARG_NAME(1));
 	require_preloaded();
 	require_owner(relid);
 	foreach(lc, gl_cache_leaf_tables(relid, attname))
@@ -134,20 +153,29 @@ gl_reload_sql(PG_FUNCTION_ARGS)
 	PG_RETURN_INT32(loaded);
 }
 
+/*
+ * A slot's state.  Version 1.0 of cache_slots() says how far a load got in
+ * its state ("loading 45%"); later versions give it as progress.
+ */
+/* How far a load got, 0-99: 100 only once it is ready. */
+static int
+load_percent(const GlCacheEntry *entry)
+{
+	uint64		percent = entry->load_rows_total == 0 ? 0 :
+		entry->load_rows_done * 100 / entry->load_rows_total;
+
+	return (int) Min(percent, 99);
+}
+
 static text *
-state_text(const GlCacheEntry *entry)
+state_text(const GlCacheEntry *entry, bool with_progress)
 {
 	switch (entry->state)
 	{
 		case GL_CACHE_LOADING:
-			{
-				uint64		percent = entry->load_rows_total == 0 ? 0 :
-				entry->load_rows_done * 100 / entry->load_rows_total;
-
-				/* "100%" only once it is ready */
-				return cstring_to_text(psprintf("loading " UINT64_FORMAT "%%",
-												Min(percent, 99)));
-			}
+			if (with_progress)
+				return cstring_to_text(psprintf("loading %d%%", load_percent(entry)));
+			return cstring_to_text("loading");
 		case GL_CACHE_READY:
 			return cstring_to_text("ready");
 		case GL_CACHE_STALE:
@@ -169,13 +197,16 @@ Datum
 gl_cache_slots_sql(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	bool		version_1_0;
 
 	InitMaterializedSRF(fcinfo, 0);
+	/* the 1.0 declaration has 9 columns: tuplestore takes what it has */
+	version_1_0 = rsinfo->setDesc->natts < CACHE_SLOTS_COLUMNS;
 	for (int i = 0; i < gl_registry_size(); i++)
 	{
 		GlCacheEntry entry;
-		Datum		values[11];
-		bool		nulls[11] = {0};
+		Datum		values[CACHE_SLOTS_COLUMNS];
+		bool		nulls[CACHE_SLOTS_COLUMNS] = {0};
 
 		if (!gl_registry_snapshot(i, &entry) || entry.dbid != MyDatabaseId)
 			continue;
@@ -188,7 +219,7 @@ gl_cache_slots_sql(PG_FUNCTION_ARGS)
 			{
 				if (((Form_pg_class) GETSTRUCT(tuple))->relfilenode != entry.relfilenode)
 				{
-					gl_registry_mark_slot_stale(i);
+					gl_registry_mark_slot_stale(i, "table rewritten");
 					entry.state = GL_CACHE_STALE;
 				}
 				ReleaseSysCache(tuple);
@@ -196,7 +227,7 @@ gl_cache_slots_sql(PG_FUNCTION_ARGS)
 		}
 		values[0] = ObjectIdGetDatum(entry.relid);
 		values[1] = Int16GetDatum(entry.attnum);
-		values[2] = PointerGetDatum(state_text(&entry));
+		values[2] = PointerGetDatum(state_text(&entry, version_1_0));
 		values[3] = Int64GetDatum((int64) entry.nrows);
 		values[4] = Int64GetDatum((int64) entry.host_bytes);
 		values[5] = Int64GetDatum((int64) entry.device_bytes);
@@ -225,6 +256,16 @@ gl_cache_slots_sql(PG_FUNCTION_ARGS)
 		}
 		else
 			nulls[9] = nulls[10] = true;
+		if (entry.state == GL_CACHE_LOADING)
+			values[11] = Int32GetDatum(load_percent(&entry));
+		else if (entry.state == GL_CACHE_READY)
+			values[11] = Int32GetDatum(100);
+		else
+			nulls[11] = true;
+		if (entry.state == GL_CACHE_STALE)
+			values[12] = CStringGetTextDatum(entry.stale_reason);
+		else
+			nulls[12] = true;
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 	return (Datum) 0;

@@ -51,7 +51,7 @@ undo_all(void)
 		UndoAction *action = (UndoAction *) lfirst(lc);
 
 		if (action->kind == UNDO_LOADED)
-			gl_registry_mark_slot_stale(action->slot);
+			gl_registry_mark_slot_stale(action->slot, "load rolled back");
 		else
 		{
 			int			slot = gl_registry_find_or_add(action->relid,

@@ -202,13 +202,13 @@ gl_cache_usable(Relation rel, AttrNumber attnum, GlCacheInfo *info)
 	 * rolled back the rebuild was unnecessary, never wrong.)
 	 */
 	if (rewritten)
-		gl_registry_mark_slot_stale(slot);
+		gl_registry_mark_slot_stale(slot, "table rewritten");
 	return usable;
 }
 
 /* Mark every cache of (dbid, relid) stale and wake the reloader. */
 void
-gl_registry_mark_stale(Oid dbid, Oid relid)
+gl_registry_mark_stale(Oid dbid, Oid relid, const char *reason)
 {
 	bool		changed = false;
 
@@ -222,6 +222,8 @@ gl_registry_mark_stale(Oid dbid, Oid relid)
 		if (entry->state != GL_CACHE_EMPTY && entry->dbid == dbid &&
 			entry->relid == relid)
 		{
+			if (entry->state != GL_CACHE_STALE)
+				strlcpy(entry->stale_reason, reason, sizeof(entry->stale_reason));
 			entry->state = GL_CACHE_STALE;
 			registry->extra[i].retry_after = 0;
 			registry->extra[i].failures = 0;
@@ -270,6 +272,7 @@ gl_registry_find_or_add(Oid relid, AttrNumber attnum)
 			memset(entry, 0, sizeof(GlCacheEntry));
 			memset(&registry->extra[i], 0, sizeof(GlSlotExtra));
 			entry->state = GL_CACHE_STALE;
+			strlcpy(entry->stale_reason, "not loaded yet", sizeof(entry->stale_reason));
 			entry->dbid = MyDatabaseId;
 			entry->relid = relid;
 			entry->attnum = attnum;
@@ -292,6 +295,7 @@ gl_registry_begin_load(int slot, Oid relfilenode, Oid sync_function,
 	LWLockAcquire(registry_lock_ptr, LW_EXCLUSIVE);
 	generation = registry->next_generation++;
 	entry->state = GL_CACHE_LOADING;
+	entry->stale_reason[0] = '\0';
 	entry->generation = generation;
 	entry->relfilenode = relfilenode;
 	entry->load_rows_done = 0;
@@ -340,7 +344,7 @@ gl_registry_finish_load(int slot, uint64 generation)
 
 /* Mark a slot stale; the caller holds the registry lock exclusively. */
 static bool
-mark_stale_locked(int slot)
+mark_stale_locked(int slot, const char *reason)
 {
 	GlCacheEntry *entry = &registry->entries[slot];
 
@@ -353,31 +357,32 @@ mark_stale_locked(int slot)
 		registry->extra[slot].failures = 0;
 	}
 	entry->state = GL_CACHE_STALE;
+	strlcpy(entry->stale_reason, reason, sizeof(entry->stale_reason));
 	registry_changed();
 	return true;
 }
 
 void
-gl_registry_mark_slot_stale(int slot)
+gl_registry_mark_slot_stale(int slot, const char *reason)
 {
 	bool		changed;
 
 	LWLockAcquire(registry_lock_ptr, LW_EXCLUSIVE);
-	changed = mark_stale_locked(slot);
+	changed = mark_stale_locked(slot, reason);
 	LWLockRelease(registry_lock_ptr);
 	if (changed)
 		gl_registry_wake_launcher();
 }
 
 void
-gl_registry_mark_generation_stale(int slot, uint64 generation)
+gl_registry_mark_generation_stale(int slot, uint64 generation, const char *reason)
 {
 	GlCacheEntry *entry = &registry->entries[slot];
 	bool		changed = false;
 
 	LWLockAcquire(registry_lock_ptr, LW_EXCLUSIVE);
 	if (entry->generation == generation && entry->state == GL_CACHE_READY)
-		changed = mark_stale_locked(slot);
+		changed = mark_stale_locked(slot, reason);
 	LWLockRelease(registry_lock_ptr);
 	if (changed)
 		gl_registry_wake_launcher();

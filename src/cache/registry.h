@@ -53,6 +53,7 @@ typedef struct GlCacheEntry
 	uint64		queries_served;
 	TimestampTz last_used;
 	char		device[64];		/* "cpu", "cuda:0", "cuda:0,cuda:1", "" */
+	char		stale_reason[64];	/* why it went STALE: "TRUNCATE", ... */
 	int32		nparts;			/* parts of the device copy (0: none) */
 	int32		part_device[GL_MAX_GPU_PARTS];
 	uint64		part_bytes[GL_MAX_GPU_PARTS];
@@ -79,6 +80,6 @@ extern int	gl_registry_size(void);
 extern LWLock *gl_registry_lock(void);
 
 /* Mark every cache of a relation stale (TRUNCATE, disabled trigger, ...). */
-extern void gl_registry_mark_stale(Oid dbid, Oid relid);
+extern void gl_registry_mark_stale(Oid dbid, Oid relid, const char *reason);
 
 #endif							/* GPULIKE_REGISTRY_H */

@@ -49,9 +49,10 @@ extern void gl_registry_load_progress(int slot, uint64 generation,
 /* LOADING -> READY unless the slot changed meanwhile; false if it did. */
 extern bool gl_registry_finish_load(int slot, uint64 generation);
 /* A load failed or was rolled back: the slot must be rebuilt. */
-extern void gl_registry_mark_slot_stale(int slot);
+extern void gl_registry_mark_slot_stale(int slot, const char *reason);
 /* The same, only while the slot is the ready cache of that generation. */
-extern void gl_registry_mark_generation_stale(int slot, uint64 generation);
+extern void gl_registry_mark_generation_stale(int slot, uint64 generation,
+											  const char *reason);
 
 /* Mark the slot EMPTY and tell the server to drop its data. */
 extern void gl_registry_forget(int slot);

@@ -441,7 +441,8 @@ invalidate_serving(int slot)
 					slot)));
 	free_column(serving[slot]);
 	serving[slot] = NULL;
-	gl_registry_mark_generation_stale(slot, generation);
+	gl_registry_mark_generation_stale(slot, generation,
+									  "server out of memory applying changes");
 }
 
 /* Is the registry entry of a slot still asking for this generation? */

@@ -88,7 +88,7 @@ trigger_changed(Oid trigger_oid)
 
 	if (trigger_lookup(trigger_oid, &relid, &funcoid) &&
 		gl_registry_has_relation(relid) && gl_is_sync_function(funcoid))
-		gl_registry_mark_stale(MyDatabaseId, relid);
+		gl_registry_mark_stale(MyDatabaseId, relid, "sync trigger altered");
 }
 
 static void

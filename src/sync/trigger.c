@@ -197,7 +197,7 @@ gl_sync_row(PG_FUNCTION_ARGS)
 
 		if (target->relfilenode != rel->rd_node.relNode)
 		{
-			gl_registry_mark_stale(MyDatabaseId, RelationGetRelid(rel));
+			gl_registry_mark_stale(MyDatabaseId, RelationGetRelid(rel), "table rewritten");
 			return PointerGetDatum(NULL);
 		}
 		if (TRIGGER_FIRED_BY_INSERT(event))
@@ -212,7 +212,8 @@ gl_sync_row(PG_FUNCTION_ARGS)
 	}
 
 	if (!gl_delta_log_append(targets->rows, nrows))
-		gl_registry_mark_stale(MyDatabaseId, RelationGetRelid(rel));
+		gl_registry_mark_stale(MyDatabaseId, RelationGetRelid(rel),
+							   "delta log overflowed");
 	return PointerGetDatum(NULL);
 }
 
@@ -225,6 +226,6 @@ gl_sync_truncate(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
 				 errmsg("gpulike.sync_truncate must be fired AFTER TRUNCATE")));
-	gl_registry_mark_stale(MyDatabaseId, RelationGetRelid(trigdata->tg_relation));
+	gl_registry_mark_stale(MyDatabaseId, RelationGetRelid(trigdata->tg_relation), "TRUNCATE");
 	return PointerGetDatum(NULL);
 }

@@ -17,7 +17,7 @@ DECLARE
 BEGIN
 	LOOP
 		SELECT state INTO seen FROM gpulike.caches
-		WHERE relation = rel AND "column" = col;
+		WHERE relation = rel AND attname = col;
 		IF seen IS NOT DISTINCT FROM want OR clock_timestamp() > deadline THEN
 			RETURN seen;
 		END IF;
@@ -36,7 +36,7 @@ DECLARE
 BEGIN
 	LOOP
 		SELECT rows, pending_deltas INTO result, pending FROM gpulike.caches
-		WHERE relation = rel AND "column" = col;
+		WHERE relation = rel AND attname = col;
 		IF pending = 0 OR clock_timestamp() > deadline THEN
 			RETURN result;
 		END IF;
@@ -75,7 +75,7 @@ SELECT is(pg_temp.versions('sync_t', 'c'), 1018::bigint, 'a rolled back INSERT i
 -- TRUNCATE: stale at once, rebuilt in the background after commit
 BEGIN;
 TRUNCATE sync_t;
-SELECT is(state, 'stale', 'TRUNCATE makes the cache stale') FROM gpulike.caches WHERE relation = 'sync_t'::regclass;
+SELECT is(state || ': ' || stale_reason, 'stale: TRUNCATE', 'TRUNCATE makes the cache stale, and caches says why') FROM gpulike.caches WHERE relation = 'sync_t'::regclass;
 COMMIT;
 SELECT is(pg_temp.wait_state('sync_t', 'c', 'ready'), 'ready', 'the cache is rebuilt after TRUNCATE');
 SELECT is(pg_temp.versions('sync_t', 'c'), 0::bigint, 'the rebuilt cache is empty');
@@ -101,7 +101,7 @@ SELECT is(pg_temp.wait_state('sync_t', 'c', 'ready'), 'ready', 'the cache is reb
 -- a disabled sync trigger: stale, and not rebuilt until it fires again
 BEGIN;
 ALTER TABLE sync_t DISABLE TRIGGER gpulike_sync;
-SELECT is(state, 'stale', 'DISABLE TRIGGER makes the cache stale') FROM gpulike.caches WHERE relation = 'sync_t'::regclass;
+SELECT is(state || ': ' || stale_reason, 'stale: sync trigger altered', 'DISABLE TRIGGER makes the cache stale, and caches says why') FROM gpulike.caches WHERE relation = 'sync_t'::regclass;
 COMMIT;
 INSERT INTO sync_t VALUES (5000, 'not logged', 0, 'x');
 SELECT pg_sleep(1.5);

@@ -89,7 +89,7 @@ SELECT ok(pg_temp.both_ways($$SELECT count(*) FROM server_words WHERE a LIKE 'up
 SELECT ok(pg_temp.both_ways($$SELECT count(*) FROM server_words WHERE a LIKE 'w%'$$),
           'old versions are not returned after the update');
 SELECT ok(queries_served > 0, 'the registry counts queries served')
-FROM gpulike.caches WHERE relation = 'server_words'::regclass AND "column" = 'a';
+FROM gpulike.caches WHERE relation = 'server_words'::regclass AND attname = 'a';
 
 -- ------------------------------------------------------ memory budget
 -- The server rereads its configuration on SIGHUP; give it a moment.
