@@ -128,3 +128,18 @@ DROP TABLE cache_s.owned;
 DROP SCHEMA cache_s;
 DROP ROLE regress_gpulike_other;
 DROP ROLE regress_gpulike_owner;
+
+-- a database in another encoding: refused at once, not cached for nothing
+SET client_min_messages = warning;
+DROP DATABASE IF EXISTS regress_gpulike_latin1;
+CREATE DATABASE regress_gpulike_latin1 ENCODING 'LATIN1' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0;
+RESET client_min_messages;
+\set home_db :DBNAME
+\c regress_gpulike_latin1
+SET client_min_messages = warning;
+CREATE EXTENSION gpulike;
+RESET client_min_messages;
+CREATE TABLE latin1_t (c text);
+SELECT gpulike.cache('latin1_t', 'c');
+\c :home_db
+DROP DATABASE regress_gpulike_latin1;

@@ -81,6 +81,9 @@ SELECT count(*) FILTER (WHERE gpulike.match_any(s, ARRAY['%abc%', '%é%', '%requ
        count(*) FILTER (WHERE gpulike.match_any(s, ARRAY['%ABC%', '%Requests%'], '~~*')
                          IS DISTINCT FROM (s ILIKE ANY (ARRAY['%ABC%', '%Requests%']))) AS ilike_any_mismatches
 FROM subjects;
+-- An empty array matches nothing, as = ANY ('{}') does.
+SELECT gpulike.match_any('abc', '{}', '~~') AS any_of_none,
+       'abc' LIKE ANY ('{}') AS postgres_any_of_none;
 
 
 -- Which operators the planner will take for pattern operators: text,

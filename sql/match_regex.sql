@@ -29,6 +29,9 @@ SELECT gpulike.explain_pattern('[a-z]', '~*') AS case_insensitive;
 -- evaluates it), and gpulike.match says so
 SELECT gpulike.explain_pattern('(a|b)*a(a|b){12}$', '~');
 SELECT gpulike.match('ab', '(a|b)*a(a|b){12}$', '~');
+-- thousands of groups: refused in well under a second (compiled with
+-- REG_NOSUB, as PostgreSQL's ~ does), not after a long subset construction
+SELECT gpulike.explain_pattern(repeat('(a|b)', 6000), '~') AS six_thousand_groups;
 
 -- invalid regexes: exactly PostgreSQL's error
 SELECT 'x' ~ '(';

@@ -25,6 +25,7 @@
 #include "catalog/pg_class.h"
 #include "catalog/pg_inherits.h"
 #include "catalog/pg_type.h"
+#include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "storage/lmgr.h"
 #include "utils/builtins.h"
@@ -59,6 +60,13 @@ gl_cacheable_column(Relation rel, const char *attname)
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 				 errmsg("cannot cache \"%s\"", RelationGetRelationName(rel)),
 				 errdetail("gpulike caches columns of plain heap tables and of partitioned tables.")));
+	/* the pattern compilers read UTF-8 (or bytes): nothing else could use it */
+	if (GetDatabaseEncoding() != PG_UTF8 && GetDatabaseEncoding() != PG_SQL_ASCII)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("gpulike cannot cache columns in a database with encoding %s",
+						GetDatabaseEncodingName()),
+				 errdetail("gpulike matches patterns in UTF8 and SQL_ASCII databases only.")));
 	if (rel->rd_rel->relpersistence == RELPERSISTENCE_TEMP)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),

@@ -173,7 +173,12 @@ create_trigger(Relation rel, const char *name, Oid funcoid, bool row,
 	return address.objectId;
 }
 
-/* One trigger: returns false if it is disabled and may not be enabled. */
+/*
+ * One trigger: returns false if it is disabled and may not be enabled.  A
+ * trigger a user enabled again without ALWAYS (firing in origin or replica
+ * mode only) is made to fire ALWAYS: the user wants it on, and the cache
+ * needs it in every mode.
+ */
 static bool
 ensure_trigger(Relation rel, const char *name, Oid funcoid, bool row,
 			   int16 events, bool enable)
@@ -182,7 +187,7 @@ ensure_trigger(Relation rel, const char *name, Oid funcoid, bool row,
 	bool		exists = find_trigger(rel, funcoid, &found);
 	Oid			trigger_oid;
 
-	if (exists && found.enabled != TRIGGER_FIRES_ALWAYS && !enable)
+	if (exists && found.enabled == TRIGGER_DISABLED && !enable)
 		return false;
 	if (exists && (found.type & events) != events)
 	{

@@ -4,12 +4,12 @@
  *	  Regular expression (~ ~* and SIMILAR TO) -> GL_PROG_DFA program.
  *
  * 1. Compile exactly as textregexeq / texticregexeq do: through
- *	  RE_compile_and_cache with REG_ADVANCED (plus REG_ICASE for ~*) and the
- *	  expression's collation.  An invalid regex therefore raises PostgreSQL's
- *	  own error, and embedded options ((?i), (?n), ***= ...) mean what they
- *	  mean to PostgreSQL, because they are already folded into the NFA and
- *	  the colormap: case-insensitivity, for instance, is just extra members
- *	  in each letter's color.
+ *	  RE_compile_and_cache with REG_ADVANCED | REG_NOSUB (plus REG_ICASE for
+ *	  ~*) and the expression's collation.  An invalid regex therefore raises
+ *	  PostgreSQL's own error, and embedded options ((?i), (?n), ***= ...)
+ *	  mean what they mean to PostgreSQL, because they are already folded
+ *	  into the NFA and the colormap: case-insensitivity, for instance, is
+ *	  just extra members in each letter's color.
  * 2. Export the search NFA and the code point -> color map
  *	  (regex_export.c).
  * 3. Choose the input alphabet.  A color that some NFA arc names needs a
@@ -348,7 +348,12 @@ static GlProgram *
 compile_uncached(text *pattern, bool case_insensitive, Oid collation,
 				 const char **refusal)
 {
-	int			cflags = REG_ADVANCED | (case_insensitive ? REG_ICASE : 0);
+	/*
+	 * REG_NOSUB as PostgreSQL's own ~ compiles it (same cache entry): no
+	 * capture bookkeeping, which for thousands of groups costs seconds; the
+	 * search NFA we export is the same.
+	 */
+	int			cflags = REG_ADVANCED | REG_NOSUB | (case_insensitive ? REG_ICASE : 0);
 	int			encoding = GetDatabaseEncoding();
 	regex_t    *re;
 	MemoryContext scratch;

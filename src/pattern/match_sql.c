@@ -224,11 +224,16 @@ gl_match_any(PG_FUNCTION_ARGS)
 	GlPatternOp op;
 	bool		negated;
 
+	bool		matched;
+
 	parse_op(PG_GETARG_TEXT_PP(2), &op, &negated);
 	if (negated)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("match_any takes ~~ or ~~*")));
+	/* as "subject LIKE ANY ('{}')": no pattern, no match */
+	if (ArrayGetNItems(ARR_NDIM(patterns), ARR_DIMS(patterns)) == 0)
+		PG_RETURN_BOOL(false);
 	if (cache == NULL || cache->op != op || cache->collation != collation ||
 		VARSIZE(cache->patterns) != VARSIZE(patterns) ||
 		memcmp(cache->patterns, patterns, VARSIZE(patterns)) != 0)
@@ -250,8 +255,19 @@ gl_match_any(PG_FUNCTION_ARGS)
 		fcinfo->flinfo->fn_extra = cache;
 		MemoryContextSwitchTo(old);
 	}
-	PG_RETURN_BOOL(gl_cpu_match_value(cache->prog, VARDATA_ANY(subject),
-									  VARSIZE_ANY_EXHDR(subject)));
+	matched = gl_cpu_match_value(cache->prog, VARDATA_ANY(subject),
+								 VARSIZE_ANY_EXHDR(subject));
+	if (matched && !cache->prog->exact)
+	{
+		/* a superset program: PostgreSQL decides, pattern by pattern */
+		int			n;
+		text	  **each = pattern_array(patterns, &n);
+
+		matched = false;
+		for (int i = 0; i < n && !matched; i++)
+			matched = postgres_matches(op, subject, each[i], collation);
+	}
+	PG_RETURN_BOOL(matched);
 }
 
 /* What EXPLAIN would say about a program, or why there is none. */

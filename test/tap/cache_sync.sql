@@ -4,7 +4,7 @@
 -- by its background rebuild; DROP COLUMN / DROP TABLE forget the cache.
 --
 SET client_min_messages = warning;
-SELECT plan(35);
+SELECT plan(36);
 
 -- Wait (bounded) until the cache of rel.col is in state want; returns the
 -- last state seen.
@@ -106,8 +106,10 @@ COMMIT;
 INSERT INTO sync_t VALUES (5000, 'not logged', 0, 'x');
 SELECT pg_sleep(1.5);
 SELECT is(state, 'stale', 'no rebuild while the trigger is disabled') FROM gpulike.caches WHERE relation = 'sync_t'::regclass;
-ALTER TABLE sync_t ENABLE ALWAYS TRIGGER gpulike_sync;
+ALTER TABLE sync_t ENABLE TRIGGER gpulike_sync;	-- plain: fires in origin mode only
 SELECT is(pg_temp.wait_state('sync_t', 'c', 'ready'), 'ready', 'the cache is rebuilt once the trigger is enabled');
+SELECT is(tgenabled, 'A', 'the rebuild makes the re-enabled trigger fire ALWAYS')
+FROM pg_trigger WHERE tgrelid = 'sync_t'::regclass AND tgname = 'gpulike_sync';
 SELECT is(pg_temp.versions('sync_t', 'c'), 201::bigint, 'the rebuilt cache has the row written meanwhile');
 -- reload() re-enables a disabled trigger itself
 ALTER TABLE sync_t DISABLE TRIGGER ALL;
