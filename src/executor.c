@@ -76,6 +76,7 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
+#include "cache/stats.h"
 #include "gpulike.h"
 #include "plan/parallel_scan.h"
 #include "plan/scan.h"
@@ -284,6 +285,9 @@ note_fallback(GlScanState *state, GlPassResult *pass, const char *why)
 	strlcpy(pass->recheck_reason, "every row (the heap was read)",
 			sizeof(pass->recheck_reason));
 	state->counters.heap_fallbacks++;
+	ereport(gl_fallback_log_level,
+			(errmsg("gpulike: reading the heap of \"%s\" instead of its cache: %s",
+					RelationGetRelationName(state->rel), why)));
 }
 
 /*
@@ -606,6 +610,7 @@ count_rows(GlScanState *state)
 		}
 	}
 	state->count_returned = true;
+	state->rows_returned += count;
 
 	ExecClearTuple(result);
 	foreach(lc, cscan->custom_scan_tlist)
@@ -655,7 +660,11 @@ scan_recheck(ScanState *ss, TupleTableSlot *slot)
 static TupleTableSlot *
 exec_scan(CustomScanState *node)
 {
-	return ExecScan(&node->ss, scan_next, scan_recheck);
+	TupleTableSlot *slot = ExecScan(&node->ss, scan_next, scan_recheck);
+
+	if (!TupIsNull(slot) && ((GlScanState *) node)->output != GL_OUTPUT_COUNT)
+		((GlScanState *) node)->rows_returned++;
+	return slot;
 }
 
 static void
@@ -664,6 +673,10 @@ end_scan(CustomScanState *node)
 	GlScanState *state = (GlScanState *) node;
 
 	end_pass(state);
+	/* this process's share: a parallel worker counts its own */
+	gl_stats_count_scan(RelationGetRelid(state->rel), state->cached_attnums,
+						state->rows_returned, state->counters.heap_fallbacks,
+						state->fallback_reason);
 	if (BufferIsValid(state->vmbuffer))
 		ReleaseBuffer(state->vmbuffer);
 	state->vmbuffer = InvalidBuffer;

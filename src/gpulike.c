@@ -38,6 +38,7 @@ double		gl_page_cost = 0.5;
 int			gl_recheck_choice = GL_RECHECK_AUTO;
 bool		gl_enable_parallel = true;
 bool		gl_enable_count = true;
+int			gl_fallback_log_level = LOG;
 
 bool		gl_preloaded = false;
 
@@ -51,6 +52,15 @@ static const struct config_enum_entry device_options[] = {
 static const struct config_enum_entry recheck_options[] = {
 	{"auto", GL_RECHECK_AUTO, false},
 	{"always", GL_RECHECK_ALWAYS, false},
+	{NULL, 0, false}
+};
+
+/* Levels a heap fallback may be reported at (client_min_messages' order). */
+static const struct config_enum_entry fallback_log_level_options[] = {
+	{"debug1", DEBUG1, false},
+	{"log", LOG, false},
+	{"notice", NOTICE, false},
+	{"warning", WARNING, false},
 	{NULL, 0, false}
 };
 
@@ -115,6 +125,11 @@ define_gucs(void)
 							 "Lets the planner use parallel GpuLike scans.",
 							 NULL, &gl_enable_parallel, true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomEnumVariable("gpulike.fallback_log_level",
+							 "Message level of the report when a GpuLike scan reads the heap instead of its cache.",
+							 "Every such fallback is also counted in gpulike.stat_caches.",
+							 &gl_fallback_log_level, LOG, fallback_log_level_options,
+							 PGC_SUSET, 0, NULL, NULL, NULL);
 	DefineCustomBoolVariable("gpulike.enable_count",
 							 "Lets the planner answer count(*) from a GpuLike scan without returning its rows.",
 							 NULL, &gl_enable_count, true,

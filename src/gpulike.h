@@ -43,6 +43,7 @@ extern double gl_page_cost;
 extern int	gl_recheck_choice;
 extern bool gl_enable_parallel;
 extern bool gl_enable_count;
+extern int	gl_fallback_log_level;
 
 /* Was the library loaded by shared_preload_libraries? */
 extern bool gl_preloaded;

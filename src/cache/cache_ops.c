@@ -38,6 +38,7 @@
 #include "cache/loader.h"
 #include "cache/registration.h"
 #include "cache/registry_internal.h"
+#include "cache/stats.h"
 #include "cache/sync_triggers.h"
 
 /* ------------------------------------------------------------ checking */
@@ -188,6 +189,7 @@ gl_cache_column(Oid relid, const char *attname, GlLoadMode mode)
 		gl_registration_add(relid, attname);
 
 	loaded = gl_cache_load(rel, attnum, slot, sync_function);
+	gl_stats_count_load(slot, loaded.seconds);
 	if (was_evicted)
 		gl_registry_defer_retry(slot, false);
 	ereport(DEBUG1,

@@ -34,6 +34,29 @@ typedef enum GlCacheState
 	GL_CACHE_EVICTED			/* registered, data not in memory */
 } GlCacheState;
 
+/*
+ * Cumulative statistics of a cached column (gpulike.stat_caches; written
+ * through cache/stats.h).  They live as long as the slot: a rebuild keeps
+ * them, uncache() and gpulike.stat_reset() clear them.
+ */
+typedef struct GlCacheStats
+{
+	uint64		requests;		/* answered by the server */
+	uint64		candidates;		/* in those answers */
+	uint64		rows_returned;	/* by scans, after visibility and recheck */
+	double		engine_ms;
+	uint64		gpu_fallbacks;	/* requests the CPU engine answered instead */
+	uint64		heap_fallbacks; /* scans that read the heap instead */
+	char		last_fallback[128]; /* "GPU: why" or "heap: why" */
+	TimestampTz last_fallback_at;
+	uint64		loads;			/* loads and rebuilds */
+	TimestampTz last_load_at;
+	double		last_load_seconds;
+	uint64		gpu_evictions;	/* copies dropped from the GPU for room */
+	uint64		delta_overflows;	/* stale because the delta log was full */
+	TimestampTz reset_at;
+} GlCacheStats;
+
 /* One slot of the registry, in shared memory; protected by the registry lock. */
 typedef struct GlCacheEntry
 {
@@ -57,6 +80,7 @@ typedef struct GlCacheEntry
 	int32		nparts;			/* parts of the device copy (0: none) */
 	int32		part_device[GL_MAX_GPU_PARTS];
 	uint64		part_bytes[GL_MAX_GPU_PARTS];
+	GlCacheStats stats;
 } GlCacheEntry;
 
 /* What the planner needs to know about one usable cache. */

@@ -97,6 +97,7 @@ typedef struct GlScanState
 	/* EXPLAIN */
 	char	   *matchers;		/* the latest pass's, for EXPLAIN */
 	GlScanCounters counters;	/* this process, all passes */
+	uint64		rows_returned;	/* by this process (gpulike.stat_caches) */
 	GlScanCounters worker_counters; /* parallel workers' sums, at the end */
 	char		fallback_reason[128];	/* the latest heap fallback */
 	char		recheck_reason[64];	/* why the latest pass rechecked */

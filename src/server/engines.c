@@ -34,6 +34,7 @@
 #include "portability/instr_time.h"
 #include "utils/memutils.h"
 
+#include "cache/stats.h"
 #include "engine/engine.h"
 #include "gpulike.h"
 #include "server/engines.h"
@@ -70,6 +71,7 @@ typedef struct MatchRun
 	double		engine_ms;
 	bool		fell_back;
 	int			gpus;			/* most GPUs one leaf's column was on */
+	char		gpu_failure[160];	/* why, when fell_back */
 	int			fail_gpu_part;	/* gpulike.debug_gpu_fail_part of the backend */
 } MatchRun;
 
@@ -260,6 +262,7 @@ gpu_match(const GlProgram *prog, GlStoredColumn *sc, uint64 *bits, MatchRun *run
 	ereport(LOG,
 			(errmsg("gpulike server: GPU match failed, using the CPU engine: %s", err)));
 	run->fell_back = true;
+	strlcpy(run->gpu_failure, err, sizeof(run->gpu_failure));
 	gl_store_drop_device(sc);
 #endif
 	return false;
@@ -516,6 +519,15 @@ gl_engines_run_match(const GlMatchMessage *msg, Size len, GlAnswer *answer,
 		return false;
 	}
 
+	INSTR_TIME_SET_CURRENT(start);
+	if (!build_answer(&stack[0], answer))
+	{
+		snprintf(why, whylen, "gpulike server: out of memory building an answer");
+		return false;
+	}
+	INSTR_TIME_SET_CURRENT(elapsed);
+	INSTR_TIME_SUBTRACT(elapsed, start);
+
 	/* Count each column used once, in its registry entry. */
 	for (i = 0; i < msg->nitems; i++)
 	{
@@ -527,18 +539,12 @@ gl_engines_run_match(const GlMatchMessage *msg, Size len, GlAnswer *answer,
 			continue;
 		for (j = 0; j < i && !seen; j++)
 			seen = msg->items[j].op == GL_MATCH_LEAF && msg->items[j].slot == item->slot;
-		if (!seen)
-			gl_store_note_query(gl_store_lookup(item->slot, item->generation));
+		if (seen)
+			continue;
+		gl_store_note_query(gl_store_lookup(item->slot, item->generation));
+		gl_stats_count_request(item->slot, item->generation, answer->ncandidates,
+							   run.engine_ms, run.fell_back ? run.gpu_failure : NULL);
 	}
-
-	INSTR_TIME_SET_CURRENT(start);
-	if (!build_answer(&stack[0], answer))
-	{
-		snprintf(why, whylen, "gpulike server: out of memory building an answer");
-		return false;
-	}
-	INSTR_TIME_SET_CURRENT(elapsed);
-	INSTR_TIME_SUBTRACT(elapsed, start);
 
 	result->answer_bytes = answer->nbytes;
 	result->npages = answer->npages;

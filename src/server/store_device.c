@@ -25,6 +25,7 @@
  */
 #include "postgres.h"
 
+#include "cache/stats.h"
 #include "server/engines.h"
 #include "server/store.h"
 #ifdef GPULIKE_HAVE_CUDA
@@ -76,6 +77,7 @@ make_device_room(uint64 need, GlStoredColumn *keep)
 						victim->slot)));
 		gl_store_drop_device(victim);
 		gl_store_publish(victim, false);
+		gl_stats_count_gpu_eviction(victim->slot);
 	}
 	return true;
 }

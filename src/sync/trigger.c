@@ -47,6 +47,7 @@
 #include "utils/rel.h"
 
 #include "cache/registry_internal.h"
+#include "cache/stats.h"
 #include "sync/delta_log_internal.h"
 
 PG_FUNCTION_INFO_V1(gl_sync_row);
@@ -212,8 +213,11 @@ gl_sync_row(PG_FUNCTION_ARGS)
 	}
 
 	if (!gl_delta_log_append(targets->rows, nrows))
+	{
+		gl_stats_count_overflow(RelationGetRelid(rel));
 		gl_registry_mark_stale(MyDatabaseId, RelationGetRelid(rel),
 							   "delta log overflowed");
+	}
 	return PointerGetDatum(NULL);
 }
 
