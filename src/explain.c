@@ -21,13 +21,15 @@
  *											was read (the others were
  *											counted from the visibility map)
  *	  GpuLike Invisible Candidates: 1		ANALYZE: not visible to the snapshot
- *	  GpuLike Heap Fallbacks: 1 (why)		ANALYZE, when the heap was read
+ *	  GpuLike Heap Fallbacks: 1				ANALYZE, when the heap was read,
+ *	  GpuLike Heap Fallback Reason: why		and the latest reason
  *	  GpuLike Engine: cpu (2 threads)		ANALYZE, not in regression mode
- *	  GpuLike Engine Time: 1.234 ms			ANALYZE, not in regression mode:
+ *	  GpuLike Engine Time: 1.234 ms			ANALYZE and TIMING, not in regression mode:
  *	  GpuLike Answer Time: 0.2 ms			the server matching, grouping the
  *	  GpuLike Request Time: 1.9 ms			candidates by page, and the whole
  *											round trip
  *
+ * In FORMAT JSON, XML and YAML the matchers are a list, "GpuLike Matchers".
  * PostgreSQL prints the Filter lines of a ROWS scan itself (its
  * scan.plan.qual); a COUNT scan's filter lives in custom_exprs, so we print
  * it.  The ANALYZE figures are totals over all loops and, in a parallel
@@ -110,6 +112,22 @@ sum_counters(GlScanCounters *sum, const GlScanCounters *a,
 	sum->round_trip_ms = a->round_trip_ms + b->round_trip_ms;
 }
 
+/* The entries gl_join_matchers joined ("; " occurs in none of them). */
+static List *
+split_matchers(const char *joined)
+{
+	List	   *entries = NIL;
+	const char *start = joined;
+	const char *end;
+
+	while ((end = strstr(start, "; ")) != NULL)
+	{
+		entries = lappend(entries, pnstrdup(start, end - start));
+		start = end + 2;
+	}
+	return lappend(entries, pstrdup(start));
+}
+
 static void
 explain_analyze(GlScanState *state, ExplainState *es)
 {
@@ -125,17 +143,20 @@ explain_analyze(GlScanState *state, ExplainState *es)
 	ExplainPropertyUInteger("Heap Fetches", NULL, c.heap_fetches, es);
 	ExplainPropertyUInteger("GpuLike Invisible Candidates", NULL, c.invisible, es);
 	if (c.heap_fallbacks > 0)
-		ExplainPropertyText("GpuLike Heap Fallbacks",
-							psprintf(UINT64_FORMAT " (%s)", c.heap_fallbacks,
-									 state->fallback_reason),
-							es);
+	{
+		ExplainPropertyUInteger("GpuLike Heap Fallbacks", NULL, c.heap_fallbacks, es);
+		ExplainPropertyText("GpuLike Heap Fallback Reason", state->fallback_reason, es);
+	}
 	/* heap_fallbacks also counts passes that sent no request at all */
 	if (!gl_regression_mode && c.answered > 0)
 	{
 		ExplainPropertyText("GpuLike Engine", state->engine, es);
-		ExplainPropertyFloat("GpuLike Engine Time", "ms", c.engine_ms, 3, es);
-		ExplainPropertyFloat("GpuLike Answer Time", "ms", c.answer_ms, 3, es);
-		ExplainPropertyFloat("GpuLike Request Time", "ms", c.round_trip_ms, 3, es);
+		if (es->timing)
+		{
+			ExplainPropertyFloat("GpuLike Engine Time", "ms", c.engine_ms, 3, es);
+			ExplainPropertyFloat("GpuLike Answer Time", "ms", c.answer_ms, 3, es);
+			ExplainPropertyFloat("GpuLike Request Time", "ms", c.round_trip_ms, 3, es);
+		}
 	}
 }
 
@@ -169,8 +190,10 @@ gl_explain_scan(CustomScanState *node, List *ancestors, ExplainState *es)
 	else
 		matchers = gl_join_matchers(gl_scan_expr_describe(state->expr, state->rel,
 														  node->ss.ps.ps_ExprContext));
-	if (matchers[0] != '\0')
+	if (matchers[0] != '\0' && es->format == EXPLAIN_FORMAT_TEXT)
 		ExplainPropertyText("GpuLike Matcher", matchers, es);
+	else if (matchers[0] != '\0')
+		ExplainPropertyList("GpuLike Matchers", split_matchers(matchers), es);
 	if (state->output == GL_OUTPUT_COUNT)
 		ExplainPropertyText("GpuLike Aggregate", "count(*)", es);
 

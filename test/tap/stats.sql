@@ -5,7 +5,7 @@
 --
 SET client_min_messages = warning;
 SET statement_timeout = '60s';
-SELECT plan(14);
+SELECT plan(16);
 
 CREATE TABLE stat_words (id int, w text);
 INSERT INTO stat_words
@@ -51,6 +51,26 @@ SELECT is(pg_temp.count_matching(repeat('(a|b)', 5000)), 0::bigint,
 SELECT is(pg_temp.stat('heap_fallbacks'), '1', 'the heap fallback is counted');
 SELECT is(pg_temp.stat('last_fallback'), 'heap: a pattern was left to PostgreSQL',
           'with its reason');
+
+-- EXPLAIN: no engine times under TIMING OFF; a fallback's count and reason apart
+CREATE FUNCTION pg_temp.gpulike_keys(options text, q text) RETURNS text[] LANGUAGE plpgsql AS $$
+DECLARE
+	plan jsonb;
+BEGIN
+	SET LOCAL gpulike.regression_mode = off;
+	EXECUTE format('EXPLAIN (ANALYZE, %s, FORMAT JSON) %s', options, q) INTO plan;
+	RETURN ARRAY(SELECT k FROM jsonb_object_keys(jsonb_path_query_first(plan,
+					'strict $.**?(@."Custom Plan Provider" == "GpuLike")')) k
+				 WHERE k LIKE 'GpuLike%' ORDER BY k);
+END $$;
+SELECT ok(pg_temp.gpulike_keys('TIMING OFF', $$SELECT id FROM stat_words WHERE w LIKE '%needle%'$$)
+          @> ARRAY['GpuLike Engine', 'GpuLike Matchers'] AND
+          NOT pg_temp.gpulike_keys('TIMING OFF', $$SELECT id FROM stat_words WHERE w LIKE '%needle%'$$)
+          && ARRAY['GpuLike Engine Time', 'GpuLike Request Time'],
+          'TIMING OFF: the engine is named, its times are not shown');
+SELECT ok(pg_temp.gpulike_keys('TIMING ON', $$SELECT id FROM stat_words WHERE w LIKE '%needle%'$$)
+          @> ARRAY['GpuLike Engine Time', 'GpuLike Answer Time', 'GpuLike Request Time'],
+          'TIMING ON: the engine times are shown');
 
 SELECT gpulike.stat_reset();
 SELECT is(pg_temp.stat('requests') || ' ' || pg_temp.stat('heap_fallbacks'), '0 0',
