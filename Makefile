@@ -44,10 +44,9 @@ NVCC ?= $(or $(shell command -v nvcc 2>/dev/null),$(wildcard $(CUDA_HOME)/bin/nv
 endif
 CUDA_SRCS := $(filter-out cuda/kernel_test.cu cuda/kernel_bench.cu,$(call gl_sources,cuda/*.cu))
 CUDA_OBJS = $(CUDA_SRCS:.cu=.o)
-# sm_90 machine code for the H200/H100, PTX so newer GPUs can JIT it.
+include $(GL_SRCDIR)/cuda/archs.mk
 NVCC_FLAGS = -O3 -std=c++17 -Xcompiler -fPIC -I$(GL_SRCDIR)/src -I$(GL_SRCDIR)/cuda \
-	-gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90 \
-	-lineinfo
+	$(CUDA_GENCODE) -lineinfo
 
 # Said once per build, not again by "make install".
 gl_quiet_goals = install installcheck clean dist

@@ -37,8 +37,17 @@ gl_cuda_probe(GlCudaDeviceInfo *info, char *errbuf, size_t errlen)
 	if (count == 0)
 		return gl_cuda_fail("no CUDA device is present", errbuf, errlen);
 	if (!gl_cuda_ok(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties",
-					errbuf, errlen) ||
-		!gl_cuda_ok(cudaSetDevice(0), "cudaSetDevice", errbuf, errlen) ||
+					errbuf, errlen))
+		return false;
+	/* the fat binary starts at sm_80 (cuda/archs.mk) */
+	if (prop.major < 8)
+	{
+		snprintf(errbuf, errlen, "GPU \"%s\" has compute capability %d.%d; "
+				 "gpulike's kernels need 8.0 (Ampere) or newer", prop.name,
+				 prop.major, prop.minor);
+		return false;
+	}
+	if (!gl_cuda_ok(cudaSetDevice(0), "cudaSetDevice", errbuf, errlen) ||
 		!gl_cuda_ok(cudaMemGetInfo(&info->free_memory, &info->total_memory),
 					"cudaMemGetInfo", errbuf, errlen))
 		return false;
