@@ -20,6 +20,7 @@
 #include "postgres.h"
 
 #include "access/htup_details.h"
+#include "access/xlog.h"
 #include "catalog/objectaddress.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
@@ -48,6 +49,12 @@ PG_FUNCTION_INFO_V1(gl_reload_sql);
 PG_FUNCTION_INFO_V1(gl_cache_slots_sql);
 PG_FUNCTION_INFO_V1(gl_registration_added);
 
+/*
+ * Caching needs the preloaded library, and a primary: a standby replays
+ * WAL, which fires no sync trigger, so a cache there could not follow the
+ * table (its queries keep ordinary plans; after a promotion the reloader
+ * builds the registered caches).
+ */
 static void
 require_preloaded(void)
 {
@@ -56,6 +63,12 @@ require_preloaded(void)
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("gpulike is not loaded through shared_preload_libraries"),
 				 errhint("Add gpulike to shared_preload_libraries in postgresql.conf and restart the server.")));
+	if (RecoveryInProgress())
+		ereport(ERROR,
+				(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
+				 errmsg("cannot cache columns on a standby server"),
+				 errdetail("Caches follow writes through triggers, which do not fire during WAL replay."),
+				 errhint("Cache the column on the primary; queries on a standby use ordinary plans.")));
 }
 
 /* cache() and uncache() are CALLED ON NULL INPUT: to say so. */
