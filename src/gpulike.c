@@ -31,6 +31,7 @@ int			gl_gpu_split_parts = 0;
 int			gl_gpu_split_min_kb = 64 * 1024;
 int			gl_debug_gpu_fail_part = -1;
 int			gl_host_memory_mb = 4096;
+double		gl_rebuild_garbage_fraction = 0.5;
 int			gl_delta_log_kb = 65536;
 bool		gl_regression_mode = false;
 double		gl_request_cost = 500.0;
@@ -104,6 +105,11 @@ define_gucs(void)
 							"Host memory the column caches may use.",
 							NULL, &gl_host_memory_mb, 4096, 16, INT_MAX,
 							PGC_SIGHUP, GUC_UNIT_MB, NULL, NULL, NULL);
+	DefineCustomRealVariable("gpulike.rebuild_garbage_fraction",
+							 "Share of a cache's rows that may be dead or superseded versions before it is rebuilt.",
+							 "The rebuild reads the table again, as gpulike.reload() does; 1 turns it off.",
+							 &gl_rebuild_garbage_fraction, 0.5, 0.05, 1.0,
+							 PGC_SIGHUP, 0, NULL, NULL, NULL);
 	DefineCustomBoolVariable("gpulike.regression_mode",
 							 "Hides device names and timings in EXPLAIN and status output.",
 							 NULL, &gl_regression_mode, false,

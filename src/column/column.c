@@ -189,7 +189,10 @@ gl_column_mark_ended(GlColumn *col, GlTid tid)
 	uint64_t	row;
 
 	if (gl_column_latest_row(col, tid, &row))
+	{
 		clear_bit(col->known_live, row);
+		col->ngarbage++;
+	}
 }
 
 bool
@@ -236,6 +239,7 @@ gl_column_append(GlColumn *col, GlTid tid, const char *value, uint32_t len,
 		{
 			set_bit(col->superseded, earlier);
 			clear_bit(col->known_live, earlier);
+			col->ngarbage++;
 		}
 	}
 	if (len > 0)

@@ -97,6 +97,9 @@ typedef struct GlColumn
 	char	   *data;
 	uint32_t	max_len;		/* longest value, bytes */
 	uint64_t	sorted_rows;	/* rows [0, sorted_rows) in increasing TID order */
+	uint64_t	ngarbage;		/* rows ended or superseded since the load
+								 * (a row both ended and superseded counts
+								 * twice: an estimate, for compaction) */
 	GlTidIndex	later_rows;		/* TID -> latest row among the others */
 } GlColumn;
 

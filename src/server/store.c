@@ -427,6 +427,18 @@ apply_delta(const GlDeltaRow *row, void *arg)
 	}
 }
 
+/* Free a serving column and tell the registry it is stale, to be rebuilt. */
+static void
+drop_serving(int slot, const char *reason)
+{
+	uint64		generation = serving[slot]->generation;
+
+	free_column(serving[slot]);
+	serving[slot] = NULL;
+	changed[slot] = false;
+	gl_registry_mark_generation_stale(slot, generation, reason);
+}
+
 /*
  * A serving column that missed a delta row cannot answer exactly any more:
  * drop it and tell the registry the cache is stale, so it gets rebuilt.
@@ -434,15 +446,10 @@ apply_delta(const GlDeltaRow *row, void *arg)
 static void
 invalidate_serving(int slot)
 {
-	uint64		generation = serving[slot]->generation;
-
 	ereport(LOG,
 			(errmsg("gpulike server: out of memory applying changes to cache slot %d; marking it stale",
 					slot)));
-	free_column(serving[slot]);
-	serving[slot] = NULL;
-	gl_registry_mark_generation_stale(slot, generation,
-									  "server out of memory applying changes");
+	drop_serving(slot, "server out of memory applying changes");
 }
 
 /* Is the registry entry of a slot still asking for this generation? */
@@ -471,6 +478,57 @@ gl_store_registry_ready(int slot, uint64 generation)
 	ready = entry->state == GL_CACHE_READY && entry->generation == generation;
 	LWLockRelease(gl_registry_lock());
 	return ready;
+}
+
+/*
+ * Caches that changes have made too big.  A column whose dead and
+ * superseded rows pass gpulike.rebuild_garbage_fraction is marked stale,
+ * so the reloader builds it again from the table (it keeps serving until
+ * then: the registry no longer offers it to the planner, and its memory is
+ * freed when the new copy replaces it).  Tables under GARBAGE_MIN_ROWS
+ * rows are left alone: a rebuild costs more than they hold.  And when
+ * changes have pushed the columns past gpulike.host_memory, the columns
+ * with the most garbage are dropped (stale, rebuilt when memory allows)
+ * until they fit again.
+ */
+#define GARBAGE_MIN_ROWS	10000
+
+static void
+enforce_bounds(void)
+{
+	int			i;
+
+	for (i = 0; i < store_nslots; i++)
+	{
+		GlStoredColumn *sc = serving[i];
+
+		if (sc == NULL || gl_rebuild_garbage_fraction >= 1.0 ||
+			sc->col.nrows < GARBAGE_MIN_ROWS ||
+			sc->col.ngarbage <= gl_rebuild_garbage_fraction * sc->col.nrows ||
+			!gl_store_registry_ready(i, sc->generation))
+			continue;
+		ereport(LOG,
+				(errmsg("gpulike server: cache slot %d holds " UINT64_FORMAT " dead or superseded rows of " UINT64_FORMAT "; rebuilding it",
+						i, sc->col.ngarbage, sc->col.nrows)));
+		gl_registry_mark_generation_stale(i, sc->generation,
+										  "too many dead row versions");
+	}
+
+	while (host_bytes_total() > host_budget())
+	{
+		int			victim = -1;
+
+		for (i = 0; i < store_nslots; i++)
+			if (serving[i] != NULL &&
+				(victim < 0 || serving[i]->col.ngarbage > serving[victim]->col.ngarbage))
+				victim = i;
+		if (victim < 0)
+			break;				/* only loads in progress: they check themselves */
+		ereport(LOG,
+				(errmsg("gpulike server: changes took the caches past gpulike.host_memory; dropping cache slot %d",
+						victim)));
+		drop_serving(victim, "gpulike.host_memory exceeded by changes");
+	}
 }
 
 void
@@ -506,6 +564,7 @@ gl_store_sync(void)
 		}
 		changed[i] = false;
 	}
+	enforce_bounds();
 }
 
 void
