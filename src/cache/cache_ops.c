@@ -141,12 +141,27 @@ find_slot(Oid relid, AttrNumber attnum)
 GlLoadOutcome
 gl_cache_column(Oid relid, const char *attname, GlLoadMode mode)
 {
-	Relation	rel = table_open(relid, ShareRowExclusiveLock);
-	AttrNumber	attnum = gl_cacheable_column(rel, attname);
+	Relation	rel;
+	AttrNumber	attnum;
 	Oid			sync_function;
 	GlLoadResult loaded;
 	int			slot;
 	bool		was_evicted = false;
+
+	/*
+	 * The reloader may find a table dropped since it read the registrations
+	 * (or being dropped: the lock waits for that): nothing to rebuild, and
+	 * nothing to complain about.  The next reconcile forgets the slot.
+	 */
+	if (mode == GL_LOAD_BACKGROUND)
+	{
+		rel = try_table_open(relid, ShareRowExclusiveLock);
+		if (rel == NULL)
+			return GL_SKIPPED_NOT_NEEDED;
+	}
+	else
+		rel = table_open(relid, ShareRowExclusiveLock);
+	attnum = gl_cacheable_column(rel, attname);
 
 	/* the reloader re-checks under the lock: a user may have just reloaded */
 	if (mode == GL_LOAD_BACKGROUND)
