@@ -166,10 +166,6 @@ gl_reload_sql(PG_FUNCTION_ARGS)
 	PG_RETURN_INT32(loaded);
 }
 
-/*
- * A slot's state.  Version 1.0 of cache_slots() says how far a load got in
- * its state ("loading 45%"); later versions give it as progress.
- */
 /* How far a load got, 0-99: 100 only once it is ready. */
 static int
 load_percent(const GlCacheEntry *entry)
@@ -180,6 +176,10 @@ load_percent(const GlCacheEntry *entry)
 	return (int) Min(percent, 99);
 }
 
+/*
+ * A slot's state.  Version 1.0 of cache_slots() says how far a load got in
+ * its state ("loading 45%"); later versions give it as progress.
+ */
 static text *
 state_text(const GlCacheEntry *entry, bool with_progress)
 {
