@@ -163,5 +163,6 @@ _PG_init(void)
 		gl_server_init();
 	}
 	gl_planner_init();
+	gl_count_paths_init();
 	gl_executor_init();
 }

@@ -54,6 +54,7 @@ extern bool gl_preloaded;
  * Those marked "preload" run only under shared_preload_libraries.
  */
 extern void gl_planner_init(void);		/* planner.c */
+extern void gl_count_paths_init(void);	/* plan/count_paths.c */
 extern void gl_executor_init(void);		/* executor.c */
 extern void gl_server_init(void);		/* server/: preload: shmem + worker */
 extern void gl_sync_init(void);			/* sync/: preload: delta log shmem */

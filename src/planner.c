@@ -522,5 +522,4 @@ gl_planner_init(void)
 {
 	prev_set_rel_pathlist_hook = set_rel_pathlist_hook;
 	set_rel_pathlist_hook = gpulike_set_rel_pathlist;
-	gl_count_paths_init();
 }

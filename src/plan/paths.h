@@ -55,6 +55,4 @@ extern void gl_cost_scan(PlannerInfo *root, RelOptInfo *rel, Path *path,
 extern void gl_split_plan_clauses(CustomPath *path, List *clauses,
 								  List **recheck, List **filter);
 
-extern void gl_count_paths_init(void);	/* plan/count_paths.c */
-
 #endif							/* GPULIKE_PLAN_PATHS_H */
