@@ -63,6 +63,7 @@
  */
 #include "postgres.h"
 
+#include "access/parallel.h"
 #include "access/relscan.h"
 #include "access/tableam.h"
 #include "executor/executor.h"
@@ -73,6 +74,7 @@
 #include "optimizer/clauses.h"
 #include "storage/bufmgr.h"
 #include "storage/predicate.h"
+#include "utils/inval.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
@@ -276,8 +278,17 @@ end_pass(GlScanState *state)
 	state->count_returned = false;
 }
 
+/*
+ * The server could not answer: this pass reads the heap, and the report
+ * says so.  When the cache itself failed (not ready, server gone), the
+ * table's relcache entry is invalidated too (sent at commit), so that
+ * cached plans of it -- a generic plan would keep reading the heap here,
+ * serially -- are made again with whatever the cache offers then; the
+ * load that makes the cache ready again does the same (cache_ops.c).
+ */
 static void
-note_fallback(GlScanState *state, GlPassResult *pass, const char *why)
+note_fallback(GlScanState *state, GlPassResult *pass, const char *why,
+			  bool cache_failed)
 {
 	pass->source = GL_SOURCE_HEAP;
 	pass->recheck = true;
@@ -288,6 +299,8 @@ note_fallback(GlScanState *state, GlPassResult *pass, const char *why)
 	ereport(gl_fallback_log_level,
 			(errmsg("gpulike: reading the heap of \"%s\" instead of its cache: %s",
 					RelationGetRelationName(state->rel), why)));
+	if (cache_failed && !IsParallelWorker())
+		CacheInvalidateRelcache(state->rel);
 }
 
 /*
@@ -318,13 +331,13 @@ ask_server(GlScanState *state, dsa_area *dsa, GlPassResult *pass,
 			pass->source = GL_SOURCE_NONE;
 			break;
 		case GL_REQUEST_ALL_ROWS:
-			note_fallback(state, pass, "a pattern was left to PostgreSQL");
+			note_fallback(state, pass, "a pattern was left to PostgreSQL", false);
 			break;
 		case GL_REQUEST_BUILT:
 			state->counters.requests++;
 			if (!gl_request_send(request, &info, &why_not))
 			{
-				note_fallback(state, pass, why_not);
+				note_fallback(state, pass, why_not, true);
 				break;
 			}
 			if (dsa != NULL)
@@ -342,7 +355,7 @@ ask_server(GlScanState *state, dsa_area *dsa, GlPassResult *pass,
 				if (DsaPointerIsValid(pass->pages))
 					dsa_free(dsa, pass->pages);
 				pass->pages = InvalidDsaPointer;
-				note_fallback(state, pass, why_not);
+				note_fallback(state, pass, why_not, true);
 				break;
 			}
 			*local_pages = pages;

@@ -29,6 +29,7 @@
 #include "miscadmin.h"
 #include "storage/lmgr.h"
 #include "utils/builtins.h"
+#include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 #include "utils/timestamp.h"
@@ -205,6 +206,8 @@ gl_cache_column(Oid relid, const char *attname, GlLoadMode mode)
 
 	loaded = gl_cache_load(rel, attnum, slot, sync_function);
 	gl_stats_count_load(slot, loaded.seconds);
+	/* plans made while the cache was not there may use it now (at commit) */
+	CacheInvalidateRelcache(rel);
 	if (was_evicted)
 		gl_registry_defer_retry(slot, false);
 	ereport(DEBUG1,
