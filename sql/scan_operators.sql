@@ -8,29 +8,9 @@
 
 -- Run a query with gpulike on and off: which plan, how many rows, same rows?
 CREATE FUNCTION scan_check(query text) RETURNS text
-LANGUAGE plpgsql AS $$
-DECLARE
-	line text;
-	used_gpulike bool := false;
-	rows_on text[];
-	rows_off text[];
-BEGIN
-	PERFORM set_config('gpulike.enabled', 'on', true);
-	FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || query LOOP
-		used_gpulike := used_gpulike OR line LIKE '%Custom Scan (GpuLike)%';
-	END LOOP;
-	EXECUTE format('SELECT array_agg(r::text ORDER BY r::text) FROM (%s) r', query)
-		INTO rows_on;
-	PERFORM set_config('gpulike.enabled', 'off', true);
-	EXECUTE format('SELECT array_agg(r::text ORDER BY r::text) FROM (%s) r', query)
-		INTO rows_off;
-	PERFORM set_config('gpulike.enabled', 'on', true);
-	RETURN format('%s, %s rows, %s',
-				  CASE WHEN used_gpulike THEN 'GpuLike' ELSE 'PostgreSQL plan' END,
-				  coalesce(cardinality(rows_on), 0),
-				  CASE WHEN rows_on IS NOT DISTINCT FROM rows_off
-					   THEN 'same as PostgreSQL' ELSE 'DIFFERENT FROM PostgreSQL' END);
-END $$;
+LANGUAGE sql AS $$
+	SELECT pg_temp.scan_versus_postgres(query, 'Custom Scan (GpuLike)', 'GpuLike', 'PostgreSQL plan')
+$$;
 
 CREATE TABLE words (
 	id int PRIMARY KEY,

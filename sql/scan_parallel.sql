@@ -26,28 +26,10 @@ SET min_parallel_table_scan_size = 0;
 
 -- Run a query with gpulike on and off: same rows?
 CREATE FUNCTION par_check(query text) RETURNS text
-LANGUAGE plpgsql AS $$
-DECLARE
-	line text;
-	parallel_gpulike bool := false;
-	rows_on text[];
-	rows_off text[];
-BEGIN
-	FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || query LOOP
-		parallel_gpulike := parallel_gpulike OR line LIKE '%Parallel Custom Scan (GpuLike)%';
-	END LOOP;
-	EXECUTE format('SELECT array_agg(r::text ORDER BY r::text) FROM (%s) r', query)
-		INTO rows_on;
-	PERFORM set_config('gpulike.enabled', 'off', true);
-	EXECUTE format('SELECT array_agg(r::text ORDER BY r::text) FROM (%s) r', query)
-		INTO rows_off;
-	PERFORM set_config('gpulike.enabled', 'on', true);
-	RETURN format('%s, %s rows, %s',
-				  CASE WHEN parallel_gpulike THEN 'parallel GpuLike' ELSE 'no parallel GpuLike' END,
-				  coalesce(cardinality(rows_on), 0),
-				  CASE WHEN rows_on IS NOT DISTINCT FROM rows_off THEN 'same as PostgreSQL'
-				  ELSE 'DIFFERENT from PostgreSQL' END);
-END $$;
+LANGUAGE sql AS $$
+	SELECT pg_temp.scan_versus_postgres(query, 'Parallel Custom Scan (GpuLike)', 'parallel GpuLike',
+								'no parallel GpuLike')
+$$;
 
 -- EXPLAIN ANALYZE, leaving out what depends on how the work fell to the
 -- participants (rows per loop, workers launched).

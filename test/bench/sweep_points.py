@@ -12,6 +12,8 @@ and the whole TPC-H queries that filter with LIKE on cached columns (Q13
 and Q16) run as they are.
 """
 
+from tpch_queries import WHOLE_QUERIES
+
 # (class, predicate); share of rows matched at SF 1 in the comment.
 LADDERS = {
     "like": [
@@ -81,24 +83,8 @@ FORMS = {
     "rows": "SELECT sum(o_totalprice) FROM orders WHERE {p}",
 }
 
-WHOLE = {
-    "Q13": """SELECT c_count, count(*) AS custdist
-FROM (SELECT c_custkey, count(o_orderkey)
-      FROM customer LEFT OUTER JOIN orders
-        ON c_custkey = o_custkey AND o_comment NOT LIKE '%special%requests%'
-      GROUP BY c_custkey) AS c_orders (c_custkey, c_count)
-GROUP BY c_count
-ORDER BY custdist DESC, c_count DESC""",
-    "Q16": """SELECT p_brand, p_type, p_size, count(DISTINCT ps_suppkey) AS supplier_cnt
-FROM partsupp, part
-WHERE p_partkey = ps_partkey AND p_brand <> 'Brand#45'
-  AND p_type NOT LIKE 'MEDIUM POLISHED%'
-  AND p_size IN (49, 14, 23, 45, 19, 3, 36, 9)
-  AND ps_suppkey NOT IN (SELECT s_suppkey FROM supplier
-                         WHERE s_comment LIKE '%Customer%Complaints%')
-GROUP BY p_brand, p_type, p_size
-ORDER BY supplier_cnt DESC, p_brand, p_type, p_size""",
-}
+# The whole TPC-H queries whose LIKE filters cached columns (tpch_queries.py).
+WHOLE = {name: sql.strip() for name, _, sql in WHOLE_QUERIES if name in ("Q13", "Q16")}
 
 # The columns the sweep caches: the ladder's, and the whole queries'.
 CACHED = [("orders", "o_comment"), ("part", "p_type"), ("supplier", "s_comment")]

@@ -6,43 +6,7 @@
 SET client_min_messages = warning;
 SELECT plan(36);
 
--- Wait (bounded) until the cache of rel.col is in state want; returns the
--- last state seen.
-CREATE FUNCTION pg_temp.wait_state(rel regclass, col name, want text,
-								   seconds float8 DEFAULT 30)
-RETURNS text LANGUAGE plpgsql AS $$
-DECLARE
-	deadline timestamptz := clock_timestamp() + seconds * interval '1 second';
-	seen text;
-BEGIN
-	LOOP
-		SELECT state INTO seen FROM gpulike.caches
-		WHERE relation = rel AND attname = col;
-		IF seen IS NOT DISTINCT FROM want OR clock_timestamp() > deadline THEN
-			RETURN seen;
-		END IF;
-		PERFORM pg_sleep(0.05);
-	END LOOP;
-END $$;
-
--- rows in the cache once the server has applied every pending change
--- (it does so about once a second): every tuple version
-CREATE FUNCTION pg_temp.versions(rel regclass, col name, seconds float8 DEFAULT 30)
-RETURNS bigint LANGUAGE plpgsql AS $$
-DECLARE
-	deadline timestamptz := clock_timestamp() + seconds * interval '1 second';
-	result bigint;
-	pending bigint;
-BEGIN
-	LOOP
-		SELECT rows, pending_deltas INTO result, pending FROM gpulike.caches
-		WHERE relation = rel AND attname = col;
-		IF pending = 0 OR clock_timestamp() > deadline THEN
-			RETURN result;
-		END IF;
-		PERFORM pg_sleep(0.05);
-	END LOOP;
-END $$;
+\ir include/cache_wait.sql
 
 CREATE TABLE sync_t (id int PRIMARY KEY, c text, other int, b char(4));
 INSERT INTO sync_t SELECT g, 'value ' || g, g, 'x' FROM generate_series(1, 1000) g;

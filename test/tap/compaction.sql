@@ -12,33 +12,7 @@ CREATE TABLE churn (id int PRIMARY KEY, w text);
 INSERT INTO churn SELECT i, md5(i::text) FROM generate_series(1, 20000) i;
 SELECT gpulike.cache('churn', 'w');
 
-CREATE FUNCTION pg_temp.wait_ready(seconds float8) RETURNS text LANGUAGE plpgsql AS $$
-DECLARE
-	deadline timestamptz := clock_timestamp() + seconds * interval '1 second';
-	s text;
-BEGIN
-	LOOP
-		SELECT state INTO s FROM gpulike.caches WHERE relation = 'churn'::regclass;
-		IF s = 'ready' OR clock_timestamp() > deadline THEN
-			RETURN s;
-		END IF;
-		PERFORM pg_sleep(0.1);
-	END LOOP;
-END $$;
-
--- the cache's rows once the server has applied every change
-CREATE FUNCTION pg_temp.cached_rows() RETURNS bigint LANGUAGE plpgsql AS $$
-DECLARE
-	n bigint;
-BEGIN
-	FOR i IN 1 .. 100 LOOP
-		SELECT rows INTO n FROM gpulike.caches
-		WHERE relation = 'churn'::regclass AND pending_deltas = 0;
-		EXIT WHEN n IS NOT NULL;
-		PERFORM pg_sleep(0.05);
-	END LOOP;
-	RETURN n;
-END $$;
+\ir include/cache_wait.sql
 
 CREATE TEMP TABLE seen (round int, state text, rows bigint);
 DO $$
@@ -46,7 +20,8 @@ BEGIN
 	FOR r IN 1 .. 6 LOOP
 		UPDATE churn SET w = md5((id * r)::text) || ' r' || r;
 		COMMIT;					-- a rebuild waits for the writers' locks
-		INSERT INTO seen SELECT r, pg_temp.wait_ready(60), pg_temp.cached_rows();
+		INSERT INTO seen SELECT r, pg_temp.wait_state('churn', 'w', 'ready', 60),
+							 pg_temp.versions('churn', 'w');
 		COMMIT;
 	END LOOP;
 END $$;

@@ -17,52 +17,28 @@ SET enable_seqscan = off;
 SET max_parallel_workers_per_gather = 0;
 PREPARE counted(text) AS SELECT count(*) FROM plan_words WHERE w LIKE $1;
 
-CREATE FUNCTION pg_temp.plan_uses_gpulike() RETURNS boolean LANGUAGE plpgsql AS $$
-DECLARE
-	line text;
-BEGIN
-	FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) EXECUTE counted(''%ab%'')' LOOP
-		IF line LIKE '%GpuLike%' THEN
-			RETURN true;
-		END IF;
-	END LOOP;
-	RETURN false;
-END $$;
+\ir include/cache_wait.sql
 
-CREATE FUNCTION pg_temp.wait_state(want text, seconds float8) RETURNS text LANGUAGE plpgsql AS $$
-DECLARE
-	deadline timestamptz := clock_timestamp() + seconds * interval '1 second';
-	s text;
-BEGIN
-	LOOP
-		SELECT state INTO s FROM gpulike.caches WHERE relation = 'plan_words'::regclass;
-		IF s = want OR clock_timestamp() > deadline THEN
-			RETURN s;
-		END IF;
-		PERFORM pg_sleep(0.1);
-	END LOOP;
-END $$;
-
-SELECT ok(pg_temp.plan_uses_gpulike(), 'the generic plan scans the cache');
+SELECT ok(pg_temp.plan_uses_gpulike($$EXECUTE counted('%ab%')$$), 'the generic plan scans the cache');
 
 ALTER SYSTEM SET gpulike.host_memory = '16MB';
 SELECT pg_reload_conf();
 SELECT pg_sleep(1);
 INSERT INTO plan_words SELECT i, md5(i::text) FROM generate_series(1, 1000) i;
-SELECT is(pg_temp.wait_state('stale', 10), 'stale', 'changes past gpulike.host_memory make the cache stale');
+SELECT is(pg_temp.wait_state('plan_words', 'w', 'stale', 10), 'stale', 'changes past gpulike.host_memory make the cache stale');
 
 SELECT is((SELECT count(*) FROM plan_words WHERE w LIKE '%ab%' AND i > 0),
           (SELECT count(*) FROM plan_words WHERE w || '' LIKE '%ab%'),
           'a query meanwhile gets PostgreSQL''s answer');
 EXECUTE counted('%ab%');
-SELECT ok(NOT pg_temp.plan_uses_gpulike(),
+SELECT ok(NOT pg_temp.plan_uses_gpulike($$EXECUTE counted('%ab%')$$),
           'after reading the heap once, the generic plan is made again without GpuLike');
 
 ALTER SYSTEM RESET gpulike.host_memory;
 SELECT pg_reload_conf();
 SELECT pg_sleep(1);
 SELECT ok(gpulike.reload() >= 1, 'the cache loads again');
-SELECT ok(pg_temp.plan_uses_gpulike(), 'and the generic plan uses it again');
+SELECT ok(pg_temp.plan_uses_gpulike($$EXECUTE counted('%ab%')$$), 'and the generic plan uses it again');
 
 DEALLOCATE counted;
 SELECT gpulike.uncache('plan_words', 'w');

@@ -53,19 +53,13 @@ BEGIN
 	RETURN with_gl = without_gl;
 END $$;
 
+\ir include/cache_wait.sql
 CREATE FUNCTION pg_temp.uses_gpulike(q text) RETURNS boolean LANGUAGE plpgsql AS $$
-DECLARE
-	line text;
 BEGIN
 	SET LOCAL enable_seqscan = off;
 	SET LOCAL enable_bitmapscan = off;
 	SET LOCAL max_parallel_workers_per_gather = 0;
-	FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
-		IF line LIKE '%GpuLike%' THEN
-			RETURN true;
-		END IF;
-	END LOOP;
-	RETURN false;
+	RETURN pg_temp.plan_uses_gpulike(q);
 END $$;
 
 SELECT ok(pg_temp.uses_gpulike($$SELECT count(*) FROM server_words WHERE a LIKE 'w%'$$),
