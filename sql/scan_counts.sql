@@ -4,8 +4,10 @@
 -- visibility map calls all-visible is counted without reading the page --
 -- if the cache knows its tuple is still there.  Deletes, VACUUM, reused
 -- slots, aborted inserts and updates must never make such a count wrong:
--- every count here is compared with PostgreSQL's own, and "Heap Fetches"
--- shows which candidates had to be read.
+-- every count here is compared with PostgreSQL's own, "Heap Fetches"
+-- shows which candidates had to be read, and "GpuLike Unread Candidates"
+-- those counted without reading (by the server, for a count: the scan
+-- sends it the visibility map's all-visible bits).
 --
 \getenv abs_srcdir PG_ABS_SRCDIR
 \i :abs_srcdir/sql/include/scan_setup.sql
@@ -24,6 +26,7 @@ LANGUAGE plpgsql AS $$
 DECLARE
 	line text;
 	fetches text := '?';
+	unread text := '?';
 	recheck text := '?';
 	used_gpulike bool := false;
 	count_on bigint;
@@ -35,6 +38,9 @@ BEGIN
 		IF line ~ 'Heap Fetches: ' THEN
 			fetches := substring(line from 'Heap Fetches: (\d+)');
 		END IF;
+		IF line ~ 'Unread Candidates: ' THEN
+			unread := substring(line from 'Unread Candidates: (\d+)');
+		END IF;
 		IF line ~ 'GpuLike Recheck: ' THEN
 			recheck := substring(line from 'GpuLike Recheck: (.*)$');
 		END IF;
@@ -43,12 +49,12 @@ BEGIN
 	PERFORM set_config('gpulike.enabled', 'off', true);
 	EXECUTE query INTO count_off;
 	PERFORM set_config('gpulike.enabled', 'on', true);
-	RETURN format('%s, count %s, %s, heap fetches %s, recheck %s',
+	RETURN format('%s, count %s, %s, heap fetches %s, unread %s, recheck %s',
 				  CASE WHEN used_gpulike THEN 'GpuLike' ELSE 'PostgreSQL plan' END,
 				  count_on,
 				  CASE WHEN count_on = count_off THEN 'same as PostgreSQL'
 				  ELSE 'PostgreSQL counts ' || count_off END,
-				  fetches, recheck);
+				  fetches, unread, recheck);
 END $$;
 
 CREATE FUNCTION all_visible(rel regclass) RETURNS bool

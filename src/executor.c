@@ -35,7 +35,10 @@
  *	   the output or in the quals left to evaluate) and there is no
  *	   recheck, candidates on all-visible pages are returned without
  *	   reading the page, as an index-only scan does ("Heap Fetches" counts
- *	   the others); heap_pages.c has the argument.
+ *	   the others); heap_pages.c has the argument.  A count asks for them
+ *	   to be counted by the server: it sends the visibility map's
+ *	   all-visible bits with the request, and the answer lists only the
+ *	   candidates that need a look at their page (column/candidates.h).
  *
  * When the server cannot answer (not running, cache stale or evicted) or
  * a pattern is refused in a way that leaves nothing to ask, the same pass
@@ -335,6 +338,16 @@ ask_server(GlScanState *state, dsa_area *dsa, GlPassResult *pass,
 			break;
 		case GL_REQUEST_BUILT:
 			state->counters.requests++;
+			if (state->output == GL_OUTPUT_COUNT && !state->needs_tuple &&
+				!lossy && gl_recheck_choice == GL_RECHECK_AUTO)
+			{
+				BlockNumber nblocks = RelationGetNumberOfBlocks(state->rel);
+
+				gl_request_count_unread(request,
+										gl_all_visible_blocks(state->rel, nblocks,
+															  &state->vmbuffer),
+										nblocks);
+			}
 			if (!gl_request_send(request, &info, &why_not))
 			{
 				note_fallback(state, pass, why_not, true);
@@ -362,6 +375,7 @@ ask_server(GlScanState *state, dsa_area *dsa, GlPassResult *pass,
 			pass->source = GL_SOURCE_CANDIDATES;
 			pass->pages_bytes = info.nbytes;
 			pass->npages = info.npages;
+			pass->counted = info.counted;
 			if (gl_recheck_choice == GL_RECHECK_ALWAYS)
 				strlcpy(pass->recheck_reason,
 						"every candidate (gpulike.recheck = always)",
@@ -378,7 +392,8 @@ ask_server(GlScanState *state, dsa_area *dsa, GlPassResult *pass,
 			snprintf(pass->engine, sizeof(pass->engine), "%s%s", info.engine,
 					 info.fell_back ? ", after a GPU failure" : "");
 			state->counters.answered++;
-			state->counters.candidates += info.ncandidates;
+			state->counters.candidates += info.ncandidates + info.counted;
+			state->counters.unread += info.counted;
 			state->counters.candidate_pages += info.npages;
 			state->counters.engine_ms += info.engine_ms;
 			state->counters.answer_ms += info.answer_ms;
@@ -447,21 +462,29 @@ start_pass(GlScanState *state)
 	state->matchers = NULL;
 	state->started = true;
 
+	/*
+	 * Rows the server counted, unlisted, belong to the participant that
+	 * asked for them: each participant of a parallel count returns its
+	 * own share.
+	 */
 	oldcxt = MemoryContextSwitchTo(state->pass_cxt);
 	if (state->shared == NULL)
 	{
 		ask_server(state, NULL, &pass, &local_pages);
 		state->pages = local_pages;
 		adopt_pass(state, &pass);
+		state->pass_counted = pass.counted;
 	}
 	else
 	{
 		dsa_area   *dsa = state->css.ss.ps.state->es_query_dsa;
 
+		state->pass_counted = 0;
 		if (gl_shared_scan_start(state->shared))
 		{
 			ask_server(state, dsa, &pass, &local_pages);
 			gl_shared_scan_publish(state->shared, dsa, &pass);
+			state->pass_counted = pass.counted;
 		}
 		adopt_pass(state, gl_shared_scan_pass(state->shared));
 	}
@@ -606,6 +629,7 @@ count_rows(GlScanState *state)
 		!state->recheck)
 	{
 		/* nothing to evaluate on a row: count the pages' visible rows */
+		count = state->pass_counted;
 		while (next_page(state))
 			count += state->page->nrows;
 	}

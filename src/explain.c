@@ -18,8 +18,10 @@
  *	  GpuLike Candidates: 3					ANALYZE: rows the server returned
  *	  GpuLike Candidate Pages: 2			ANALYZE: their heap pages
  *	  Heap Fetches: 2						ANALYZE: candidates whose page
- *											was read (the others were
- *											counted from the visibility map)
+ *											was read
+ *	  GpuLike Unread Candidates: 1			ANALYZE: counted, not read: on
+ *											pages the visibility map calls
+ *											all-visible
  *	  GpuLike Invisible Candidates: 1		ANALYZE: not visible to the snapshot
  *	  GpuLike Heap Fallbacks: 1				ANALYZE, when the heap was read,
  *	  GpuLike Heap Fallback Reason: why		and the latest reason
@@ -141,6 +143,7 @@ explain_analyze(GlScanState *state, ExplainState *es)
 	ExplainPropertyUInteger("GpuLike Candidates", NULL, c.candidates, es);
 	ExplainPropertyUInteger("GpuLike Candidate Pages", NULL, c.candidate_pages, es);
 	ExplainPropertyUInteger("Heap Fetches", NULL, c.heap_fetches, es);
+	ExplainPropertyUInteger("GpuLike Unread Candidates", NULL, c.unread, es);
 	ExplainPropertyUInteger("GpuLike Invisible Candidates", NULL, c.invisible, es);
 	if (c.heap_fallbacks > 0)
 	{

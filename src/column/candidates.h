@@ -112,24 +112,42 @@ extern bool gl_answer_add_every_row(GlAnswerBuffer *buf, uint32_t block,
 
 /*
  * A whole answer: its records are the parts' concatenated, in order.
- * Built in parts so that threads can each build one.
+ * Built in parts so that threads can each build one.  A counting answer
+ * (below) also has candidates that no record lists, only counted.
  */
 typedef struct GlAnswer
 {
 	int			nparts;
 	GlAnswerBuffer *parts;
 	uint64_t	npages;
-	uint64_t	ncandidates;
+	uint64_t	ncandidates;	/* listed in records */
+	uint64_t	counted;		/* certain, on all-visible blocks, unlisted */
 	size_t		nbytes;
 } GlAnswer;
 
 /*
+ * The heap blocks a backend's visibility map called all-visible when it
+ * asked: bit b (of word b / 64) for block b < nblocks.  Blocks at or past
+ * nblocks count as not all-visible.
+ */
+typedef struct GlVisibleBlocks
+{
+	const uint64_t *bits;
+	uint32_t	nblocks;
+} GlVisibleBlocks;
+
+/*
  * The answer for the rows of col whose bit is set (the caller has masked
  * out NULL and superseded rows: each TID is set at most once), built on up
- * to nthreads threads.  False on out-of-memory.
+ * to nthreads threads.  With visible (a counting answer, for an asker that
+ * needs nothing of the rows), the certain candidates of the sorted
+ * prefix's pages on all-visible blocks without delta rows are counted
+ * instead of listed; the column's page index must then cover the whole
+ * sorted prefix (gl_column_index_pages).  False on out-of-memory.
  */
 extern bool gl_answer_from_rows(const GlColumn *col, const uint64_t *bits,
-								int nthreads, GlAnswer *answer);
+								const GlVisibleBlocks *visible, int nthreads,
+								GlAnswer *answer);
 
 /* The answer for sorted, unique TIDs, all uncertain.  False on OOM. */
 extern bool gl_answer_from_tids(const GlTid *tids, uint64_t ntids,

@@ -292,6 +292,39 @@ gl_column_trim(GlColumn *col)
 	col->capacity_rows = rows;
 }
 
+bool
+gl_column_index_pages(GlColumn *col)
+{
+	GlPageIndex *index = &col->pages;
+	uint64_t	row = index->indexed_rows;
+
+	for (; row < col->sorted_rows; row++)
+	{
+		uint32_t	block = gl_tid_block(col->tids[row]);
+
+		/* the prefix's TIDs increase, so a page's rows are contiguous */
+		if (index->npages > 0 && index->blocks[index->npages - 1] == block)
+			continue;
+		if (index->npages == index->capacity)
+		{
+			uint64_t	cap = index->capacity;
+			uint64_t	cap_rows = cap;
+
+			if (!grow((void **) &index->blocks, &cap, cap + 1, sizeof(uint32_t)) ||
+				!grow((void **) &index->first_rows, &cap_rows, cap, sizeof(uint64_t)))
+			{
+				index->indexed_rows = row;
+				return false;
+			}
+			index->capacity = cap;
+		}
+		index->blocks[index->npages] = block;
+		index->first_rows[index->npages++] = row;
+	}
+	index->indexed_rows = col->sorted_rows;
+	return true;
+}
+
 void
 gl_column_free(GlColumn *col)
 {
@@ -303,6 +336,8 @@ gl_column_free(GlColumn *col)
 	free(col->data);
 	free(col->later_rows.tids);
 	free(col->later_rows.rows);
+	free(col->pages.blocks);
+	free(col->pages.first_rows);
 	memset(col, 0, sizeof(*col));
 }
 
@@ -312,7 +347,8 @@ gl_column_host_bytes(const GlColumn *col)
 	return col->capacity_bytes +
 		col->capacity_rows * (sizeof(GlTid) + sizeof(uint64_t)) +
 		3 * gl_bitmap_words(col->capacity_rows) * sizeof(uint64_t) +
-		col->later_rows.capacity * (sizeof(GlTid) + sizeof(uint64_t));
+		col->later_rows.capacity * (sizeof(GlTid) + sizeof(uint64_t)) +
+		col->pages.capacity * (sizeof(uint32_t) + sizeof(uint64_t));
 }
 
 /*

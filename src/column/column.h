@@ -82,6 +82,21 @@ typedef struct GlTidIndex
 	uint64_t   *rows;
 } GlTidIndex;
 
+/*
+ * The heap pages of the sorted prefix: page p is block blocks[p], rows
+ * [first_rows[p], first_rows[p + 1]) (the last page's end is
+ * indexed_rows).  Built on demand by gl_column_index_pages, for answers
+ * that walk a column page by page without reading every row's TID.
+ */
+typedef struct GlPageIndex
+{
+	uint64_t	npages;
+	uint64_t	capacity;
+	uint32_t   *blocks;
+	uint64_t   *first_rows;
+	uint64_t	indexed_rows;	/* rows [0, indexed_rows) are indexed */
+} GlPageIndex;
+
 typedef struct GlColumn
 {
 	uint64_t	nrows;
@@ -101,6 +116,7 @@ typedef struct GlColumn
 								 * (a row both ended and superseded counts
 								 * twice: an estimate, for compaction) */
 	GlTidIndex	later_rows;		/* TID -> latest row among the others */
+	GlPageIndex pages;			/* of [0, sorted_rows), when indexed */
 } GlColumn;
 
 /* Flags of an appended row. */
@@ -167,6 +183,12 @@ extern void gl_column_mark_ended(GlColumn *col, GlTid tid);
 extern bool gl_column_latest_row(const GlColumn *col, GlTid tid, uint64_t *row);
 
 extern void gl_column_trim(GlColumn *col);
+
+/*
+ * Bring col->pages up to the whole sorted prefix (which only ever grows at
+ * its end).  False on out-of-memory; the index then covers fewer rows.
+ */
+extern bool gl_column_index_pages(GlColumn *col);
 
 /*
  * A systematic sample of the rows that are not superseded: every n-th,

@@ -48,6 +48,16 @@
  * tuple was updated or deleted since) are checked on the page, so a table
  * under writes costs page reads, never a wrong count.
  *
+ * A count lets the server do this counting (executor.c): it sends the
+ * map's all-visible bits with its request (gl_all_visible_blocks), and
+ * the server counts the certain candidates on those blocks instead of
+ * listing them.  The bits are read before the server answers rather than
+ * after, but still after the query's snapshot was taken, which is all the
+ * argument above needs: a bit seen set means that no insert, update or
+ * delete had touched the page since it became all-visible (each clears
+ * the bit first), so every tuple there was visible to every snapshot, ours
+ * included, and whatever changes the page later is invisible to us.
+ *
  * Serializable transactions: the scan holds a predicate lock on the whole
  * relation (executor.c), so writes by concurrent transactions conflict
  * with it; tuples we read are checked for conflicts out, as heapgetpage
@@ -251,6 +261,19 @@ gl_heap_page_load(GlHeapPage *page, Relation rel,
 		page->offsets[page->nrows] = take_unread ? unread[i++] : visible[j++];
 		page->read[page->nrows++] = !take_unread;
 	}
+}
+
+uint64 *
+gl_all_visible_blocks(Relation rel, BlockNumber nblocks, Buffer *vmbuffer)
+{
+	uint64	   *bits = palloc0(Max(gl_bitmap_words(nblocks), 1) * sizeof(uint64));
+
+	for (BlockNumber block = 0; block < nblocks; block++)
+	{
+		if (VM_ALL_VISIBLE(rel, block, vmbuffer))
+			bits[block / 64] |= UINT64CONST(1) << (block % 64);
+	}
+	return bits;
 }
 
 TupleTableSlot *

@@ -31,6 +31,7 @@ typedef struct GlPassResult
 	dsa_pointer pages;			/* page records (column/candidates.h) */
 	uint64		pages_bytes;
 	uint64		npages;
+	uint64		counted;		/* counted by the server, not listed */
 	char		matchers[1024];
 	char		engine[96];
 	char		fallback_reason[128];

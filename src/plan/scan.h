@@ -89,6 +89,7 @@ typedef struct GlScanState
 	BlockNumber nblocks;		/* heap size when the pass started */
 	Buffer		vmbuffer;
 	TableScanDesc heap_scan;
+	uint64		pass_counted;	/* COUNT: rows the server counted for us */
 	bool		count_returned;
 
 	/* parallel-aware scans: state shared by all participants */

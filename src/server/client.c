@@ -43,6 +43,8 @@ struct GlRequest
 	int			maxitems;
 	GlMatchItem *items;
 	StringInfoData programs;	/* blobs; offsets relative to this buffer */
+	const uint64 *visible;		/* counting: all-visible blocks */
+	BlockNumber visible_blocks;
 	const char *unusable;		/* why the server cannot answer, or NULL */
 	GlSession  *session;		/* between send and receive */
 	instr_time	sent;
@@ -111,6 +113,14 @@ gl_request_add_leaf(GlRequest *req, AttrNumber attnum, const GlProgram *prog,
 }
 
 void
+gl_request_count_unread(GlRequest *req, const uint64 *visible,
+						BlockNumber nblocks)
+{
+	req->visible = visible;
+	req->visible_blocks = nblocks;
+}
+
+void
 gl_request_add_and(GlRequest *req, int noperands)
 {
 	new_item(req, GL_MATCH_AND)->noperands = noperands;
@@ -122,13 +132,25 @@ gl_request_add_or(GlRequest *req, int noperands)
 	new_item(req, GL_MATCH_OR)->noperands = noperands;
 }
 
+/* The server could not answer after all: end the conversation, say why. */
+static bool
+request_failed(GlRequest *req, const char *why, const char **why_not)
+{
+	gl_session_end_conversation(req->session, false);
+	req->session = NULL;
+	*why_not = why;
+	return false;
+}
+
 bool
 gl_request_send(GlRequest *req, GlAnswerInfo *info, const char **why_not)
 {
 	Size		header_size = offsetof(GlMatchMessage, items) +
 		req->nitems * sizeof(GlMatchItem);
+	Size		visible_bytes = req->visible_blocks > 0 ?
+		gl_bitmap_words(req->visible_blocks) * sizeof(uint64) : 0;
 	GlMatchMessage *msg;
-	shm_mq_iovec iov[2];
+	shm_mq_iovec iov[3];
 	GlReply		reply;
 	Size		nbytes;
 	void	   *data;
@@ -149,6 +171,8 @@ gl_request_send(GlRequest *req, GlAnswerInfo *info, const char **why_not)
 	msg->nitems = req->nitems;
 	msg->device_choice = gl_device_choice;
 	msg->fail_gpu_part = gl_debug_gpu_fail_part;
+	msg->visible_blocks = req->visible_blocks;
+	msg->visible_off = visible_bytes > 0 ? header_size + req->programs.len : 0;
 	memcpy(msg->items, req->items, req->nitems * sizeof(GlMatchItem));
 	for (i = 0; i < req->nitems; i++)
 	{
@@ -159,39 +183,36 @@ gl_request_send(GlRequest *req, GlAnswerInfo *info, const char **why_not)
 	iov[0].len = header_size;
 	iov[1].data = req->programs.data;
 	iov[1].len = req->programs.len;
+	iov[2].data = (const char *) req->visible;
+	iov[2].len = visible_bytes;
 
-	req->session = gl_session_open(Min(header_size + req->programs.len + 1024,
-									   GL_LOAD_QUEUE),
-								   GL_MATCH_ANSWER_QUEUE, why_not);
+	req->session = gl_session_begin_conversation(why_not);
 	if (req->session == NULL)
 		return false;
-	if (!gl_session_send(req->session, iov, 2) ||
+	if (!gl_session_send(req->session, iov, visible_bytes > 0 ? 3 : 2) ||
 		!gl_session_receive(req->session, &nbytes, &data, 0))
-	{
-		gl_session_close(req->session);
-		req->session = NULL;
-		*why_not = "the gpulike server stopped before answering";
-		return false;
-	}
+		return request_failed(req, "the gpulike server stopped before answering",
+							  why_not);
 	if (nbytes != sizeof(GlReply))
 		elog(ERROR, "gpulike: malformed answer from the gpulike server");
 	memcpy(&reply, data, sizeof(GlReply));
 	if (reply.status != GL_REPLY_OK)
-	{
-		gl_session_close(req->session);
-		req->session = NULL;
-		*why_not = pstrdup(reply.message);
-		return false;
-	}
+		return request_failed(req, pstrdup(reply.message), why_not);
 
 	info->npages = reply.u.match.npages;
 	info->ncandidates = reply.u.match.ncandidates;
+	info->counted = reply.u.match.counted;
 	info->nbytes = reply.u.match.answer_bytes;
 	info->exact = reply.u.match.exact;
 	info->fell_back = reply.u.match.fell_back;
 	strlcpy(info->engine, reply.u.match.engine, sizeof(info->engine));
 	info->engine_ms = reply.u.match.engine_ms;
 	info->answer_ms = reply.u.match.answer_ms;
+	if (info->nbytes == 0)
+	{
+		gl_session_end_conversation(req->session, true);
+		req->session = NULL;
+	}
 	return true;
 }
 
@@ -202,25 +223,21 @@ gl_request_receive(GlRequest *req, GlAnswerInfo *info, char *pages,
 	uint64		received = 0;
 	instr_time	now;
 
-	Assert(req->session != NULL);
 	while (received < info->nbytes)
 	{
 		Size		nbytes;
 		void	   *data;
 
 		if (!gl_session_receive(req->session, &nbytes, &data, 0))
-		{
-			gl_session_close(req->session);
-			req->session = NULL;
-			*why_not = "the gpulike server stopped while answering";
-			return false;
-		}
+			return request_failed(req, "the gpulike server stopped while answering",
+								  why_not);
 		if (nbytes > info->nbytes - received)
 			elog(ERROR, "gpulike: malformed answer from the gpulike server");
 		memcpy(pages + received, data, nbytes);
 		received += nbytes;
 	}
-	gl_session_close(req->session);
+	if (req->session != NULL)
+		gl_session_end_conversation(req->session, true);
 	req->session = NULL;
 
 	INSTR_TIME_SET_CURRENT(now);
@@ -244,7 +261,7 @@ gl_request_sample(Relation rel, AttrNumber attnum, uint32 max_rows)
 
 	if (gl_server_shared == NULL || !gl_cache_usable(rel, attnum, &info))
 		return NULL;
-	session = gl_session_open(GL_SMALL_QUEUE, GL_SAMPLE_ANSWER_QUEUE, &why_not);
+	session = gl_session_begin_conversation(&why_not);
 	if (session == NULL)
 		return NULL;
 	memset(&msg, 0, sizeof(msg));
@@ -273,7 +290,7 @@ gl_request_sample(Relation rel, AttrNumber attnum, uint32 max_rows)
 			memcpy(sample->rows, data, sample->nbytes);
 		}
 	}
-	gl_session_close(session);
+	gl_session_end_conversation(session, sample != NULL);
 	return sample;
 }
 

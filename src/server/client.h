@@ -28,6 +28,7 @@
 #ifndef GPULIKE_CLIENT_H
 #define GPULIKE_CLIENT_H
 
+#include "storage/block.h"
 #include "storage/itemptr.h"
 #include "utils/relcache.h"
 
@@ -39,7 +40,8 @@ typedef struct GlRequest GlRequest;
 typedef struct GlAnswerInfo
 {
 	uint64		npages;
-	uint64		ncandidates;
+	uint64		ncandidates;	/* listed in the page records */
+	uint64		counted;		/* counting: candidates counted, not listed */
 	uint64		nbytes;			/* of page records */
 	bool		exact;			/* every leaf matched exactly */
 	bool		fell_back;		/* GPU failed; CPU engine answered */
@@ -53,6 +55,16 @@ extern GlRequest *gl_request_begin(Relation rel);
 extern void gl_request_add_leaf(GlRequest *req, AttrNumber attnum,
 								const GlProgram *prog, bool negated);
 extern void gl_request_add_and(GlRequest *req, int noperands);
+
+/*
+ * Ask for a counting answer (for a scan that needs nothing of its rows and
+ * rechecks nothing): visible has bit b set for each block b < nblocks that
+ * the visibility map calls all-visible, and an exact answer then counts the
+ * certain candidates on those blocks (GlAnswerInfo.counted) instead of
+ * listing them.  visible must live until the request is sent.
+ */
+extern void gl_request_count_unread(GlRequest *req, const uint64 *visible,
+									BlockNumber nblocks);
 extern void gl_request_add_or(GlRequest *req, int noperands);
 
 /*

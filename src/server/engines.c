@@ -446,14 +446,44 @@ describe_engine(const MatchRun *run, GlMatchResult *result)
 			 gl_engines_cpu_threads());
 }
 
-/* The final operand as page records. */
+/*
+ * The final operand as page records.  A counting request's exact answer
+ * over one column counts what it can instead of listing it (candidates.h);
+ * without the column's page index (no memory for it), it lists everything,
+ * which is a correct answer too.
+ */
 static bool
-build_answer(Operand *op, GlAnswer *answer)
+build_answer(Operand *op, const GlVisibleBlocks *visible, bool exact,
+			 GlAnswer *answer)
 {
 	if (op->bits != NULL)
-		return gl_answer_from_rows(&op->column->col, op->bits,
+	{
+		GlColumn   *col = &op->column->col;
+
+		if (visible != NULL && (!exact || !gl_column_index_pages(col)))
+			visible = NULL;
+		return gl_answer_from_rows(col, op->bits, visible,
 								   gl_engines_cpu_threads(), answer);
+	}
 	return gl_answer_from_tids(op->tids, op->ntids, answer);
+}
+
+/* A counting request's all-visible blocks, if it is one and well formed. */
+static bool
+visible_blocks_of(const GlMatchMessage *msg, Size len, GlVisibleBlocks *visible)
+{
+	Size		bytes = gl_bitmap_words(msg->visible_blocks) * sizeof(uint64);
+
+	visible->bits = NULL;
+	visible->nblocks = 0;
+	if (msg->visible_blocks == 0)
+		return true;
+	if (msg->visible_off % sizeof(uint64) != 0 || msg->visible_off > len ||
+		len - msg->visible_off < bytes)
+		return false;
+	visible->bits = (const uint64 *) ((const char *) msg + msg->visible_off);
+	visible->nblocks = msg->visible_blocks;
+	return true;
 }
 
 bool
@@ -464,13 +494,15 @@ gl_engines_run_match(const GlMatchMessage *msg, Size len, GlAnswer *answer,
 	int			depth = 0;
 	uint32		i;
 	MatchRun	run = {0};
+	GlVisibleBlocks visible;
 	instr_time	start;
 	instr_time	elapsed;
 
 	run.exact = true;
 
 	if (len < offsetof(GlMatchMessage, items) || msg->nitems == 0 ||
-		msg->nitems > (len - offsetof(GlMatchMessage, items)) / sizeof(GlMatchItem))
+		msg->nitems > (len - offsetof(GlMatchMessage, items)) / sizeof(GlMatchItem) ||
+		!visible_blocks_of(msg, len, &visible))
 	{
 		snprintf(why, whylen, "malformed gpulike request");
 		return false;
@@ -520,7 +552,8 @@ gl_engines_run_match(const GlMatchMessage *msg, Size len, GlAnswer *answer,
 	}
 
 	INSTR_TIME_SET_CURRENT(start);
-	if (!build_answer(&stack[0], answer))
+	if (!build_answer(&stack[0], visible.bits != NULL ? &visible : NULL,
+					  run.exact, answer))
 	{
 		snprintf(why, whylen, "gpulike server: out of memory building an answer");
 		return false;
@@ -542,13 +575,15 @@ gl_engines_run_match(const GlMatchMessage *msg, Size len, GlAnswer *answer,
 		if (seen)
 			continue;
 		gl_store_note_query(gl_store_lookup(item->slot, item->generation));
-		gl_stats_count_request(item->slot, item->generation, answer->ncandidates,
+		gl_stats_count_request(item->slot, item->generation,
+							   answer->ncandidates + answer->counted,
 							   run.engine_ms, run.fell_back ? run.gpu_failure : NULL);
 	}
 
 	result->answer_bytes = answer->nbytes;
 	result->npages = answer->npages;
 	result->ncandidates = answer->ncandidates;
+	result->counted = answer->counted;
 	result->exact = run.exact;
 	result->fell_back = run.fell_back;
 	result->engine_ms = run.engine_ms;

@@ -24,6 +24,7 @@
 #include "pgstat.h"
 #include "storage/latch.h"
 #include "storage/proc.h"
+#include "utils/memutils.h"
 #include "utils/resowner.h"
 
 #include "server/protocol.h"
@@ -163,6 +164,60 @@ gl_session_close(GlSession *session)
 	shm_mq_detach(session->inq);
 	dsm_detach(session->seg);
 	pfree(session);
+}
+
+/* ------------------------------------------------------ the kept session */
+
+static GlSession *kept_session = NULL;
+
+/*
+ * The kept session's segment is being detached: closed by us, or released
+ * by the resource owner of a conversation that failed.  Forget it; the
+ * next conversation opens another.
+ */
+static void
+forget_kept_session(dsm_segment *seg, Datum arg)
+{
+	GlSession  *session = kept_session;
+
+	if (session == NULL || session->seg != seg)
+		return;
+	kept_session = NULL;
+	shm_mq_detach(session->outq);
+	shm_mq_detach(session->inq);
+	pfree(session);
+}
+
+GlSession *
+gl_session_begin_conversation(const char **why_not)
+{
+	if (kept_session != NULL && !gl_server_alive(kept_session->server_generation))
+		dsm_detach(kept_session->seg);	/* a server that is gone */
+	if (kept_session == NULL)
+	{
+		MemoryContext oldcxt = MemoryContextSwitchTo(TopMemoryContext);
+		GlSession  *session = gl_session_open(GL_SMALL_QUEUE, GL_ANSWER_QUEUE,
+											  why_not);
+
+		MemoryContextSwitchTo(oldcxt);
+		if (session == NULL)
+			return NULL;
+		dsm_pin_mapping(session->seg);
+		on_dsm_detach(session->seg, forget_kept_session, (Datum) 0);
+		kept_session = session;
+	}
+	dsm_unpin_mapping(kept_session->seg);
+	return kept_session;
+}
+
+void
+gl_session_end_conversation(GlSession *session, bool completed)
+{
+	Assert(session == kept_session);
+	if (completed)
+		dsm_pin_mapping(session->seg);
+	else
+		dsm_detach(session->seg);
 }
 
 /*

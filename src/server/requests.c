@@ -9,7 +9,8 @@
  * generation the backend named (a cache can turn stale between the
  * backend's check and now), evaluate, and stream the answer's page records
  * back in chunks.  Anything that prevents an exact answer is an UNAVAILABLE reply:
- * the backend then lets PostgreSQL answer.
+ * the backend then lets PostgreSQL answer.  MATCH, SAMPLE and STATUS come
+ * over a backend's kept session, which stays open after the answer.
  *
  * LOAD_BEGIN / LOAD_ROWS / LOAD_END: build a new column for (slot,
  * generation) in the store and install it at the end.  LOAD_BEGIN is
@@ -38,6 +39,10 @@ send_reply(GlServerSession *ss, GlReply *reply)
 		ss->finished = true;
 }
 
+/*
+ * A request the server cannot answer (UNAVAILABLE) ends only that
+ * conversation; a failed or malformed one (ERROR) ends the session.
+ */
 static void
 send_failure(GlServerSession *ss, GlReplyStatus status, const char *message)
 {
@@ -47,7 +52,8 @@ send_failure(GlServerSession *ss, GlReplyStatus status, const char *message)
 	reply.status = status;
 	strlcpy(reply.message, message, sizeof(reply.message));
 	send_reply(ss, &reply);
-	ss->finished = true;
+	if (status == GL_REPLY_ERROR)
+		ss->finished = true;
 }
 
 /* Stream the answer's bytes in chunks; stops if the backend left. */
@@ -115,7 +121,6 @@ serve_match(GlServerSession *ss, const char *data, Size len)
 		gl_answer_free(&answer);
 	}
 	PG_END_TRY();
-	ss->finished = true;
 }
 
 static void
@@ -242,9 +247,9 @@ serve_sample(GlServerSession *ss, const char *data, Size len)
 	reply.u.sample.nrows = nrows;
 	reply.u.sample.nbytes = nbytes;
 	send_reply(ss, &reply);
-	if (!ss->finished && nbytes > 0)
-		(void) gl_session_send_blocking(ss->session, rows, nbytes);
-	ss->finished = true;
+	if (!ss->finished && nbytes > 0 &&
+		!gl_session_send_blocking(ss->session, rows, nbytes))
+		ss->finished = true;
 }
 
 static void
@@ -260,7 +265,6 @@ serve_status(GlServerSession *ss)
 	reply.u.status.ncolumns = ncolumns;
 	reply.status = GL_REPLY_OK;
 	send_reply(ss, &reply);
-	ss->finished = true;
 }
 
 void

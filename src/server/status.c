@@ -56,7 +56,7 @@ ask_server(GlStatusInfo *info, const char **server_state)
 		*server_state = "not preloaded";
 		return false;
 	}
-	session = gl_session_open(GL_SMALL_QUEUE, GL_SMALL_QUEUE, &why_not);
+	session = gl_session_begin_conversation(&why_not);
 	if (session == NULL)
 	{
 		*server_state = gl_server_running() ? "not responding" : "not running";
@@ -70,12 +70,12 @@ ask_server(GlStatusInfo *info, const char **server_state)
 		!gl_session_receive(session, &nbytes, &data, GL_STATUS_TIMEOUT_MS) ||
 		nbytes != sizeof(GlReply))
 	{
-		gl_session_close(session);
+		gl_session_end_conversation(session, false);
 		*server_state = gl_server_running() ? "not responding" : "not running";
 		return false;
 	}
 	memcpy(&reply, data, sizeof(reply));
-	gl_session_close(session);
+	gl_session_end_conversation(session, true);
 	if (reply.status != GL_REPLY_OK)
 	{
 		*server_state = "not responding";

@@ -2,8 +2,9 @@
  * candidates_test.c
  *	  Answers as page records (src/column/candidates.c): built from a row
  *	  bitmap over a column with loaded and delta rows, on 1 to 8 threads,
- *	  and from TID lists; decoded and compared with the candidates
- *	  computed directly from the rows.
+ *	  listing every candidate or counting those that need no reading, and
+ *	  from TID lists; decoded and compared with the candidates computed
+ *	  directly from the rows.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -166,10 +167,11 @@ decode_with(const GlAnswer *answer, const uint64_t *latest, uint64_t nlatest,
 
 /*
  * A column of nblocks pages: a load of every page (1 row on some, up to
- * 250 on others), then ndeltas delta rows at random TIDs, new or reused.
+ * 250 on others; one loaded row in uncertain_one_in not known live), then
+ * ndeltas delta rows at random TIDs, new or reused.
  */
 static void
-build_column(GlColumn *col, uint32_t nblocks, int ndeltas)
+build_column(GlColumn *col, uint32_t nblocks, int ndeltas, int uncertain_one_in)
 {
 	gl_column_init(col, 1024, 1024);
 	for (uint32_t b = 0; b < nblocks; b++)
@@ -178,7 +180,7 @@ build_column(GlColumn *col, uint32_t nblocks, int ndeltas)
 
 		for (int o = 1; o <= rows; o++)
 			gl_column_append(col, gl_tid_make(b, (uint16_t) o), "v", 1,
-							 rand() % 7 ? GL_ROW_KNOWN_LIVE : 0);
+							 rand() % uncertain_one_in ? GL_ROW_KNOWN_LIVE : 0);
 	}
 	for (int i = 0; i < ndeltas; i++)
 		gl_column_append(col, gl_tid_make((uint32_t) (rand() % (nblocks + 5)),
@@ -204,7 +206,7 @@ test_from_rows(uint32_t nblocks, int ndeltas, int density_pct, int nthreads)
 	bool		saw_every = false;
 	bool		ok;
 
-	build_column(&col, nblocks, ndeltas);
+	build_column(&col, nblocks, ndeltas, 7);
 	bits = calloc(gl_bitmap_words(col.nrows) + 1, sizeof(uint64_t));
 	want = malloc((col.nrows + 1) * sizeof(uint64_t));
 	got = malloc((col.nrows + 1) * sizeof(uint64_t));
@@ -219,7 +221,7 @@ test_from_rows(uint32_t nblocks, int ndeltas, int density_pct, int nthreads)
 	}
 	qsort(want, nwant, sizeof(uint64_t), compare_u64);
 
-	ok = gl_answer_from_rows(&col, bits, nthreads, &answer) &&
+	ok = gl_answer_from_rows(&col, bits, NULL, nthreads, &answer) &&
 		decode(&answer, &col, got, &ngot, &saw_list, &saw_bitmap, &saw_every);
 	qsort(got, ngot, sizeof(uint64_t), compare_u64);
 	tap_ok(ok && ngot == nwant && memcmp(got, want, nwant * sizeof(uint64_t)) == 0,
@@ -233,6 +235,125 @@ test_from_rows(uint32_t nblocks, int ndeltas, int density_pct, int nthreads)
 	free(bits);
 	free(want);
 	free(got);
+}
+
+/* Does a row outside the sorted prefix, not superseded, lie on block? */
+static bool
+block_has_delta_row(const GlColumn *col, uint32_t block)
+{
+	for (uint64_t r = col->sorted_rows; r < col->nrows; r++)
+	{
+		if (!gl_bitmap_test(col->superseded, r) && gl_tid_block(col->tids[r]) == block)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Counting answers: a candidate is counted, not listed, exactly when its
+ * page is all-visible, holds no delta row and no uncertain candidate.
+ * The page index is built half-way through the load and brought up to
+ * date after it, as a column growing at its end would have it.
+ */
+static void
+test_counting(uint32_t nblocks, int ndeltas, int density_pct, int visible_pct,
+			  int uncertain_one_in, int nthreads)
+{
+	GlColumn	col;
+	uint64_t   *bits;
+	uint64_t   *visible_bits = calloc(nblocks / 64 + 2, sizeof(uint64_t));
+	bool	   *countable = calloc(nblocks + 6, sizeof(bool));
+	bool	   *uncertain_on = calloc(nblocks + 6, sizeof(bool));
+	uint64_t   *want;
+	uint64_t   *got;
+	uint64_t	nwant = 0;
+	uint64_t	ngot = 0;
+	uint64_t	want_counted = 0;
+	GlVisibleBlocks visible = {visible_bits, nblocks};
+	GlAnswer	answer;
+	bool		saw_list = false;
+	bool		saw_bitmap = false;
+	bool		saw_every = false;
+	bool		indexed;
+	bool		ok;
+
+	build_column(&col, nblocks, ndeltas, uncertain_one_in);
+	indexed = gl_column_index_pages(&col) && col.pages.indexed_rows == col.sorted_rows;
+	for (uint32_t b = 0; b < nblocks; b++)
+	{
+		if (rand() % 100 < visible_pct)
+			visible_bits[b / 64] |= UINT64_C(1) << (b % 64);
+	}
+	bits = calloc(gl_bitmap_words(col.nrows) + 1, sizeof(uint64_t));
+	want = malloc((col.nrows + 1) * sizeof(uint64_t));
+	got = malloc((col.nrows + 1) * sizeof(uint64_t));
+	for (uint64_t r = 0; r < col.nrows; r++)
+	{
+		if (rand() % 100 < density_pct && !gl_bitmap_test(col.superseded, r))
+		{
+			bits[r / 64] |= UINT64_C(1) << (r % 64);
+			if (!gl_bitmap_test(col.known_live, r))
+				uncertain_on[gl_tid_block(col.tids[r])] = true;
+		}
+	}
+	for (uint32_t b = 0; b < nblocks; b++)
+		countable[b] = gl_bitmap_test(visible_bits, b) && !uncertain_on[b] &&
+			!block_has_delta_row(&col, b);
+	for (uint64_t r = 0; r < col.nrows; r++)
+	{
+		if (!gl_bitmap_test(bits, r))
+			continue;
+		if (countable[gl_tid_block(col.tids[r])])
+			want_counted++;
+		else
+			want[nwant++] = col.tids[r] << 1 |
+				(gl_bitmap_test(col.known_live, r) ? 0 : 1);
+	}
+	qsort(want, nwant, sizeof(uint64_t), compare_u64);
+
+	ok = indexed && gl_answer_from_rows(&col, bits, &visible, nthreads, &answer) &&
+		decode(&answer, &col, got, &ngot, &saw_list, &saw_bitmap, &saw_every);
+	qsort(got, ngot, sizeof(uint64_t), compare_u64);
+	tap_ok(ok && answer.counted == want_counted && ngot == nwant &&
+		   memcmp(got, want, nwant * sizeof(uint64_t)) == 0,
+		   "counting: %u pages (%d%% all-visible), %d delta rows, %d%% set, %d threads: %llu counted, %llu listed in %llu pages",
+		   nblocks, visible_pct, ndeltas, density_pct, nthreads,
+		   (unsigned long long) answer.counted, (unsigned long long) ngot,
+		   (unsigned long long) answer.npages);
+	gl_answer_free(&answer);
+	gl_column_free(&col);
+	free(bits);
+	free(visible_bits);
+	free(countable);
+	free(uncertain_on);
+	free(want);
+	free(got);
+}
+
+/* The page index follows a sorted prefix that grows after it was built. */
+static void
+test_page_index_grows(void)
+{
+	GlColumn	col;
+	bool		ok = true;
+
+	gl_column_init(&col, 16, 16);
+	for (uint32_t b = 0; b < 300; b++)
+	{
+		for (uint16_t o = 1; o <= 3; o++)
+			gl_column_append(&col, gl_tid_make(b, o), "v", 1, GL_ROW_KNOWN_LIVE);
+		/* index now and then, sometimes in the middle of a page */
+		if (b % 97 == 0)
+			ok = ok && gl_column_index_pages(&col);
+	}
+	gl_column_append(&col, gl_tid_make(299, 9), "v", 1, GL_ROW_KNOWN_LIVE);
+	gl_column_append(&col, gl_tid_make(10, 9), "w", 1, GL_ROW_KNOWN_LIVE);	/* a delta row */
+	ok = ok && gl_column_index_pages(&col) && col.pages.npages == 300 &&
+		col.pages.indexed_rows == col.sorted_rows && col.sorted_rows == 901;
+	for (uint64_t p = 0; ok && p < col.pages.npages; p++)
+		ok = col.pages.blocks[p] == p && col.pages.first_rows[p] == 3 * p;
+	tap_ok(ok, "the page index grows with the sorted prefix, one entry per page");
+	gl_column_free(&col);
 }
 
 static void
@@ -272,6 +393,15 @@ main(void)
 	test_from_rows(20000, 20000, 90, 8);
 	test_from_rows(20000, 20000, 100, 8);
 	test_from_rows(20000, 200, 0, 8);
+	test_page_index_grows();
+	test_counting(1, 0, 100, 100, 7, 1);
+	test_counting(5000, 0, 100, 100, 7, 4);
+	test_counting(5000, 0, 99, 90, 5000, 4);
+	test_counting(5000, 3000, 30, 50, 7, 1);
+	test_counting(5000, 3000, 30, 50, 5000, 3);
+	test_counting(20000, 20000, 90, 80, 7, 8);
+	test_counting(40000, 200, 100, 100, 100000, 16);
+	test_counting(20000, 200, 0, 100, 7, 8);
 	test_from_tids();
 	return tap_done();
 }
