@@ -450,6 +450,15 @@ gl_cuda_free(GlDeviceColumn *dcol)
 		cudaFree(dcol->data);
 		cudaFree(dcol->chunks);
 		cudaFree(dcol->nulls);
+		if (dcol->match != NULL)
+		{
+			cudaStreamDestroy(dcol->match->stream);
+			cudaEventDestroy(dcol->match->start);
+			cudaEventDestroy(dcol->match->stop);
+			cudaFree(dcol->match->scratch);
+			cudaFreeHost(dcol->match->host_result);
+			free(dcol->match);
+		}
 		free(dcol);
 		dcol = next;
 	}

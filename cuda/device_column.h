@@ -53,6 +53,8 @@
 
 #include <stdint.h>
 
+#include <cuda_runtime.h>
+
 #include "gpulike_cuda.h"
 
 /* Bytes of stream per GPU thread; a multiple of 64 (four 16-byte loads). */
@@ -75,6 +77,27 @@ typedef struct GlChunkIndex
  * runs the parts at once and the slices make the answer.  How many parts
  * is the server's choice (gl_cuda_upload).
  */
+/*
+ * What a part keeps from one match to the next, so that a match issues no
+ * allocation, stream or event calls (cudaFree alone synchronizes the whole
+ * device): its stream, the events that time its kernels, device scratch
+ * (the program, the result bitmap, chunk lists) and a pinned host buffer
+ * the result comes back into, both grown only when too small.  The part
+ * owns them, as CUB leaves temporary storage to its caller; made at the
+ * part's first match (match.cu), freed with the part.  The scratch is
+ * under 1 % of the part's bytes and not counted in them.
+ */
+typedef struct GlMatchResources
+{
+	cudaStream_t stream;
+	cudaEvent_t start;
+	cudaEvent_t stop;
+	void	   *scratch;
+	size_t		scratch_bytes;
+	uint64_t   *host_result;
+	size_t		host_result_bytes;
+} GlMatchResources;
+
 struct GlDeviceColumn
 {
 	int			device;
@@ -90,6 +113,7 @@ struct GlDeviceColumn
 	uint8_t    *data;
 	uint32_t   *nulls;
 	GlChunkIndex *chunks;
+	GlMatchResources *match;	/* NULL until the first match */
 };
 
 /* Rows are numbered with 32 bits on the device (per part). */

@@ -18,10 +18,11 @@
  *
  * then NULL rows are cleared.  The sieve and the stream are single
  * streaming passes; the others remain for automata too large for shared
- * memory.  Everything runs on a private stream, so calls from several
- * server threads may overlap; the kernel time reported is measured with
- * events around the kernels (the program and scratch setup and the copy of
- * the bitmap back are not included).
+ * memory.  Each part runs on its own stream with its own scratch
+ * (GlMatchResources, device_column.h), so the parts of a split column
+ * match at once from several threads; one part is matched by one thread
+ * at a time.  The kernel time reported is measured with events around the
+ * kernels (the program's copy and the bitmap's way back are not included).
  *
  *-------------------------------------------------------------------------
  */
@@ -35,10 +36,9 @@
 #include "program_prep.h"
 #include "cuda_check.h"
 
-/* Device scratch of one call, one allocation. */
+/* One match's view of its part's device scratch (GlMatchResources). */
 typedef struct MatchScratch
 {
-	void	   *base;
 	uint64_t   *blob;
 	uint32_t   *byte_dfa;		/* table of the stream kernel */
 	uint32_t   *result;
@@ -53,20 +53,66 @@ align256(size_t n)
 	return (n + 255) & ~(size_t) 255;
 }
 
+/*
+ * The part's match resources (device_column.h), made at its first match,
+ * scratch and host buffer grown to this match's needs: by a quarter more
+ * than needed, so that a column growing by delta rows reallocates rarely.
+ * The caller has made the part's device current.
+ */
 static bool
-scratch_alloc(MatchScratch *s, const GlDeviceColumn *dcol, uint32_t blob_bytes,
-			  size_t byte_dfa_bytes, char *errbuf, size_t errlen)
+prepare_resources(GlDeviceColumn *dcol, uint32_t blob_bytes, size_t byte_dfa_bytes,
+				  MatchScratch *s, char *errbuf, size_t errlen)
 {
+	GlMatchResources *r = dcol->match;
 	size_t		blob = align256(blob_bytes) + align256(byte_dfa_bytes);
-	size_t		result = align256(gl_bitmap_words(dcol->nrows) * sizeof(uint64_t));
+	size_t		result_bytes = gl_bitmap_words(dcol->nrows) * sizeof(uint64_t);
+	size_t		result = align256(result_bytes);
 	size_t		flags = align256(dcol->nchunks);
 	size_t		list = align256(dcol->nchunks * sizeof(uint32_t));
+	size_t		need = blob + result + flags + list + 256;
 	char	   *p;
 
-	if (!gl_cuda_ok(cudaMalloc(&s->base, blob + result + flags + list + 256),
-					"cudaMalloc (match scratch)", errbuf, errlen))
-		return false;
-	p = (char *) s->base;
+	if (r == NULL)
+	{
+		r = (GlMatchResources *) calloc(1, sizeof(GlMatchResources));
+		if (r == NULL)
+			return gl_cuda_fail("out of host memory for a part's match resources",
+								errbuf, errlen);
+		if (!gl_cuda_ok(cudaStreamCreateWithFlags(&r->stream, cudaStreamNonBlocking),
+						"cudaStreamCreate", errbuf, errlen) ||
+			!gl_cuda_ok(cudaEventCreate(&r->start), "cudaEventCreate", errbuf, errlen) ||
+			!gl_cuda_ok(cudaEventCreate(&r->stop), "cudaEventCreate", errbuf, errlen))
+		{
+			if (r->stream != NULL)
+				cudaStreamDestroy(r->stream);
+			if (r->start != NULL)
+				cudaEventDestroy(r->start);
+			free(r);
+			return false;
+		}
+		dcol->match = r;
+	}
+	if (need > r->scratch_bytes)
+	{
+		cudaFree(r->scratch);
+		r->scratch = NULL;
+		r->scratch_bytes = 0;
+		if (!gl_cuda_ok(cudaMalloc(&r->scratch, need + need / 4),
+						"cudaMalloc (match scratch)", errbuf, errlen))
+			return false;
+		r->scratch_bytes = need + need / 4;
+	}
+	if (result_bytes > r->host_result_bytes)
+	{
+		cudaFreeHost(r->host_result);
+		r->host_result = NULL;
+		r->host_result_bytes = 0;
+		if (!gl_cuda_ok(cudaMallocHost(&r->host_result, result_bytes + result_bytes / 4),
+						"cudaMallocHost (match result)", errbuf, errlen))
+			return false;
+		r->host_result_bytes = result_bytes + result_bytes / 4;
+	}
+	p = (char *) r->scratch;
 	s->blob = (uint64_t *) p;
 	s->byte_dfa = (uint32_t *) (p + align256(blob_bytes));
 	s->result = (uint32_t *) (p + blob);
@@ -199,11 +245,10 @@ match_part(GlDeviceColumn *dcol, const GlPreparedProgram *pp, size_t shared_limi
 {
 	GlKernelProgram kp;
 	GlLaunch	launch;
-	MatchScratch scratch = {0};
-	cudaStream_t stream = NULL;
-	cudaEvent_t start = NULL,
-				stop = NULL;
+	MatchScratch scratch;
+	cudaStream_t stream;
 	size_t		byte_dfa_bytes = (size_t) pp->byte_dfa.nstates * 256 * sizeof(uint32_t);
+	size_t		result_bytes = gl_bitmap_words(dcol->nrows) * sizeof(uint64_t);
 	float		ms = 0;
 	bool		ok;
 
@@ -216,52 +261,46 @@ match_part(GlDeviceColumn *dcol, const GlPreparedProgram *pp, size_t shared_limi
 	}
 	if (dcol->nrows == 0)
 		return true;
-	ok = gl_cuda_ok(cudaSetDevice(dcol->device), "cudaSetDevice", errbuf, errlen) &&
-		gl_cuda_ok(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking),
-				   "cudaStreamCreate", errbuf, errlen) &&
-		gl_cuda_ok(cudaEventCreate(&start), "cudaEventCreate", errbuf, errlen) &&
-		gl_cuda_ok(cudaEventCreate(&stop), "cudaEventCreate", errbuf, errlen) &&
-		scratch_alloc(&scratch, dcol, pp->blob_bytes, byte_dfa_bytes, errbuf, errlen) &&
-		gl_cuda_ok(cudaMemcpyAsync(scratch.blob, pp->blob, pp->blob_bytes,
-								   cudaMemcpyHostToDevice, stream),
-				   "cudaMemcpyAsync (program)", errbuf, errlen) &&
+	if (!gl_cuda_ok(cudaSetDevice(dcol->device), "cudaSetDevice", errbuf, errlen) ||
+		!prepare_resources(dcol, pp->blob_bytes, byte_dfa_bytes, &scratch, errbuf, errlen))
+		return false;
+	stream = dcol->match->stream;
+	ok = gl_cuda_ok(cudaMemcpyAsync(scratch.blob, pp->blob, pp->blob_bytes,
+									cudaMemcpyHostToDevice, stream),
+					"cudaMemcpyAsync (program)", errbuf, errlen) &&
 		(byte_dfa_bytes == 0 ||
 		 gl_cuda_ok(cudaMemcpyAsync(scratch.byte_dfa, pp->byte_dfa.table, byte_dfa_bytes,
 									cudaMemcpyHostToDevice, stream),
 					"cudaMemcpyAsync (byte DFA)", errbuf, errlen));
+	if (!ok)
+		return false;
+
+	kp.blob = scratch.blob;
+	kp.blob_bytes = pp->blob_bytes;
+	kp.aux_off = pp->aux_off;
+	kp.warmup_bytes = pp->warmup_bytes;
+	kp.in_shared = pp->in_shared;
+	kp.shared_limit = (uint32_t) shared_limit;
+	launch.dcol = dcol;
+	launch.stream = stream;
+	launch.errbuf = errbuf;
+	launch.errlen = errlen;
+	ok = gl_cuda_ok(cudaEventRecord(dcol->match->start, stream), "cudaEventRecord",
+					errbuf, errlen) &&
+		run_plan(&launch, pp, &kp, &scratch) &&
+		gl_cuda_ok(cudaEventRecord(dcol->match->stop, stream), "cudaEventRecord",
+				   errbuf, errlen) &&
+		gl_cuda_ok(cudaMemcpyAsync(dcol->match->host_result, scratch.result, result_bytes,
+								   cudaMemcpyDeviceToHost, stream),
+				   "cudaMemcpyAsync (result)", errbuf, errlen) &&
+		gl_cuda_ok(cudaStreamSynchronize(stream), "running the match kernels", errbuf, errlen) &&
+		gl_cuda_ok(cudaEventElapsedTime(&ms, dcol->match->start, dcol->match->stop),
+				   "cudaEventElapsedTime", errbuf, errlen);
 	if (ok)
 	{
-		kp.blob = scratch.blob;
-		kp.blob_bytes = pp->blob_bytes;
-		kp.aux_off = pp->aux_off;
-		kp.warmup_bytes = pp->warmup_bytes;
-		kp.in_shared = pp->in_shared;
-		kp.shared_limit = (uint32_t) shared_limit;
-		launch.dcol = dcol;
-		launch.stream = stream;
-		launch.errbuf = errbuf;
-		launch.errlen = errlen;
-		ok = gl_cuda_ok(cudaEventRecord(start, stream), "cudaEventRecord", errbuf, errlen) &&
-			run_plan(&launch, pp, &kp, &scratch) &&
-			gl_cuda_ok(cudaEventRecord(stop, stream), "cudaEventRecord", errbuf, errlen) &&
-			gl_cuda_ok(cudaMemcpyAsync(result, scratch.result,
-									   gl_bitmap_words(dcol->nrows) * sizeof(uint64_t),
-									   cudaMemcpyDeviceToHost, stream),
-					   "cudaMemcpyAsync (result)", errbuf, errlen) &&
-			gl_cuda_ok(cudaStreamSynchronize(stream), "running the match kernels", errbuf, errlen) &&
-			gl_cuda_ok(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime",
-					   errbuf, errlen);
-	}
-	if (ok)
+		memcpy(result, dcol->match->host_result, result_bytes);
 		*kernel_ms = ms;
-	if (scratch.base != NULL)
-		cudaFree(scratch.base);
-	if (start != NULL)
-		cudaEventDestroy(start);
-	if (stop != NULL)
-		cudaEventDestroy(stop);
-	if (stream != NULL)
-		cudaStreamDestroy(stream);
+	}
 	return ok;
 }
 
