@@ -114,8 +114,9 @@ gl_cpu_match_value(const GlProgram *prog, const char *s, uint32_t len)
 
 /*
  * Rows [first, last) of a LIKE plan with a required literal: skim the rows'
- * bytes as one string for it, match the rows it is found in.  result's
- * words for these rows are cleared first.
+ * bytes as one string for it, match the rows it is found in -- or, for a
+ * pattern that is that literal between two '%', take the row as matched:
+ * the hit is the match.  result's words for these rows are cleared first.
  */
 static void
 match_rows_skimming(const CpuPlan *plan, const GlColumn *col, uint64_t *result,
@@ -149,7 +150,7 @@ match_rows_skimming(const CpuPlan *plan, const GlColumn *col, uint64_t *result,
 			uint32_t	vlen;
 			const char *value = gl_column_value(col, row, &vlen);
 
-			if (plan_match(plan, value, vlen))
+			if (plan->like.required_is_all || plan_match(plan, value, vlen))
 				result[row / 64] |= (uint64_t) 1 << (row % 64);
 		}
 		from = value_end;

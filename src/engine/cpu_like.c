@@ -236,6 +236,8 @@ gl_cpu_like_prepare(const GlProgram *prog, GlLikePlan *plan)
 				plan->required = (int) s;
 		}
 	}
+	plan->required_is_all = plan->like->nsegments == 1 && plan->required == 0 &&
+		!plan->like->anchored_start && !plan->like->anchored_end;
 	return true;
 }
 

@@ -41,6 +41,7 @@ typedef struct GlLikePlan
 	const GlLikeProgram *like;
 	bool		utf8;
 	int			required;		/* longest literal segment, or -1 */
+	bool		required_is_all;	/* the pattern is '%' required '%' */
 	GlLikeSegPlan *segs;
 	GlLikeSegPlan inline_segs[GL_LIKE_INLINE_SEGMENTS];
 } GlLikePlan;
@@ -55,7 +56,8 @@ extern bool gl_cpu_like_match(const GlLikePlan *plan, const char *s, uint32_t le
 
 /*
  * The end of the leftmost occurrence, at or after byte from of s, of a
- * literal that every match contains (plan->required >= 0), or -1.
+ * literal that every match contains (plan->required >= 0), or -1.  When
+ * plan->required_is_all, a value containing it matches.
  */
 extern int64_t gl_cpu_like_find_required(const GlLikePlan *plan, const char *s,
 										 uint64_t from, uint64_t len);
