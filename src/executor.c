@@ -523,9 +523,8 @@ next_run(GlScanState *state)
 		if (run->npages == 0)
 			return false;
 	}
-	if (gl_prefetch_wanted(state->rel))
-		gl_page_run_prefetch(run, state->rel, state->nblocks, may_skip_reads,
-							 &state->vmbuffer);
+	gl_page_run_start(run, state->rel, state->nblocks, may_skip_reads,
+					  &state->vmbuffer);
 	return true;
 }
 
@@ -539,9 +538,11 @@ next_page(GlScanState *state)
 	if (state->run.next >= state->run.npages && !next_run(state))
 		return false;
 	gl_heap_page_load(state->page, state->rel,
-					  state->run.records[state->run.next++],
+					  state->run.records[state->run.next],
+					  state->run.recent[state->run.next],
 					  estate->es_snapshot, may_skip_reads, state->nblocks,
 					  &state->vmbuffer, &state->counters);
+	state->run.next++;
 	return true;
 }
 

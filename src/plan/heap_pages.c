@@ -77,26 +77,71 @@
 
 #include "plan/heap_pages.h"
 
-bool
-gl_prefetch_wanted(Relation rel)
+/*
+ * A hint to bring memory into the CPU cache.  Candidates are far apart in
+ * memory: without hints, each page and each tuple would cost cache misses
+ * of their own, one after the other.
+ */
+static inline void
+prefetch_memory(const void *address)
 {
-	return get_tablespace_io_concurrency(rel->rd_rel->reltablespace) > 0;
+#if defined(__GNUC__)
+	__builtin_prefetch(address);
+#endif
+}
+
+/*
+ * Hints to bring into the CPU cache what reading a page touches first: its
+ * header and the line pointers of listed candidates.  The buffer is not
+ * pinned yet; a hint on memory of the buffer pool is harmless even if the
+ * page is gone from it by the time it is read.
+ */
+static void
+prefetch_lines(Page page, const GlCandidatePage *record)
+{
+	const uint16 *offsets = (const uint16 *) (record + 1);
+
+	prefetch_memory(page);
+	if (record->flags & GL_PAGE_EVERY_ROW || record->bitmap_words != 0)
+		return;
+	for (int i = 0; i < record->ncandidates; i++)
+	{
+		OffsetNumber offset = offsets[i] & GL_OFFSET_MASK;
+
+		if (offset >= FirstOffsetNumber && offset <= MaxHeapTuplesPerPage)
+			prefetch_memory(PageGetItemId(page, offset));
+	}
 }
 
 void
-gl_page_run_prefetch(GlPageRun *run, Relation rel, BlockNumber nblocks,
-					 bool may_skip_reads, Buffer *vmbuffer)
+gl_page_run_start(GlPageRun *run, Relation rel, BlockNumber nblocks,
+				  bool may_skip_reads, Buffer *vmbuffer)
 {
+	bool		prefetch = get_tablespace_io_concurrency(rel->rd_rel->reltablespace) > 0;
+
 	for (int i = 0; i < run->npages; i++)
 	{
 		BlockNumber block = run->records[i]->block;
 
-		if (block >= nblocks ||
+		run->recent[i] = InvalidBuffer;
+		if (!prefetch || block >= nblocks ||
 			(may_skip_reads && run->records[i]->nuncertain == 0 &&
 			 VM_ALL_VISIBLE(rel, block, vmbuffer)))
 			continue;
-		(void) PrefetchBuffer(rel, MAIN_FORKNUM, block);
+		run->recent[i] = PrefetchBuffer(rel, MAIN_FORKNUM, block).recent_buffer;
+		if (BufferIsValid(run->recent[i]))
+			prefetch_lines(BufferGetPage(run->recent[i]), run->records[i]);
 	}
+}
+
+/* The pinned buffer of block, found through the run's hint if it holds. */
+static Buffer
+read_page(Relation rel, BlockNumber block, Buffer recent)
+{
+	if (BufferIsValid(recent) &&
+		ReadRecentBuffer(rel->rd_node, MAIN_FORKNUM, block, recent))
+		return recent;
+	return ReadBufferExtended(rel, MAIN_FORKNUM, block, RBM_NORMAL, NULL);
 }
 
 void
@@ -152,7 +197,10 @@ visible_on_page(Relation rel, Buffer buffer, BlockNumber block,
 		HeapCheckForSerializableConflictOut(valid, rel, &tuple, buffer,
 											snapshot);
 		if (valid)
+		{
+			prefetch_memory(tuple.t_data);	/* its row is returned next */
 			visible[nvisible++] = offset;
+		}
 	}
 	LockBuffer(buffer, BUFFER_LOCK_UNLOCK);
 	return nvisible;
@@ -172,9 +220,9 @@ all_unread(GlHeapPage *page, int n, GlScanCounters *counters)
 
 void
 gl_heap_page_load(GlHeapPage *page, Relation rel,
-				  const GlCandidatePage *record, Snapshot snapshot,
-				  bool may_skip_reads, BlockNumber nblocks, Buffer *vmbuffer,
-				  GlScanCounters *counters)
+				  const GlCandidatePage *record, Buffer recent,
+				  Snapshot snapshot, bool may_skip_reads, BlockNumber nblocks,
+				  Buffer *vmbuffer, GlScanCounters *counters)
 {
 	uint16		marked[MaxHeapTuplesPerPage];
 	OffsetNumber unread[MaxHeapTuplesPerPage];
@@ -215,8 +263,7 @@ gl_heap_page_load(GlHeapPage *page, Relation rel,
 	 */
 	if (record->flags & GL_PAGE_EVERY_ROW)
 	{
-		page->buffer = ReadBufferExtended(rel, MAIN_FORKNUM, record->block,
-										  RBM_NORMAL, NULL);
+		page->buffer = read_page(rel, record->block, recent);
 		nvisible = visible_on_page(rel, page->buffer, record->block, NULL, 0,
 								   snapshot, page->offsets);
 		counters->heap_fetches += n;
@@ -242,8 +289,7 @@ gl_heap_page_load(GlHeapPage *page, Relation rel,
 
 	if (nto_read > 0)
 	{
-		page->buffer = ReadBufferExtended(rel, MAIN_FORKNUM, record->block,
-										  RBM_NORMAL, NULL);
+		page->buffer = read_page(rel, record->block, recent);
 		nvisible = visible_on_page(rel, page->buffer, record->block, to_read,
 								   nto_read, snapshot, visible);
 		counters->heap_fetches += nto_read;

@@ -46,6 +46,9 @@ typedef struct GlPageRun
 	int			npages;
 	int			next;
 	const GlCandidatePage *records[GL_RUN_PAGES];
+	Buffer		recent[GL_RUN_PAGES];	/* where a page was found by the
+										 * prefetch (ReadRecentBuffer), or
+										 * InvalidBuffer */
 } GlPageRun;
 
 /* The rows of one heap page the scan returns, in offset order. */
@@ -61,23 +64,25 @@ typedef struct GlHeapPage
 } GlHeapPage;
 
 /*
- * Prefetch the heap pages of a run that will be read, as a bitmap heap
- * scan does, where the relation's tablespace wants prefetching at all
- * (effective_io_concurrency > 0).
+ * Before the pages of a new run are loaded: prefetch those that will be
+ * read, as a bitmap heap scan does, where the relation's tablespace wants
+ * prefetching at all (effective_io_concurrency > 0), and remember where
+ * the prefetch found them in shared buffers, so that reading them takes
+ * no second buffer-table lookup.
  */
-extern bool gl_prefetch_wanted(Relation rel);
-extern void gl_page_run_prefetch(GlPageRun *run, Relation rel,
-								 BlockNumber nblocks, bool may_skip_reads,
-								 Buffer *vmbuffer);
+extern void gl_page_run_start(GlPageRun *run, Relation rel,
+							  BlockNumber nblocks, bool may_skip_reads,
+							  Buffer *vmbuffer);
 
 /*
- * Find the rows of one candidate page visible to snapshot.  With
- * may_skip_reads (nothing of the row is needed, no recheck), the certain
- * candidates of an all-visible page are counted without reading the page.
- * Candidates at or past nblocks are not visible (the heap was truncated).
+ * Find the rows of one candidate page visible to snapshot (recent: the
+ * run's hint where the page's buffer is).  With may_skip_reads (nothing
+ * of the row is needed, no recheck), the certain candidates of an
+ * all-visible page are counted without reading the page.  Candidates at
+ * or past nblocks are not visible (the heap was truncated).
  */
 extern void gl_heap_page_load(GlHeapPage *page, Relation rel,
-							  const GlCandidatePage *record,
+							  const GlCandidatePage *record, Buffer recent,
 							  Snapshot snapshot, bool may_skip_reads,
 							  BlockNumber nblocks, Buffer *vmbuffer,
 							  GlScanCounters *counters);
