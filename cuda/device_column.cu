@@ -457,6 +457,7 @@ gl_cuda_free(GlDeviceColumn *dcol)
 			cudaEventDestroy(dcol->match->stop);
 			cudaFree(dcol->match->scratch);
 			cudaFreeHost(dcol->match->host_result);
+			cudaFreeHost(dcol->match->host_listing);
 			free(dcol->match);
 		}
 		free(dcol);

@@ -81,8 +81,9 @@ typedef struct GlChunkIndex
  * What a part keeps from one match to the next, so that a match issues no
  * allocation, stream or event calls (cudaFree alone synchronizes the whole
  * device): its stream, the events that time its kernels, device scratch
- * (the program, the result bitmap, chunk lists) and a pinned host buffer
- * the result comes back into, both grown only when too small.  The part
+ * (the program, the result bitmap, chunk lists, its listed words) and
+ * pinned host buffers the result comes back into, grown only when too
+ * small.  The part
  * owns them, as CUB leaves temporary storage to its caller; made at the
  * part's first match (match.cu), freed with the part.  The scratch is
  * under 1 % of the part's bytes and not counted in them.
@@ -96,6 +97,8 @@ typedef struct GlMatchResources
 	size_t		scratch_bytes;
 	uint64_t   *host_result;
 	size_t		host_result_bytes;
+	void	   *host_listing;	/* a listed result's count, words, indices */
+	size_t		host_listing_bytes;
 } GlMatchResources;
 
 struct GlDeviceColumn

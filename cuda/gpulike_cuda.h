@@ -82,13 +82,31 @@ extern bool gl_cuda_append(GlDeviceColumn *dcol, const GlColumn *col,
 extern size_t gl_cuda_device_bytes(const GlDeviceColumn *dcol);
 
 /*
- * Run prog over all rows of dcol; result is a host bitmap of
- * gl_bitmap_words(nrows) words.  kernel_ms receives the device time (the
- * slowest part's).  fail_part >= 0 makes that part fail as a device error
- * would (gpulike.debug_gpu_fail_part: tests of the CPU fallback).
+ * Where a match's result goes on the host.  bits (gl_bitmap_words(nrows)
+ * words) receives the whole bitmap -- unless capacity > 0 and at most
+ * capacity of its words are nonzero: then only those come back, their
+ * indices (increasing) in word_index and their bits in words, nwords of
+ * them, listed is set and bits is not written.  Only a column in one
+ * part is ever listed.
+ */
+typedef struct GlCudaResult
+{
+	uint64_t   *bits;
+	uint64_t	capacity;
+	uint32_t   *word_index;
+	uint64_t   *words;
+	bool		listed;
+	uint64_t	nwords;
+} GlCudaResult;
+
+/*
+ * Run prog over all rows of dcol into result.  kernel_ms receives the
+ * device time of the matching kernels (the slowest part's).  fail_part >=
+ * 0 makes that part fail as a device error would
+ * (gpulike.debug_gpu_fail_part: tests of the CPU fallback).
  */
 extern bool gl_cuda_match(GlDeviceColumn *dcol, const GlProgram *prog, int fail_part,
-						  uint64_t *result, double *kernel_ms,
+						  GlCudaResult *result, double *kernel_ms,
 						  char *errbuf, size_t errlen);
 
 extern void gl_cuda_free(GlDeviceColumn *dcol);

@@ -232,9 +232,10 @@ time_program(GlDeviceColumn *dcol, const GlColumn *col, const GlProgram *prog,
 
 	for (int i = 0; i < 6; i++)
 	{
+		GlCudaResult whole = {gpu.data()};
 		double		ms;
 
-		if (!gl_cuda_match(dcol, prog, -1, gpu.data(), &ms, err, sizeof(err)))
+		if (!gl_cuda_match(dcol, prog, -1, &whole, &ms, err, sizeof(err)))
 			die(what, err);
 		if (i > 0)
 			times.push_back(ms);

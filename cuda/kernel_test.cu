@@ -308,6 +308,57 @@ compare_plan(GlDeviceColumn *dcol, const GlColumn *col, const GlProgram *prog,
 	tap(true, what + " (" + std::to_string(matches) + " rows)");
 }
 
+/*
+ * The program as the server runs it, the result listed when its nonzero
+ * words are few (result_words.cu): with room for all of them, exactly
+ * those words, in order, and the bitmap left alone; with room for one
+ * fewer, the whole bitmap instead.
+ */
+static void
+compare_listed(GlDeviceColumn *dcol, const GlColumn *col, const GlProgram *prog,
+			   const std::vector<uint64_t> &cpu, const std::string &what)
+{
+	size_t		nwords = gl_bitmap_words(col->nrows);
+	std::vector<uint32_t> want;
+	bool		ok = true;
+
+	for (size_t w = 0; w < nwords; w++)
+		if (cpu[w] != 0)
+			want.push_back((uint32_t) w);
+	for (uint64_t capacity : {(uint64_t) want.size() + 1, (uint64_t) want.size() - 1})
+	{
+		if (capacity == 0 || capacity > nwords + 1)
+			continue;	/* no room is no listing; want.size() - 1 may wrap */
+
+		std::vector<uint64_t> bits(nwords + 1, 0xDEADBEEFDEADBEEFULL);
+		std::vector<uint32_t> index(capacity);
+		std::vector<uint64_t> words(capacity);
+		GlCudaResult result = {bits.data(), capacity, index.data(), words.data()};
+		char		err[256] = "";
+		double		ms;
+		bool		fits = capacity >= want.size();
+
+		if (!gl_cuda_match(dcol, prog, -1, &result, &ms, err, sizeof(err)))
+		{
+			tap(false, what + " listed: gl_cuda_match failed: " + err);
+			return;
+		}
+		ok = ok && result.listed == fits && bits[nwords] == 0xDEADBEEFDEADBEEFULL;
+		if (fits)
+		{
+			ok = ok && result.nwords == want.size() && bits[0] == 0xDEADBEEFDEADBEEFULL;
+			for (size_t i = 0; ok && i < want.size(); i++)
+				ok = index[i] == want[i] && words[i] == cpu[want[i]];
+		}
+		else
+		{
+			for (size_t w = 0; ok && w < nwords; w++)
+				ok = bits[w] == cpu[w];
+		}
+	}
+	tap(ok, what + " listed (" + std::to_string(want.size()) + " nonzero words)");
+}
+
 static void
 compare(GlDeviceColumn *dcol, const GlColumn *col, const GlProgram *prog,
 		const std::string &what)
@@ -323,6 +374,8 @@ compare(GlDeviceColumn *dcol, const GlColumn *col, const GlProgram *prog,
 	gl_prepared_free(&pp);
 	compare_plan(dcol, col, prog, cpu, UINT32_MAX, what + " [" + plan + "]");
 	compare_plan(dcol, col, prog, cpu, 0, what + " [skim/rows]");
+	if (dcol->next == NULL)
+		compare_listed(dcol, col, prog, cpu, what);
 }
 
 static void
@@ -807,6 +860,7 @@ run_refusal_cases(void)
 	const char *error;
 	GlProgram  *prog = gl_build_like("%abc%", 5, true, NULL, NULL, &error);
 	std::vector<uint64_t> result(2);
+	GlCudaResult whole = {result.data()};
 	char		err[256] = "";
 	double		ms;
 	bool		refused;
@@ -817,10 +871,10 @@ run_refusal_cases(void)
 	if (dcol == NULL)
 		return;
 	prog->u.like.segments_off = prog->total_size + 64;
-	refused = !gl_cuda_match(dcol, prog, -1, result.data(), &ms, err, sizeof(err));
+	refused = !gl_cuda_match(dcol, prog, -1, &whole, &ms, err, sizeof(err));
 	tap(refused, std::string("a program with a bad offset is refused: ") + err);
 	prog->magic = 0;
-	refused = !gl_cuda_match(dcol, prog, -1, result.data(), &ms, err, sizeof(err));
+	refused = !gl_cuda_match(dcol, prog, -1, &whole, &ms, err, sizeof(err));
 	tap(refused, std::string("a program with a bad magic is refused: ") + err);
 	free(prog);
 	gl_cuda_free(dcol);
@@ -830,7 +884,7 @@ run_refusal_cases(void)
 	dcol = upload(&col, "empty column");
 	prog = gl_build_like("%", 1, true, NULL, NULL, &error);
 	if (dcol != NULL)
-		tap(gl_cuda_match(dcol, prog, -1, result.data(), &ms, err, sizeof(err)),
+		tap(gl_cuda_match(dcol, prog, -1, &whole, &ms, err, sizeof(err)),
 			"matching an empty column");
 	free(prog);
 	gl_cuda_free(dcol);

@@ -1,8 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * match.cu
- *	  gl_cuda_match(): one program over one device column, result bitmap
- *	  back on the host.
+ *	  gl_cuda_match(): one program over one device column, result back on
+ *	  the host: its bitmap, or only its nonzero words when they are few
+ *	  (result_words.cu).
  *
  * The plan (kernels.h) depends on the program (program_prep.cu):
  *
@@ -45,7 +46,20 @@ typedef struct MatchScratch
 	uint8_t    *chunk_flags;
 	uint32_t   *chunk_list;
 	uint32_t   *list_len;
+	uint32_t   *word_index;		/* listing: every nonzero word's index */
+	uint32_t   *word_count;
+	uint64_t   *words;			/* listing: the first `capacity` words */
+	void	   *list_temp;		/* listing: CUB's temporary storage */
+	size_t		list_temp_bytes;
 } MatchScratch;
+
+/* The pinned host side of a listing: count, indices, words. */
+typedef struct HostListing
+{
+	uint32_t   *count;
+	uint32_t   *index;
+	uint64_t   *words;
+} HostListing;
 
 static size_t
 align256(size_t n)
@@ -53,25 +67,53 @@ align256(size_t n)
 	return (n + 255) & ~(size_t) 255;
 }
 
+/* Grow-only pinned host memory. */
+static bool
+reserve_host(void **buffer, size_t *have, size_t need, char *errbuf, size_t errlen)
+{
+	if (need <= *have)
+		return true;
+	cudaFreeHost(*buffer);
+	*buffer = NULL;
+	*have = 0;
+	if (!gl_cuda_ok(cudaMallocHost(buffer, need + need / 4), "cudaMallocHost (match result)",
+					errbuf, errlen))
+		return false;
+	*have = need + need / 4;
+	return true;
+}
+
 /*
  * The part's match resources (device_column.h), made at its first match,
- * scratch and host buffer grown to this match's needs: by a quarter more
+ * scratch and host buffers grown to this match's needs: by a quarter more
  * than needed, so that a column growing by delta rows reallocates rarely.
- * The caller has made the part's device current.
+ * capacity: words a listing may bring back (0: no listing).  The caller
+ * has made the part's device current.
  */
 static bool
 prepare_resources(GlDeviceColumn *dcol, uint32_t blob_bytes, size_t byte_dfa_bytes,
-				  MatchScratch *s, char *errbuf, size_t errlen)
+				  uint32_t capacity, MatchScratch *s, HostListing *h,
+				  char *errbuf, size_t errlen)
 {
 	GlMatchResources *r = dcol->match;
+	uint64_t	nwords = gl_bitmap_words(dcol->nrows);
 	size_t		blob = align256(blob_bytes) + align256(byte_dfa_bytes);
-	size_t		result_bytes = gl_bitmap_words(dcol->nrows) * sizeof(uint64_t);
-	size_t		result = align256(result_bytes);
+	size_t		result = align256(nwords * sizeof(uint64_t));
 	size_t		flags = align256(dcol->nchunks);
-	size_t		list = align256(dcol->nchunks * sizeof(uint32_t));
-	size_t		need = blob + result + flags + list + 256;
+	size_t		list = align256(dcol->nchunks * sizeof(uint32_t)) + 256;
+	size_t		listing = 0;
+	size_t		list_temp = 0;
+	size_t		need;
 	char	   *p;
 
+	if (capacity > 0)
+	{
+		if (!gl_list_words_temp_bytes(nwords, &list_temp, errbuf, errlen))
+			return false;
+		listing = align256(nwords * sizeof(uint32_t)) + 256 +
+			align256((size_t) capacity * sizeof(uint64_t)) + align256(list_temp);
+	}
+	need = blob + result + flags + list + listing;
 	if (r == NULL)
 	{
 		r = (GlMatchResources *) calloc(1, sizeof(GlMatchResources));
@@ -102,23 +144,35 @@ prepare_resources(GlDeviceColumn *dcol, uint32_t blob_bytes, size_t byte_dfa_byt
 			return false;
 		r->scratch_bytes = need + need / 4;
 	}
-	if (result_bytes > r->host_result_bytes)
-	{
-		cudaFreeHost(r->host_result);
-		r->host_result = NULL;
-		r->host_result_bytes = 0;
-		if (!gl_cuda_ok(cudaMallocHost(&r->host_result, result_bytes + result_bytes / 4),
-						"cudaMallocHost (match result)", errbuf, errlen))
-			return false;
-		r->host_result_bytes = result_bytes + result_bytes / 4;
-	}
+	if (!reserve_host((void **) &r->host_result, &r->host_result_bytes,
+					  nwords * sizeof(uint64_t), errbuf, errlen) ||
+		!reserve_host((void **) &r->host_listing, &r->host_listing_bytes,
+					  sizeof(uint64_t) + (size_t) capacity * (sizeof(uint32_t) + sizeof(uint64_t)),
+					  errbuf, errlen))
+		return false;
+
 	p = (char *) r->scratch;
 	s->blob = (uint64_t *) p;
 	s->byte_dfa = (uint32_t *) (p + align256(blob_bytes));
-	s->result = (uint32_t *) (p + blob);
-	s->chunk_flags = (uint8_t *) (p + blob + result);
-	s->chunk_list = (uint32_t *) (p + blob + result + flags);
-	s->list_len = (uint32_t *) (p + blob + result + flags + list);
+	p += blob;
+	s->result = (uint32_t *) p;
+	p += result;
+	s->chunk_flags = (uint8_t *) p;
+	p += flags;
+	s->chunk_list = (uint32_t *) p;
+	s->list_len = (uint32_t *) (p + list - 256);
+	p += list;
+	s->word_index = (uint32_t *) p;
+	s->word_count = (uint32_t *) (p + align256(nwords * sizeof(uint32_t)));
+	s->words = (uint64_t *) (p + align256(nwords * sizeof(uint32_t)) + 256);
+	s->list_temp = p + align256(nwords * sizeof(uint32_t)) + 256 +
+		align256((size_t) capacity * sizeof(uint64_t));
+	s->list_temp_bytes = list_temp;
+
+	/* host listing: the count first (8-byte slot), then words, then indices */
+	h->count = (uint32_t *) r->host_listing;
+	h->words = (uint64_t *) ((char *) r->host_listing + sizeof(uint64_t));
+	h->index = (uint32_t *) (h->words + capacity);
 	return true;
 }
 
@@ -236,23 +290,84 @@ prepare_for_parts(const GlDeviceColumn *dcol, const GlProgram *prog,
 }
 
 /*
- * One part of a column (device_column.h): its rows' slice of the result.
- * fail: report a device error without running (tests of the fallback).
+ * Bring the part's result back to the host: listed (out->listed) when
+ * out->capacity > 0 and at most that many words are nonzero, else the
+ * whole bitmap into out->bits.
+ */
+static bool
+fetch_result(GlDeviceColumn *dcol, const GlLaunch *l, const MatchScratch *scratch,
+			 const HostListing *host, GlCudaResult *out)
+{
+	GlMatchResources *r = dcol->match;
+	size_t		result_bytes = gl_bitmap_words(dcol->nrows) * sizeof(uint64_t);
+	uint32_t	n;
+
+	out->listed = false;
+	out->nwords = 0;
+	if (out->capacity > 0)
+	{
+		if (!gl_launch_list_words(l, scratch->result, scratch->list_temp,
+								  scratch->list_temp_bytes, scratch->word_index,
+								  scratch->word_count, (uint32_t) out->capacity,
+								  scratch->words) ||
+			!gl_cuda_ok(cudaMemcpyAsync(host->count, scratch->word_count, sizeof(uint32_t),
+										cudaMemcpyDeviceToHost, l->stream),
+						"cudaMemcpyAsync (listed words)", l->errbuf, l->errlen) ||
+			!gl_cuda_ok(cudaStreamSynchronize(l->stream), "listing the result's words",
+						l->errbuf, l->errlen))
+			return false;
+		n = *host->count;
+		if (n <= out->capacity)
+		{
+			if (n > 0 &&
+				(!gl_cuda_ok(cudaMemcpyAsync(host->index, scratch->word_index,
+											 n * sizeof(uint32_t), cudaMemcpyDeviceToHost,
+											 l->stream),
+							 "cudaMemcpyAsync (word indices)", l->errbuf, l->errlen) ||
+				 !gl_cuda_ok(cudaMemcpyAsync(host->words, scratch->words, n * sizeof(uint64_t),
+											 cudaMemcpyDeviceToHost, l->stream),
+							 "cudaMemcpyAsync (words)", l->errbuf, l->errlen) ||
+				 !gl_cuda_ok(cudaStreamSynchronize(l->stream), "copying the listed words",
+							 l->errbuf, l->errlen)))
+				return false;
+			memcpy(out->word_index, host->index, n * sizeof(uint32_t));
+			memcpy(out->words, host->words, n * sizeof(uint64_t));
+			out->listed = true;
+			out->nwords = n;
+			return true;
+		}
+	}
+	if (!gl_cuda_ok(cudaMemcpyAsync(r->host_result, scratch->result, result_bytes,
+									cudaMemcpyDeviceToHost, l->stream),
+					"cudaMemcpyAsync (result)", l->errbuf, l->errlen) ||
+		!gl_cuda_ok(cudaStreamSynchronize(l->stream), "copying the result", l->errbuf,
+					l->errlen))
+		return false;
+	memcpy(out->bits, r->host_result, result_bytes);
+	return true;
+}
+
+/*
+ * One part of a column (device_column.h): its rows' slice of the result,
+ * in out (whose bits point at the part's slice).  fail: report a device
+ * error without running (tests of the fallback).
  */
 static bool
 match_part(GlDeviceColumn *dcol, const GlPreparedProgram *pp, size_t shared_limit,
-		   bool fail, uint64_t *result, double *kernel_ms, char *errbuf, size_t errlen)
+		   bool fail, GlCudaResult *out, double *kernel_ms, char *errbuf, size_t errlen)
 {
 	GlKernelProgram kp;
 	GlLaunch	launch;
 	MatchScratch scratch;
+	HostListing host;
 	cudaStream_t stream;
 	size_t		byte_dfa_bytes = (size_t) pp->byte_dfa.nstates * 256 * sizeof(uint32_t);
-	size_t		result_bytes = gl_bitmap_words(dcol->nrows) * sizeof(uint64_t);
 	float		ms = 0;
 	bool		ok;
 
 	*kernel_ms = 0;
+	out->listed = false;
+	out->nwords = 0;
 	if (fail)
 	{
 		snprintf(errbuf, errlen, "simulated failure of the part on device %d "
@@ -262,7 +377,8 @@ match_part(GlDeviceColumn *dcol, const GlPreparedProgram *pp, size_t shared_limi
 	if (dcol->nrows == 0)
 		return true;
 	if (!gl_cuda_ok(cudaSetDevice(dcol->device), "cudaSetDevice", errbuf, errlen) ||
-		!prepare_resources(dcol, pp->blob_bytes, byte_dfa_bytes, &scratch, errbuf, errlen))
+		!prepare_resources(dcol, pp->blob_bytes, byte_dfa_bytes, (uint32_t) out->capacity,
+						   &scratch, &host, errbuf, errlen))
 		return false;
 	stream = dcol->match->stream;
 	ok = gl_cuda_ok(cudaMemcpyAsync(scratch.blob, pp->blob, pp->blob_bytes,
@@ -290,24 +406,18 @@ match_part(GlDeviceColumn *dcol, const GlPreparedProgram *pp, size_t shared_limi
 		run_plan(&launch, pp, &kp, &scratch) &&
 		gl_cuda_ok(cudaEventRecord(dcol->match->stop, stream), "cudaEventRecord",
 				   errbuf, errlen) &&
-		gl_cuda_ok(cudaMemcpyAsync(dcol->match->host_result, scratch.result, result_bytes,
-								   cudaMemcpyDeviceToHost, stream),
-				   "cudaMemcpyAsync (result)", errbuf, errlen) &&
-		gl_cuda_ok(cudaStreamSynchronize(stream), "running the match kernels", errbuf, errlen) &&
+		fetch_result(dcol, &launch, &scratch, &host, out) &&
 		gl_cuda_ok(cudaEventElapsedTime(&ms, dcol->match->start, dcol->match->stop),
 				   "cudaEventElapsedTime", errbuf, errlen);
 	if (ok)
-	{
-		memcpy(result, dcol->match->host_result, result_bytes);
 		*kernel_ms = ms;
-	}
 	return ok;
 }
 
 /*
  * Several parts: every part on a thread of its own, so the GPUs work at
- * once; each writes its own whole words of the result.  The kernel time
- * is the slowest part's.
+ * once; each writes its own whole words of the result, which comes back
+ * whole (no listing).  The kernel time is the slowest part's.
  */
 static bool
 match_parts(GlDeviceColumn *dcol, const GlPreparedProgram *pp, size_t shared_limit,
@@ -331,8 +441,10 @@ match_parts(GlDeviceColumn *dcol, const GlPreparedProgram *pp, size_t shared_lim
 	for (PartRun &r : runs)
 	{
 		auto		run = [&r, pp, shared_limit, result]() {
-			r.ok = match_part(r.part, pp, shared_limit, r.fail, result + r.part->first_row / 64,
-							  &r.ms, r.err, sizeof(r.err));
+			GlCudaResult slice = {result + r.part->first_row / 64};
+
+			r.ok = match_part(r.part, pp, shared_limit, r.fail, &slice, &r.ms, r.err,
+							  sizeof(r.err));
 		};
 
 		/* without a thread, run here */
@@ -360,13 +472,16 @@ match_parts(GlDeviceColumn *dcol, const GlPreparedProgram *pp, size_t shared_lim
 
 static bool
 match_column(GlDeviceColumn *dcol, const GlProgram *prog, uint32_t max_stream_states,
-			 int fail_part, uint64_t *result, double *kernel_ms, char *errbuf, size_t errlen)
+			 int fail_part, GlCudaResult *result, double *kernel_ms, char *errbuf,
+			 size_t errlen)
 {
 	GlPreparedProgram pp;
 	size_t		shared_limit;
 	bool		ok;
 
 	*kernel_ms = 0;
+	result->listed = false;
+	result->nwords = 0;
 	ok = prepare_for_parts(dcol, prog, max_stream_states, &pp, &shared_limit, errbuf, errlen);
 	/* no exception may reach the server's C code (the parts' vectors, threads) */
 	try
@@ -375,7 +490,7 @@ match_column(GlDeviceColumn *dcol, const GlProgram *prog, uint32_t max_stream_st
 			ok = match_part(dcol, &pp, shared_limit, fail_part == 0, result, kernel_ms,
 							errbuf, errlen);
 		else if (ok)
-			ok = match_parts(dcol, &pp, shared_limit, fail_part, result, kernel_ms,
+			ok = match_parts(dcol, &pp, shared_limit, fail_part, result->bits, kernel_ms,
 							 errbuf, errlen);
 	}
 	catch (...)
@@ -387,8 +502,8 @@ match_column(GlDeviceColumn *dcol, const GlProgram *prog, uint32_t max_stream_st
 }
 
 bool
-gl_cuda_match(GlDeviceColumn *dcol, const GlProgram *prog, int fail_part, uint64_t *result,
-			  double *kernel_ms, char *errbuf, size_t errlen)
+gl_cuda_match(GlDeviceColumn *dcol, const GlProgram *prog, int fail_part,
+			  GlCudaResult *result, double *kernel_ms, char *errbuf, size_t errlen)
 {
 	return match_column(dcol, prog, UINT32_MAX, fail_part, result, kernel_ms, errbuf, errlen);
 }
@@ -397,5 +512,7 @@ bool
 gl_cuda_match_capped(GlDeviceColumn *dcol, const GlProgram *prog, uint32_t max_stream_states,
 					 uint64_t *result, double *kernel_ms, char *errbuf, size_t errlen)
 {
-	return match_column(dcol, prog, max_stream_states, -1, result, kernel_ms, errbuf, errlen);
+	GlCudaResult whole = {result};
+
+	return match_column(dcol, prog, max_stream_states, -1, &whole, kernel_ms, errbuf, errlen);
 }

@@ -35,10 +35,12 @@
  *	   the output or in the quals left to evaluate) and there is no
  *	   recheck, candidates on all-visible pages are returned without
  *	   reading the page, as an index-only scan does ("Heap Fetches" counts
- *	   the others); heap_pages.c has the argument.  A count asks for them
- *	   to be counted by the server: it sends the visibility map's
- *	   all-visible bits with the request, and the answer lists only the
- *	   candidates that need a look at their page (column/candidates.h).
+ *	   the others); heap_pages.c has the argument.  A count over many
+ *	   pages asks for them to be counted by the server: it sends the
+ *	   visibility map's all-visible bits with the request, and the answer
+ *	   lists only the candidates that need a look at their page
+ *	   (column/candidates.h).  The planner decides when the map is worth
+ *	   sending (plan/count_paths.c).
  *
  * When the server cannot answer (not running, cache stale or evicted) or
  * a pattern is refused in a way that leaves nothing to ask, the same pass
@@ -237,6 +239,7 @@ begin_scan(CustomScanState *node, EState *estate, int eflags)
 	}
 	else
 	{
+		state->server_counts = intVal(lfourth(cscan->custom_private)) != 0;
 		state->rel = ExecGetRangeTableRelation(estate, count_scan_relid(cscan));
 		offloaded = (List *) unfix_index_vars((Node *) offloaded,
 											  cscan->custom_scan_tlist);
@@ -338,8 +341,8 @@ ask_server(GlScanState *state, dsa_area *dsa, GlPassResult *pass,
 			break;
 		case GL_REQUEST_BUILT:
 			state->counters.requests++;
-			if (state->output == GL_OUTPUT_COUNT && !state->needs_tuple &&
-				!lossy && gl_recheck_choice == GL_RECHECK_AUTO)
+			if (state->server_counts && !state->needs_tuple && !lossy &&
+				gl_recheck_choice == GL_RECHECK_AUTO)
 			{
 				BlockNumber nblocks = RelationGetNumberOfBlocks(state->rel);
 

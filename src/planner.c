@@ -140,7 +140,7 @@ candidate_pages(RelOptInfo *rel, double ncandidates)
 void
 gl_cost_scan(PlannerInfo *root, RelOptInfo *rel, Path *path,
 			 const GlScanShape *in, Cost *startup, Cost *run,
-			 double *pages_read)
+			 double *pages_read, double *candidate_pages_out)
 {
 	Selectivity selectivity;
 	double		ncandidates;
@@ -156,6 +156,7 @@ gl_cost_scan(PlannerInfo *root, RelOptInfo *rel, Path *path,
 		clauselist_selectivity(root, in->offloaded, rel->relid, JOIN_INNER, NULL);
 	ncandidates = clamp_row_est(selectivity * rel->tuples);
 	pages = candidate_pages(rel, ncandidates);
+	*candidate_pages_out = pages;
 
 	cost_qual_eval(&recheck_cost, in->exact_clauses, root);
 	cost_qual_eval(&filter_cost, in->filter_clauses, root);
@@ -189,8 +190,9 @@ cost_gpulike_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *cpath,
 	Cost		startup;
 	Cost		run;
 	double		pages_read;
+	double		pages;
 
-	gl_cost_scan(root, rel, &cpath->path, in, &startup, &run, &pages_read);
+	gl_cost_scan(root, rel, &cpath->path, in, &startup, &run, &pages_read, &pages);
 
 	/* the projection, as cost_seqscan charges it */
 	cpath->path.rows = param_info ? param_info->ppi_rows : rel->rows;
@@ -345,9 +347,11 @@ add_gpulike_paths_for(PlannerInfo *root, RelOptInfo *rel, Relation relation,
 		Cost		startup;
 		Cost		run;
 		double		pages_read;
+		double		pages;
 		int			workers;
 
-		gl_cost_scan(root, rel, &serial->path, &in, &startup, &run, &pages_read);
+		gl_cost_scan(root, rel, &serial->path, &in, &startup, &run, &pages_read,
+					 &pages);
 		workers = rel->rel_parallel_workers > 0 ?
 			Min(rel->rel_parallel_workers, max_parallel_workers_per_gather) :
 			parallel_workers_for(pages_read);

@@ -316,40 +316,63 @@ count_pages(void *arg)
 	return NULL;
 }
 
+/*
+ * Candidates of the sorted prefix met in row order, gathered a page at a
+ * time into records.
+ */
+typedef struct PageGatherer
+{
+	GlAnswerBuffer *out;
+	uint32_t	block;
+	int			n;
+	uint16_t	offsets[GL_PAGE_MAX_CANDIDATES];
+} PageGatherer;
+
+/* The set rows of word w of bits within rows [first, last), in order. */
+static bool
+gather_word(PageGatherer *g, const GlColumn *col, uint64_t w, uint64_t word,
+			uint64_t first, uint64_t last)
+{
+	if (w * 64 < first)
+		word &= ~UINT64_C(0) << (first % 64);
+	if ((w + 1) * 64 > last)
+		word &= (UINT64_C(1) << (last % 64)) - 1;
+	while (word != 0)
+	{
+		uint64_t	row = w * 64 + (uint64_t) __builtin_ctzll(word);
+		GlTid		tid = col->tids[row];
+
+		word &= word - 1;
+		if (g->n > 0 && gl_tid_block(tid) != g->block)
+		{
+			if (!gl_answer_add_page(g->out, g->block, g->offsets, g->n))
+				return false;
+			g->n = 0;
+		}
+		g->block = gl_tid_block(tid);
+		g->offsets[g->n++] = marked_offset(col, row);
+	}
+	return true;
+}
+
+static bool
+gather_end(PageGatherer *g)
+{
+	return g->n == 0 || gl_answer_add_page(g->out, g->block, g->offsets, g->n);
+}
+
 /* Sparse: set bit by set bit. */
 static void
 build_candidates(RowsJob *job)
 {
-	const GlColumn *col = job->col;
-	uint16_t	offsets[GL_PAGE_MAX_CANDIDATES];
-	int			n = 0;
-	uint32_t	block = 0;
+	PageGatherer gatherer;
 
+	gatherer.out = &job->out;
+	gatherer.n = 0;
 	for (uint64_t w = job->first / 64; w * 64 < job->last && job->ok; w++)
-	{
-		uint64_t	word = job->bits[w];
-
-		if (w * 64 < job->first)
-			word &= ~UINT64_C(0) << (job->first % 64);
-		if ((w + 1) * 64 > job->last)
-			word &= (UINT64_C(1) << (job->last % 64)) - 1;
-		while (word != 0)
-		{
-			uint64_t	row = w * 64 + (uint64_t) __builtin_ctzll(word);
-			GlTid		tid = col->tids[row];
-
-			word &= word - 1;
-			if (n > 0 && gl_tid_block(tid) != block)
-			{
-				job->ok = gl_answer_add_page(&job->out, block, offsets, n);
-				n = 0;
-			}
-			block = gl_tid_block(tid);
-			offsets[n++] = marked_offset(col, row);
-		}
-	}
-	if (n > 0 && job->ok)
-		job->ok = gl_answer_add_page(&job->out, block, offsets, n);
+		job->ok = gather_word(&gatherer, job->col, w, job->bits[w], job->first,
+							  job->last);
+	job->ok = job->ok && gather_end(&gatherer);
 }
 
 /* Rows [first, last): page by page where most are set, else bit by bit. */
@@ -604,17 +627,34 @@ sum_parts(GlAnswer *answer)
 	}
 }
 
-/* The delta rows' candidates as a one-part answer. */
+/* Word w of a bitmap, with only its rows past the sorted prefix left. */
+static inline uint64_t
+delta_part_of_word(const GlColumn *col, uint64_t w, uint64_t word)
+{
+	if ((w + 1) * 64 <= col->sorted_rows)
+		return 0;
+	if (w * 64 < col->sorted_rows)
+		word &= ~UINT64_C(0) << (col->sorted_rows % 64);
+	return word;
+}
+
+/*
+ * The delta rows' candidates as a one-part answer: the set rows at or
+ * past the sorted prefix among nwords words of the bitmap, word i being
+ * word index[i] (index NULL: word i).
+ */
 static bool
-answer_delta_rows(const GlColumn *col, const uint64_t *bits, GlAnswer *answer)
+answer_delta_rows(const GlColumn *col, const uint32_t *index,
+				  const uint64_t *words, uint64_t nwords, GlAnswer *answer)
 {
 	uint64_t	n = 0;
 	uint64_t   *keys;
 	bool		ok;
 
 	memset(answer, 0, sizeof(*answer));
-	for (uint64_t row = col->sorted_rows; row < col->nrows; row++)
-		n += gl_bitmap_test(bits, row);
+	for (uint64_t i = 0; i < nwords; i++)
+		n += (uint64_t) __builtin_popcountll(delta_part_of_word(col, index ? index[i] : i,
+																words[i]));
 	if (n == 0)
 		return true;
 	keys = malloc(n * sizeof(uint64_t));
@@ -628,15 +668,40 @@ answer_delta_rows(const GlColumn *col, const uint64_t *bits, GlAnswer *answer)
 	}
 	answer->nparts = 1;
 	n = 0;
-	for (uint64_t row = col->sorted_rows; row < col->nrows; row++)
+	for (uint64_t i = 0; i < nwords; i++)
 	{
-		if (gl_bitmap_test(bits, row))
+		uint64_t	w = index ? index[i] : i;
+
+		for (uint64_t word = delta_part_of_word(col, w, words[i]); word != 0;
+			 word &= word - 1)
+		{
+			uint64_t	row = w * 64 + (uint64_t) __builtin_ctzll(word);
+
 			keys[n++] = candidate_key(col->tids[row],
 									  !gl_bitmap_test(col->known_live, row));
+		}
 	}
 	qsort(keys, n, sizeof(uint64_t), compare_keys);
 	ok = build_from_keys(keys, n, &answer->parts[0]);
 	free(keys);
+	return ok;
+}
+
+/* An answer of the sorted prefix's part and the delta rows' part. */
+static bool
+add_delta_rows(const GlColumn *col, const uint32_t *index, const uint64_t *words,
+			   uint64_t nwords, GlAnswer *answer)
+{
+	GlAnswer	delta;
+	bool		ok = true;
+
+	if (col->nrows > col->sorted_rows)
+	{
+		ok = answer_delta_rows(col, index, words, nwords, &delta);
+		if (ok && delta.nparts > 0)
+			ok = merge_answers(answer, &delta);
+		gl_answer_free(&delta);
+	}
 	return ok;
 }
 
@@ -697,7 +762,6 @@ gl_answer_from_rows(const GlColumn *col, const uint64_t *bits,
 	void	   *(*work) (void *) = visible != NULL ? count_pages : build_sorted_rows;
 	uint64_t	ndelta_blocks = 0;
 	uint32_t   *blocks_with_deltas = delta_blocks(col, &ndelta_blocks);
-	GlAnswer	delta;
 	int			njobs;
 	bool		ok = true;
 
@@ -737,13 +801,41 @@ gl_answer_from_rows(const GlColumn *col, const uint64_t *bits,
 	}
 
 	free(blocks_with_deltas);
-	if (ok && col->nrows > col->sorted_rows)
+	ok = ok && add_delta_rows(col, NULL, bits, gl_bitmap_words(col->nrows), answer);
+	if (!ok)
 	{
-		ok = answer_delta_rows(col, bits, &delta);
-		if (ok && delta.nparts > 0)
-			ok = merge_answers(answer, &delta);
-		gl_answer_free(&delta);
+		gl_answer_free(answer);
+		return false;
 	}
+	sum_parts(answer);
+	return true;
+}
+
+bool
+gl_answer_from_words(const GlColumn *col, const uint32_t *index,
+					 const uint64_t *words, uint64_t nwords, GlAnswer *answer)
+{
+	PageGatherer *gatherer = malloc(sizeof(PageGatherer));
+	bool		ok;
+
+	memset(answer, 0, sizeof(*answer));
+	answer->parts = calloc(1, sizeof(GlAnswerBuffer));
+	if (gatherer == NULL || answer->parts == NULL)
+	{
+		free(gatherer);
+		free(answer->parts);
+		answer->parts = NULL;
+		return false;
+	}
+	answer->nparts = 1;
+	gatherer->out = &answer->parts[0];
+	gatherer->n = 0;
+	ok = true;
+	for (uint64_t i = 0; i < nwords && ok && index[i] * UINT64_C(64) < col->sorted_rows; i++)
+		ok = gather_word(gatherer, col, index[i], words[i], 0, col->sorted_rows);
+	ok = ok && gather_end(gatherer) &&
+		add_delta_rows(col, index, words, nwords, answer);
+	free(gatherer);
 	if (!ok)
 	{
 		gl_answer_free(answer);

@@ -149,6 +149,16 @@ extern bool gl_answer_from_rows(const GlColumn *col, const uint64_t *bits,
 								const GlVisibleBlocks *visible, int nthreads,
 								GlAnswer *answer);
 
+/*
+ * The same from the bitmap's nonzero words only: nwords of them, word i
+ * being word index[i] of the bitmap, indices increasing.  Always a
+ * listing answer; built on the calling thread (it is meant for few
+ * candidates).  False on out-of-memory.
+ */
+extern bool gl_answer_from_words(const GlColumn *col, const uint32_t *index,
+								 const uint64_t *words, uint64_t nwords,
+								 GlAnswer *answer);
+
 /* The answer for sorted, unique TIDs, all uncertain.  False on OOM. */
 extern bool gl_answer_from_tids(const GlTid *tids, uint64_t ntids,
 								GlAnswer *answer);

@@ -119,8 +119,17 @@ find_gpulike_path(List *paths)
 }
 
 /*
+ * The server counts the rows (the scan sends it the visibility map's
+ * all-visible bits: executor.c) when the candidates are expected on at
+ * least one page in this many: below that, looking at each candidate
+ * page's bit in the backend costs less than reading the whole map.
+ */
+#define GL_SERVER_COUNTS_PAGES	8
+
+/*
  * A count path in out_rel over the scan 'base' of rel: its custom_private
- * carries the scan's and rel's relid, for plan_count_path.
+ * carries the scan's, then whether the server should count (an Integer),
+ * then rel's relid, for plan_count_path.
  */
 static CustomPath *
 make_count_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *base,
@@ -131,6 +140,7 @@ make_count_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *base,
 	Cost		startup;
 	Cost		run;
 	double		pages_read;
+	double		pages;
 
 	gl_path_shape(rel, base, &shape);
 	shape.counted = true;
@@ -145,12 +155,15 @@ make_count_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *base,
 	cpath->path.rows = 1;
 	cpath->flags = 0;
 	cpath->custom_paths = NIL;
-	cpath->custom_private = list_concat_copy(base->custom_private,
-											 list_make1(makeInteger(rel->relid)));
 	cpath->methods = &count_path_methods;
 
 	/* the scan's own cost, less returning its rows, plus one row out */
-	gl_cost_scan(root, rel, &base->path, &shape, &startup, &run, &pages_read);
+	gl_cost_scan(root, rel, &base->path, &shape, &startup, &run, &pages_read,
+				 &pages);
+	cpath->custom_private =
+		list_concat_copy(base->custom_private,
+						 list_make2(makeInteger(pages >= rel->pages / GL_SERVER_COUNTS_PAGES),
+									makeInteger(rel->relid)));
 	cpath->path.startup_cost = startup + run;
 	cpath->path.total_cost = startup + run + cpu_tuple_cost +
 		target->cost.startup + target->cost.per_tuple;
@@ -258,6 +271,8 @@ plan_count_path(PlannerInfo *root, RelOptInfo *out_rel, CustomPath *best_path,
 {
 	CustomScan *cscan = makeNode(CustomScan);
 	Index		relid = intVal(llast(best_path->custom_private));
+	bool		server_counts = intVal(list_nth(best_path->custom_private,
+												list_length(best_path->custom_private) - 2)) != 0;
 	RelOptInfo *rel = root->simple_rel_array[relid];
 	List	   *offloaded = linitial(best_path->custom_private);
 	List	   *scan_tlist = NIL;
@@ -274,9 +289,10 @@ plan_count_path(PlannerInfo *root, RelOptInfo *out_rel, CustomPath *best_path,
 	cscan->flags = best_path->flags;
 	cscan->custom_scan_tlist = scan_tlist;
 	cscan->custom_exprs = list_make3(offloaded, recheck, filter);
-	cscan->custom_private = list_make3(gl_offloaded_attnums(offloaded, relid),
+	cscan->custom_private = list_make4(gl_offloaded_attnums(offloaded, relid),
 									   makeInteger(GL_OUTPUT_COUNT),
-									   makeInteger(filter != NIL ? 1 : 0));
+									   makeInteger(filter != NIL ? 1 : 0),
+									   makeInteger(server_counts ? 1 : 0));
 	cscan->methods = &gl_scan_methods;
 	return &cscan->scan.plan;
 }

@@ -45,11 +45,12 @@ extern double gl_parallel_divisor(int parallel_workers);
 /*
  * Startup and run cost of scanning for the shape's candidates (planner.c's
  * cost model), per participant of path (parallel_workers); *pages_read
- * gets the heap pages it reads in all.
+ * gets the heap pages it reads in all, *candidate_pages the pages its
+ * candidates are expected on.
  */
 extern void gl_cost_scan(PlannerInfo *root, RelOptInfo *rel, Path *path,
 						 const GlScanShape *shape, Cost *startup, Cost *run,
-						 double *pages_read);
+						 double *pages_read, double *candidate_pages);
 
 /* The scan's quals split into the recheck list and the Filter. */
 extern void gl_split_plan_clauses(CustomPath *path, List *clauses,

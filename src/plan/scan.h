@@ -19,7 +19,10 @@
  *								scan.plan.qual);
  *	custom_private	list_make3(integer list of the cached columns used,
  *					output (GlScanOutput), needs_tuple (0/1): whether the
- *					output or the other quals read the row's columns).
+ *					output or the other quals read the row's columns),
+ *					and for COUNT a fourth: server_counts (0/1), whether
+ *					to send the visibility map so that the server counts
+ *					(executor.c).
  *
  * ROWS scans the relation (scanrelid > 0) and returns its rows.  COUNT
  * replaces an aggregate of count(*) over such a scan (plan/count_paths.c):
@@ -73,6 +76,7 @@ typedef struct GlScanState
 	ExprState  *recheck_quals;	/* when the answer is lossy */
 	ExprState  *count_filter;	/* COUNT: the other quals */
 	bool		needs_tuple;	/* must read every returned row */
+	bool		server_counts;	/* COUNT: send the visibility map */
 	TupleTableSlot *heap_slot;	/* rows read from the heap */
 	TupleTableSlot *bare_slot;	/* a row counted without reading it */
 

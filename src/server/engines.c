@@ -16,7 +16,11 @@
  * becomes a bitmap over the rows of its column that can be candidates at
  * all (not NULL, not superseded: column.h); a negated leaf is "such a row,
  * not matching" when its program is exact, and every such row when the
- * program is only a superset (negating a superset could lose rows).  AND /
+ * program is only a superset (negating a superset could lose rows).  A
+ * positive leaf the GPU matched in few rows comes back as the nonzero
+ * words of its bitmap alone, and stays so while nothing needs the whole
+ * bitmap, so that a selective request costs what its matches cost rather
+ * than what the column's size does.  AND /
  * OR of operands over the same column are word-wise bitmap operations;
  * operands over different columns are first turned into sorted TID sets,
  * because row positions of two columns do not correspond (tidset.h).  The
@@ -52,14 +56,30 @@ static int	device_count = 0;	/* used by the server: at most GL_MAX_GPUS */
 static uint64 devices_memory = 0;	/* their total memory */
 #endif
 
-/* One operand on the evaluation stack: a row bitmap or a TID set. */
+/*
+ * One operand on the evaluation stack, in one of three forms: the rows of
+ * a column as a bitmap; the same with only the bitmap's nonzero words
+ * listed (a GPU leaf that matched few rows: everything done with it then
+ * costs what its matches cost, not what the column's size does); or a
+ * TID set.
+ */
 typedef struct Operand
 {
-	GlStoredColumn *column;		/* bitmap: the column its rows belong to */
-	uint64	   *bits;			/* NULL once turned into a TID set */
-	GlTid	   *tids;
+	GlStoredColumn *column;		/* bitmap or listed: the column of the rows */
+	uint64	   *bits;			/* the bitmap, or NULL */
+	uint32	   *listed_index;	/* listed: the nonzero words' indices, */
+	uint64	   *listed_words;	/* increasing, and their bits */
+	uint64		nlisted;
+	GlTid	   *tids;			/* a TID set, or NULL */
 	uint64		ntids;
 } Operand;
+
+/* Words a listed result may have; more, and it comes back as a bitmap. */
+static uint64
+listing_capacity(uint64 nrows)
+{
+	return Min(gl_bitmap_words(nrows) / 16, 65536);
+}
 
 /* What one request has used so far. */
 typedef struct MatchRun
@@ -204,23 +224,23 @@ alloc_bitmap(uint64 nrows)
 								  Max(gl_bitmap_words(nrows), 1) * sizeof(uint64));
 }
 
-/* Clear the bits past the last row: gl_bitmap_to_tids reads a TID per bit. */
-static void
-clear_tail(uint64 *bits, uint64 nrows)
+/*
+ * The rows of word w that can be candidates (gl_column_answerable_word),
+ * none past the last row: whatever an engine left there must not become
+ * a TID.
+ */
+static inline uint64
+answerable_word(const GlColumn *col, uint64 w)
 {
-	if (nrows % 64 != 0)
-		bits[gl_bitmap_words(nrows) - 1] &= (UINT64CONST(1) << (nrows % 64)) - 1;
+	return gl_column_answerable_word(col, w) & gl_bitmap_word_mask(col->nrows, w);
 }
 
-/* Every row that can be a candidate (gl_column_answerable_word). */
+/* Every row that can be a candidate. */
 static void
 set_answerable(uint64 *bits, const GlColumn *col)
 {
-	uint64		w;
-
-	for (w = 0; w < gl_bitmap_words(col->nrows); w++)
-		bits[w] = gl_column_answerable_word(col, w);
-	clear_tail(bits, col->nrows);
+	for (uint64 w = 0; w < gl_bitmap_words(col->nrows); w++)
+		bits[w] = answerable_word(col, w);
 }
 
 /*
@@ -241,22 +261,39 @@ cpu_match(const GlProgram *prog, GlStoredColumn *sc, uint64 *bits, MatchRun *run
 	return false;
 }
 
-/* Try the GPU; false (logged) when the CPU engine must answer instead. */
+/*
+ * Try the GPU; false (logged) when the CPU engine must answer instead.
+ * With may_list, a result with few nonzero words comes back listed in out
+ * (out->bits is then left alone).
+ */
 static bool
-gpu_match(const GlProgram *prog, GlStoredColumn *sc, uint64 *bits, MatchRun *run)
+gpu_match(const GlProgram *prog, GlStoredColumn *sc, bool may_list, Operand *out,
+		  MatchRun *run)
 {
 #ifdef GPULIKE_HAVE_CUDA
+	uint64		capacity = may_list ? listing_capacity(sc->col.nrows) : 0;
+	GlCudaResult result = {out->bits, capacity};
 	char		err[256];
 	double		kernel_ms = 0;
 
 	if (!gl_store_ensure_device(sc))
 		return false;
-	if (gl_cuda_match(sc->device, prog, run->fail_gpu_part, bits, &kernel_ms,
+	if (capacity > 0)
+	{
+		result.word_index = palloc(capacity * sizeof(uint32));
+		result.words = palloc(capacity * sizeof(uint64));
+	}
+	if (gl_cuda_match(sc->device, prog, run->fail_gpu_part, &result, &kernel_ms,
 					  err, sizeof(err)))
 	{
 		run->used_gpu = true;
-		run->engine_ms += kernel_ms;
 		run->gpus = Max(run->gpus, gl_store_gpus_of(sc));
+		if (result.listed)
+		{
+			out->listed_index = result.word_index;
+			out->listed_words = result.words;
+			out->nlisted = result.nwords;
+		}
 		return true;
 	}
 	ereport(LOG,
@@ -282,82 +319,126 @@ program_valid(const GlMatchMessage *msg, Size len, const GlMatchItem *item)
 		prog->kind >= GL_PROG_LIKE && prog->kind <= GL_PROG_DFA;
 }
 
+/*
+ * A leaf: its program's matches among the rows that can be candidates.
+ * The engines know NULLs but not superseded rows (a device copy is not
+ * told when a row is superseded): both are masked here.  Engine time is
+ * the leaf's wall time, the GPU's transfers included.
+ */
 static void
 eval_leaf(const GlMatchMessage *msg, const GlMatchItem *item,
 		  GlStoredColumn *sc, Operand *out, MatchRun *run)
 {
 	const GlProgram *prog = (const GlProgram *) ((const char *) msg + item->program_off);
 	const GlColumn *col = &sc->col;
-	uint64		nrows = col->nrows;
-	uint64		nwords = gl_bitmap_words(nrows);
-	uint64	   *bits = alloc_bitmap(nrows);
+	uint64		nwords = gl_bitmap_words(col->nrows);
 	instr_time	start;
 	instr_time	elapsed;
-	uint64		w;
 	bool		exact = prog->exact;
 
-	if (!(run->use_gpu && gpu_match(prog, sc, bits, run)))
-	{
-		INSTR_TIME_SET_CURRENT(start);
-		if (!cpu_match(prog, sc, bits, run))
-			exact = false;
-		INSTR_TIME_SET_CURRENT(elapsed);
-		INSTR_TIME_SUBTRACT(elapsed, start);
-		run->engine_ms += INSTR_TIME_GET_MILLISEC(elapsed);
-	}
+	memset(out, 0, sizeof(Operand));
+	out->column = sc;
+	out->bits = alloc_bitmap(col->nrows);
+
+	INSTR_TIME_SET_CURRENT(start);
+	if (!(run->use_gpu && gpu_match(prog, sc, !item->negated, out, run)) &&
+		!cpu_match(prog, sc, out->bits, run))
+		exact = false;
 	run->exact &= exact;
 
-	/*
-	 * The engines know NULLs but not superseded rows (a device copy is not
-	 * told when a row is superseded): mask both here.
-	 */
-	if (item->negated && !exact)
-		set_answerable(bits, col);	/* negating a superset could lose rows */
+	if (out->listed_index != NULL)
+	{
+		uint64		kept = 0;
+
+		/* a listed leaf is never negated: mask the listed words alone */
+		pfree(out->bits);
+		out->bits = NULL;
+		for (uint64 i = 0; i < out->nlisted; i++)
+		{
+			uint64		word = out->listed_words[i] &
+				answerable_word(col, out->listed_index[i]);
+
+			if (word == 0)
+				continue;
+			out->listed_index[kept] = out->listed_index[i];
+			out->listed_words[kept++] = word;
+		}
+		out->nlisted = kept;
+	}
+	else if (item->negated && !exact)
+		set_answerable(out->bits, col); /* negating a superset could lose rows */
 	else if (item->negated)
 	{
-		for (w = 0; w < nwords; w++)
-			bits[w] = ~bits[w] & gl_column_answerable_word(col, w);
+		for (uint64 w = 0; w < nwords; w++)
+			out->bits[w] = ~out->bits[w] & answerable_word(col, w);
 	}
 	else
 	{
-		for (w = 0; w < nwords; w++)
-			bits[w] &= gl_column_answerable_word(col, w);
+		for (uint64 w = 0; w < nwords; w++)
+			out->bits[w] &= answerable_word(col, w);
 	}
-	/* whatever an engine left past the last row must not become a TID */
-	clear_tail(bits, nrows);
-	out->column = sc;
-	out->bits = bits;
-	out->tids = NULL;
-	out->ntids = 0;
+	INSTR_TIME_SET_CURRENT(elapsed);
+	INSTR_TIME_SUBTRACT(elapsed, start);
+	run->engine_ms += INSTR_TIME_GET_MILLISEC(elapsed);
 }
 
 /* ------------------------------------------------------ operands */
 
-static uint64
-bitmap_count(const uint64 *bits, uint64 nrows)
+/* A listed operand as a bitmap. */
+static void
+to_bitmap(Operand *op)
 {
-	uint64		n = 0;
-	uint64		w;
+	if (op->listed_index == NULL)
+		return;
+	op->bits = MemoryContextAllocExtended(CurrentMemoryContext,
+										  Max(gl_bitmap_words(op->column->col.nrows), 1) *
+										  sizeof(uint64),
+										  MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	for (uint64 i = 0; i < op->nlisted; i++)
+		op->bits[op->listed_index[i]] = op->listed_words[i];
+	pfree(op->listed_index);
+	pfree(op->listed_words);
+	op->listed_index = NULL;
+	op->listed_words = NULL;
+	op->nlisted = 0;
+}
 
-	for (w = 0; w < gl_bitmap_words(nrows); w++)
-		n += __builtin_popcountll(bits[w]);
-	return n;
+/* The TIDs of a bitmap's or listed operand's rows, in row order. */
+static uint64
+operand_tids(const Operand *op, GlTid **tids)
+{
+	const GlColumn *col = &op->column->col;
+	uint64		count = 0;
+
+	if (op->bits != NULL)
+	{
+		for (uint64 w = 0; w < gl_bitmap_words(col->nrows); w++)
+			count += __builtin_popcountll(op->bits[w]);
+		*tids = MemoryContextAllocHuge(CurrentMemoryContext, Max(count, 1) * sizeof(GlTid));
+		return gl_bitmap_to_tids(op->bits, col->nrows, col->tids, *tids);
+	}
+	for (uint64 i = 0; i < op->nlisted; i++)
+		count += __builtin_popcountll(op->listed_words[i]);
+	*tids = MemoryContextAllocHuge(CurrentMemoryContext, Max(count, 1) * sizeof(GlTid));
+	count = 0;
+	for (uint64 i = 0; i < op->nlisted; i++)
+	{
+		for (uint64 word = op->listed_words[i]; word != 0; word &= word - 1)
+			(*tids)[count++] = col->tids[op->listed_index[i] * UINT64CONST(64) +
+										 __builtin_ctzll(word)];
+	}
+	return count;
 }
 
 static void
 to_tidset(Operand *op)
 {
-	uint64		nrows;
-	uint64		count;
 	GlTid	   *tids;
+	uint64		count;
 
-	if (op->bits == NULL)
+	if (op->tids != NULL)
 		return;
-	nrows = op->column->col.nrows;
-	count = bitmap_count(op->bits, nrows);
-	tids = MemoryContextAllocHuge(CurrentMemoryContext,
-								  Max(count, 1) * sizeof(GlTid));
-	count = gl_bitmap_to_tids(op->bits, nrows, op->column->col.tids, tids);
+	count = operand_tids(op, &tids);
 	if (count > 1)
 	{
 		GlTid	   *scratch = MemoryContextAllocHuge(CurrentMemoryContext,
@@ -366,8 +447,14 @@ to_tidset(Operand *op)
 		count = gl_tids_sort_unique(tids, count, scratch);
 		pfree(scratch);
 	}
-	pfree(op->bits);
-	op->bits = NULL;
+	if (op->bits != NULL)
+		pfree(op->bits);
+	if (op->listed_index != NULL)
+	{
+		pfree(op->listed_index);
+		pfree(op->listed_words);
+	}
+	memset(op, 0, sizeof(Operand));
 	op->tids = tids;
 	op->ntids = count;
 }
@@ -381,7 +468,7 @@ combine(Operand *ops, int n, GlMatchOp op)
 
 	for (i = 0; i < n; i++)
 	{
-		if (ops[i].bits == NULL || ops[i].column != ops[0].column)
+		if (ops[i].tids != NULL || ops[i].column != ops[0].column)
 			same_column = false;
 	}
 
@@ -389,6 +476,8 @@ combine(Operand *ops, int n, GlMatchOp op)
 	{
 		uint64		nwords = gl_bitmap_words(ops[0].column->col.nrows);
 
+		for (i = 0; i < n; i++)
+			to_bitmap(&ops[i]);
 		for (i = 1; i < n; i++)
 		{
 			uint64		w;
@@ -449,13 +538,17 @@ describe_engine(const MatchRun *run, GlMatchResult *result)
 /*
  * The final operand as page records.  A counting request's exact answer
  * over one column counts what it can instead of listing it (candidates.h);
- * without the column's page index (no memory for it), it lists everything,
- * which is a correct answer too.
+ * without the column's page index (no memory for it), or when the
+ * operand's few words are listed, it lists everything, which is a correct
+ * answer too.
  */
 static bool
 build_answer(Operand *op, const GlVisibleBlocks *visible, bool exact,
 			 GlAnswer *answer)
 {
+	if (op->listed_index != NULL)
+		return gl_answer_from_words(&op->column->col, op->listed_index,
+									op->listed_words, op->nlisted, answer);
 	if (op->bits != NULL)
 	{
 		GlColumn   *col = &op->column->col;

@@ -2,9 +2,9 @@
  * candidates_test.c
  *	  Answers as page records (src/column/candidates.c): built from a row
  *	  bitmap over a column with loaded and delta rows, on 1 to 8 threads,
- *	  listing every candidate or counting those that need no reading, and
- *	  from TID lists; decoded and compared with the candidates computed
- *	  directly from the rows.
+ *	  listing every candidate or counting those that need no reading, from
+ *	  the bitmap's nonzero words alone, and from TID lists; decoded and
+ *	  compared with the candidates computed directly from the rows.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -231,6 +231,33 @@ test_from_rows(uint32_t nblocks, int ndeltas, int density_pct, int nthreads)
 		   answer.nbytes, saw_list ? "lists " : "", saw_bitmap ? "bitmaps " : "",
 		   saw_every ? "every-row pages" : "");
 	gl_answer_free(&answer);
+
+	/* the same from the bitmap's nonzero words only */
+	{
+		uint64_t	nwords = gl_bitmap_words(col.nrows);
+		uint32_t   *index = malloc((nwords + 1) * sizeof(uint32_t));
+		uint64_t   *words = malloc((nwords + 1) * sizeof(uint64_t));
+		uint64_t	nlisted = 0;
+
+		for (uint64_t w = 0; w < nwords; w++)
+		{
+			if (bits[w] != 0)
+			{
+				index[nlisted] = (uint32_t) w;
+				words[nlisted++] = bits[w];
+			}
+		}
+		saw_every = false;
+		ok = gl_answer_from_words(&col, index, words, nlisted, &answer) &&
+			decode(&answer, &col, got, &ngot, &saw_list, &saw_bitmap, &saw_every);
+		qsort(got, ngot, sizeof(uint64_t), compare_u64);
+		tap_ok(ok && !saw_every && ngot == nwant &&
+			   memcmp(got, want, nwant * sizeof(uint64_t)) == 0,
+			   "  the same from its %llu nonzero words", (unsigned long long) nlisted);
+		gl_answer_free(&answer);
+		free(index);
+		free(words);
+	}
 	gl_column_free(&col);
 	free(bits);
 	free(want);
