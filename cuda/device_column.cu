@@ -26,10 +26,11 @@
 static const size_t STAGING_BYTES = 64 << 20;
 
 bool
-gl_cuda_probe(GlCudaDeviceInfo *info, char *errbuf, size_t errlen)
+gl_cuda_probe(GlCudaDeviceInfo *info, int assumed_capability, char *errbuf, size_t errlen)
 {
 	cudaDeviceProp prop;
 	int			count = 0;
+	int			capability;
 
 	memset(info, 0, sizeof(*info));
 	if (!gl_cuda_ok(cudaGetDeviceCount(&count), "cudaGetDeviceCount", errbuf, errlen))
@@ -40,11 +41,13 @@ gl_cuda_probe(GlCudaDeviceInfo *info, char *errbuf, size_t errlen)
 					errbuf, errlen))
 		return false;
 	/* the fat binary starts at sm_80 (cuda/archs.mk) */
-	if (prop.major < 8)
+	capability = assumed_capability > 0 ? assumed_capability : 10 * prop.major + prop.minor;
+	if (capability < GL_CUDA_MIN_CAPABILITY)
 	{
 		snprintf(errbuf, errlen, "GPU \"%s\" has compute capability %d.%d; "
-				 "gpulike's kernels need 8.0 (Ampere) or newer", prop.name,
-				 prop.major, prop.minor);
+				 "gpulike's kernels need %d.%d (Ampere) or newer", prop.name,
+				 capability / 10, capability % 10, GL_CUDA_MIN_CAPABILITY / 10,
+				 GL_CUDA_MIN_CAPABILITY % 10);
 		return false;
 	}
 	if (!gl_cuda_ok(cudaSetDevice(0), "cudaSetDevice", errbuf, errlen) ||

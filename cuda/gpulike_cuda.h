@@ -58,7 +58,17 @@ typedef struct GlCudaPart
 	size_t		bytes;			/* device memory it holds */
 } GlCudaPart;
 
-extern bool gl_cuda_probe(GlCudaDeviceInfo *info, char *errbuf, size_t errlen);
+/*
+ * The first device and how many there are; false (and why) when there is
+ * none the kernels can run on.  assumed_capability > 0 (10 * major +
+ * minor) stands for the device's own compute capability: tests of the
+ * refusal of older GPUs.
+ */
+extern bool gl_cuda_probe(GlCudaDeviceInfo *info, int assumed_capability,
+						  char *errbuf, size_t errlen);
+
+/* The oldest compute capability the kernels are built for (cuda/archs.mk). */
+#define GL_CUDA_MIN_CAPABILITY	80
 extern bool gl_cuda_device_memory(int device, GlCudaDeviceMemory *memory,
 								  char *errbuf, size_t errlen);
 

@@ -408,7 +408,7 @@ main(int argc, char **argv)
 	static const char *const ac20[] = {"special", "Complaints", "pinto", "sauternes",
 	"warthogs", "dinos", "somas", "Tiresias", "dazzle", "snooze"};
 
-	if (!gl_cuda_probe(&info, err, sizeof(err)))
+	if (!gl_cuda_probe(&info, 0, err, sizeof(err)))
 		die("no usable CUDA device", err);
 	printf("# device: %s, %d SMs, %.1f GB\n", info.name, info.sm_count, info.total_memory / 1e9);
 	build_column(&col, bytes, false);

@@ -903,7 +903,7 @@ main(int argc, char **argv)
 	run_prep_cases(n);
 	run_byte_dfa_cases(n);
 	run_malformed_cases();
-	if (!gl_cuda_probe(&info, err, sizeof(err)))
+	if (!gl_cuda_probe(&info, 0, err, sizeof(err)))
 	{
 		printf("Bail out! no usable CUDA device: %s\n", err);
 		return 2;

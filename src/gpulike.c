@@ -30,6 +30,7 @@ int			gl_gpu_memory_mb = 0;
 int			gl_gpu_split_parts = 0;
 int			gl_gpu_split_min_kb = 64 * 1024;
 int			gl_debug_gpu_fail_part = -1;
+int			gl_debug_compute_capability = 0;
 int			gl_host_memory_mb = 4096;
 double		gl_rebuild_garbage_fraction = 0.5;
 int			gl_delta_log_kb = 65536;
@@ -101,6 +102,11 @@ define_gucs(void)
 							"For tests of the fallback to the CPU engine.",
 							&gl_debug_gpu_fail_part, -1, -1, GL_MAX_GPU_PARTS - 1,
 							PGC_SUSET, GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
+	DefineCustomIntVariable("gpulike.debug_compute_capability",
+							"Compute capability the server's probe assumes for its GPUs, as 10 * major + minor (0 = their own).",
+							"For tests of the refusal of GPUs older than the kernels support.",
+							&gl_debug_compute_capability, 0, 0, 1000,
+							PGC_POSTMASTER, GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
 	DefineCustomIntVariable("gpulike.host_memory",
 							"Host memory the column caches may use.",
 							NULL, &gl_host_memory_mb, 4096, 16, INT_MAX,

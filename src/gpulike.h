@@ -35,6 +35,7 @@ extern int	gl_gpu_memory_mb;
 extern int	gl_gpu_split_parts;
 extern int	gl_gpu_split_min_kb;
 extern int	gl_debug_gpu_fail_part;
+extern int	gl_debug_compute_capability;
 extern int	gl_host_memory_mb;
 extern double gl_rebuild_garbage_fraction;
 extern int	gl_delta_log_kb;

@@ -95,6 +95,9 @@ typedef struct MatchRun
 	int			fail_gpu_part;	/* gpulike.debug_gpu_fail_part of the backend */
 } MatchRun;
 
+/* Why the server uses the CPU engine, for status(); "" when it uses GPUs. */
+static char cpu_reason[256] = "";
+
 void
 gl_engines_start(void)
 {
@@ -103,10 +106,12 @@ gl_engines_start(void)
 
 	if (gl_device_choice == GL_DEVICE_CPU)
 	{
+		strlcpy(cpu_reason, "gpulike.device = cpu", sizeof(cpu_reason));
 		ereport(LOG, (errmsg("gpulike server: gpulike.device = cpu, using the CPU engine")));
 		return;
 	}
-	if (gl_cuda_probe(&device_info, err, sizeof(err)) && device_info.device_count > 0)
+	if (gl_cuda_probe(&device_info, gl_debug_compute_capability, err, sizeof(err)) &&
+		device_info.device_count > 0)
 	{
 		device_count = Min(device_info.device_count, GL_MAX_GPUS);
 		for (int d = 0; d < device_count; d++)
@@ -129,10 +134,12 @@ gl_engines_start(void)
 						device_count, device_info.name, device_info.total_memory >> 20)));
 		return;
 	}
+	snprintf(cpu_reason, sizeof(cpu_reason), "no usable GPU: %s", err);
 	ereport(gl_device_choice == GL_DEVICE_GPU ? WARNING : LOG,
 			(errmsg("gpulike server: no usable GPU, using the CPU engine"),
 			 errdetail("%s", err)));
 #else
+	strlcpy(cpu_reason, "gpulike was built without CUDA", sizeof(cpu_reason));
 	if (gl_device_choice == GL_DEVICE_GPU)
 		ereport(WARNING,
 				(errmsg("gpulike server: gpulike.device = gpu, but gpulike was built without CUDA; using the CPU engine")));
@@ -182,6 +189,7 @@ void
 gl_engines_describe(GlStatusInfo *info)
 {
 	strlcpy(info->engine, gpu_ready ? "cuda" : "cpu", sizeof(info->engine));
+	strlcpy(info->cpu_reason, cpu_reason, sizeof(info->cpu_reason));
 	info->cpu_threads = gl_engines_cpu_threads();
 	info->has_device = false;
 	info->ndevices = 0;

@@ -171,6 +171,7 @@ typedef struct GlDeviceStatus
 typedef struct GlStatusInfo
 {
 	char		engine[16];		/* "cuda" or "cpu" */
+	char		cpu_reason[256];	/* why "cpu": no usable GPU, the settings */
 	char		device_name[256];	/* the first GPU's; "" without a GPU */
 	bool		has_device;
 	uint64		device_total_bytes; /* over all GPUs */

@@ -13,8 +13,9 @@
  * regression test selects only the columns that are the same everywhere.
  *
  * gpulike.devices() lists the GPUs, from the same STATUS reply.  Both
- * serve the 1.0 declaration of status() too (without device_count), so a
- * newer library works before ALTER EXTENSION gpulike UPDATE.
+ * serve the older declarations of status() too (1.0: without
+ * device_count, 1.1: without cpu_reason), so a newer library works before
+ * ALTER EXTENSION gpulike UPDATE.
  *
  *-------------------------------------------------------------------------
  */
@@ -32,7 +33,7 @@
 #include "server/server_shmem.h"
 
 #define GL_STATUS_TIMEOUT_MS	10000
-#define GL_STATUS_COLUMNS		12	/* 11 in version 1.0 */
+#define GL_STATUS_COLUMNS		13	/* 11 in version 1.0, 12 in 1.1 */
 #define GL_DEVICES_COLUMNS		5
 
 PG_FUNCTION_INFO_V1(gl_status);
@@ -101,7 +102,7 @@ gl_status(PG_FUNCTION_ARGS)
 
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
-	if (tupdesc->natts != GL_STATUS_COLUMNS && tupdesc->natts != GL_STATUS_COLUMNS - 1)
+	if (tupdesc->natts < GL_STATUS_COLUMNS - 2 || tupdesc->natts > GL_STATUS_COLUMNS)
 		elog(ERROR, "gpulike.status() is declared with %d columns, expected %d",
 			 tupdesc->natts, GL_STATUS_COLUMNS);
 
@@ -143,6 +144,12 @@ gl_status(PG_FUNCTION_ARGS)
 		values[9] = Int64GetDatum(info.host_bytes);
 		values[10] = Int64GetDatum(info.device_bytes);
 		values[11] = Int32GetDatum(info.ndevices);
+		/* why the CPU engine: hidden, it names the host's driver */
+		if (info.cpu_reason[0] != '\0')
+		{
+			nulls[12] = false;
+			values[12] = CStringGetTextDatum(hide ? "(hidden)" : info.cpu_reason);
+		}
 	}
 	nulls[0] = false;
 	values[0] = CStringGetTextDatum(server_state);
