@@ -18,7 +18,8 @@
  * run -- which is also right for a superset program, whose extra
  * candidates cost what the others cost.  The sample comes from the
  * server once per backend and cache generation; matching it costs a
- * fraction of a millisecond of planning.  Expressions over one cached
+ * fraction of a millisecond of planning, and a pattern's matches are kept
+ * with the sample for the next time it is planned.  Expressions over one cached
  * column with constant patterns only; everything else keeps PostgreSQL's
  * estimate.
  *
@@ -48,6 +49,23 @@
 /* Regexes longer than this are not compiled twice (planning, execution). */
 #define SAMPLE_MAX_PATTERN	256
 
+/*
+ * One pattern's matches on a sample, kept for the next planning: an
+ * application sends the same patterns again and again, and matching a
+ * regex's DFA over the sample on the CPU costs about a millisecond of
+ * planning on the H200 host.
+ */
+typedef struct SampleMatches
+{
+	GlPatternOp op;
+	Oid			collation;
+	int			pattern_len;
+	char	   *pattern;
+	uint64		matched[SAMPLE_ROWS / 64];
+} SampleMatches;
+
+#define KEPT_MATCHES		64
+
 /* The samples this backend holds, one per cached column used. */
 typedef struct HeldSample
 {
@@ -57,6 +75,8 @@ typedef struct HeldSample
 	uint64		generation;
 	bool		valid;
 	GlColumn	col;			/* the sample's rows (malloc'd) */
+	SampleMatches *kept[KEPT_MATCHES];	/* in TopMemoryContext */
+	int			next_kept;		/* the slot to fill (or replace) next */
 } HeldSample;
 
 static List *held_samples = NIL;	/* in TopMemoryContext */
@@ -91,7 +111,7 @@ sample_to_column(const GlColumnSample *sample, GlColumn *col)
 }
 
 /* The sample of (rel, attnum), fetched again when the cache was rebuilt. */
-static GlColumn *
+static HeldSample *
 column_sample(Relation rel, AttrNumber attnum)
 {
 	GlCacheInfo info;
@@ -110,7 +130,7 @@ column_sample(Relation rel, AttrNumber attnum)
 	}
 	if (held != NULL && held->valid && held->slot == info.slot &&
 		held->generation == info.generation)
-		return &held->col;
+		return held;
 
 	if (held == NULL)
 	{
@@ -125,13 +145,69 @@ column_sample(Relation rel, AttrNumber attnum)
 	if (held->valid)
 		gl_column_free(&held->col);
 	held->valid = false;
+	for (int i = 0; i < KEPT_MATCHES; i++)
+	{
+		if (held->kept[i] != NULL)
+		{
+			pfree(held->kept[i]->pattern);
+			pfree(held->kept[i]);
+			held->kept[i] = NULL;
+		}
+	}
+	held->next_kept = 0;
 	sample = gl_request_sample(rel, attnum, SAMPLE_ROWS);
 	if (sample == NULL || sample->nrows == 0 || !sample_to_column(sample, &held->col))
 		return NULL;
 	held->slot = sample->slot;
 	held->generation = sample->generation;
 	held->valid = true;
-	return &held->col;
+	return held;
+}
+
+/*
+ * The rows of the sample that pattern (of op and collation) matches, into
+ * matched (SAMPLE_ROWS bits); false when it cannot be compiled or run.
+ */
+static bool
+sample_matches(HeldSample *held, GlPatternOp op, Oid collation, text *pattern,
+			   uint64 *matched)
+{
+	const char *bytes = VARDATA_ANY(pattern);
+	int			len = VARSIZE_ANY_EXHDR(pattern);
+	int			nwords = (int) gl_bitmap_words(held->col.nrows);
+	const char *refusal;
+	GlProgram  *prog;
+	SampleMatches *kept;
+
+	for (int i = 0; i < KEPT_MATCHES; i++)
+	{
+		kept = held->kept[i];
+		if (kept != NULL && kept->op == op && kept->collation == collation &&
+			kept->pattern_len == len && memcmp(kept->pattern, bytes, len) == 0)
+		{
+			memcpy(matched, kept->matched, nwords * sizeof(uint64));
+			return true;
+		}
+	}
+	memset(matched, 0, nwords * sizeof(uint64));
+	prog = gl_compile_pattern(op, pattern, collation, &refusal);
+	if (prog == NULL || !gl_cpu_match_column(prog, &held->col, matched, 1))
+		return false;
+
+	kept = held->kept[held->next_kept];
+	if (kept == NULL)
+		kept = held->kept[held->next_kept] =
+			MemoryContextAllocZero(TopMemoryContext, sizeof(SampleMatches));
+	else
+		pfree(kept->pattern);
+	kept->op = op;
+	kept->collation = collation;
+	kept->pattern_len = len;
+	kept->pattern = MemoryContextAlloc(TopMemoryContext, Max(len, 1));
+	memcpy(kept->pattern, bytes, len);
+	memcpy(kept->matched, matched, nwords * sizeof(uint64));
+	held->next_kept = (held->next_kept + 1) % KEPT_MATCHES;
+	return true;
 }
 
 /*
@@ -191,8 +267,9 @@ usable_pattern(Const *pattern, GlPatternOp op)
  * be known now (a pattern not constant, or refused by the compiler).
  */
 static bool
-eval_truth(Expr *expr, const GlColumn *col, Truth *out)
+eval_truth(Expr *expr, HeldSample *sample, Truth *out)
 {
+	const GlColumn *col = &sample->col;
 	int			nwords = (int) gl_bitmap_words(col->nrows);
 	GlQualLeaf	leaf;
 	Const	   *pattern;
@@ -210,7 +287,7 @@ eval_truth(Expr *expr, const GlColumn *col, Truth *out)
 		{
 			Truth		child;
 
-			if (!eval_truth(lfirst(lc), col, &child))
+			if (!eval_truth(lfirst(lc), sample, &child))
 				return false;
 			if (b->boolop == NOT_EXPR)
 			{
@@ -257,16 +334,13 @@ eval_truth(Expr *expr, const GlColumn *col, Truth *out)
 	for (int i = 0; i < nelems; i++)
 	{
 		Truth		element = new_truth(nwords, false, false);
-		const char *refusal;
-		GlProgram  *prog;
 
 		if (!nulls[i])
 		{
-			uint64	   *matched = palloc0(nwords * sizeof(uint64));
+			uint64	   *matched = palloc(nwords * sizeof(uint64));
 
-			prog = gl_compile_pattern(leaf.op, DatumGetTextPP(elems[i]),
-									  leaf.collation, &refusal);
-			if (prog == NULL || !gl_cpu_match_column(prog, col, matched, 1))
+			if (!sample_matches(sample, leaf.op, leaf.collation,
+								DatumGetTextPP(elems[i]), matched))
 				return false;
 			for (int w = 0; w < nwords; w++)
 			{
@@ -304,7 +378,7 @@ gl_sample_selectivity(RelOptInfo *rel, Relation relation, List *offloaded,
 	MemoryContext work;
 	MemoryContext old;
 	List	   *attnums;
-	GlColumn   *sample;
+	HeldSample *sample;
 	Truth		truth;
 	bool		done = false;
 
@@ -324,7 +398,8 @@ gl_sample_selectivity(RelOptInfo *rel, Relation relation, List *offloaded,
 				   make_andclause(offloaded), sample, &truth))
 	{
 		/* none matched: half a row of the sample, not zero */
-		*selectivity = Max(count_true(&truth, sample->nrows), 0.5) / sample->nrows;
+		*selectivity = Max(count_true(&truth, sample->col.nrows), 0.5) /
+			sample->col.nrows;
 		done = true;
 	}
 	MemoryContextSwitchTo(old);
