@@ -90,7 +90,10 @@
  * all-visible page.  From then on only a logged delete or update can end
  * it (the sync trigger logs those), which is what lets the executor count
  * such rows on all-visible pages without reading them.  Recently dead and
- * in-progress versions are shipped as not known live.
+ * in-progress versions are shipped as not known live; recently dead ones,
+ * and those being deleted, as ending (column.h): their delete was logged,
+ * if at all, before this load, so only the flag tells the server's
+ * garbage count about them.
  *
  *-------------------------------------------------------------------------
  */
@@ -126,21 +129,20 @@ estimated_rows(Relation rel, BlockNumber nblocks)
 	return (uint64) nblocks * UNANALYZED_ROWS_PER_PAGE;
 }
 
-/* A tuple of a page that some snapshot may see. */
+/* A tuple of a page that some snapshot may see, and its GL_ROW_* flags. */
 typedef struct Keeper
 {
 	OffsetNumber offset;
-	bool		known_live;
+	uint32		flags;
 } Keeper;
 
 /* Ship the value of attnum in one tuple version. */
 static void
 ship_tuple(GlLoadStream *stream, HeapTuple tuple, TupleDesc desc,
-		   AttrNumber attnum, bool known_live, GlLoadResult *result)
+		   AttrNumber attnum, uint32 flags, GlLoadResult *result)
 {
 	bool		isnull;
 	Datum		datum = heap_getattr(tuple, attnum, desc, &isnull);
-	uint32		flags = known_live ? GL_ROW_KNOWN_LIVE : 0;
 
 	if (isnull)
 		gl_load_row(stream, &tuple->t_self, NULL, 0, flags | GL_ROW_IS_NULL);
@@ -189,7 +191,7 @@ page_keepers(Relation rel, Buffer buffer, BlockNumber block,
 		if (all_visible)
 		{
 			keep[nkeep].offset = off;
-			keep[nkeep++].known_live = true;
+			keep[nkeep++].flags = GL_ROW_KNOWN_LIVE;
 			continue;
 		}
 		tuple.t_data = (HeapTupleHeader) PageGetItem(page, itemid);
@@ -197,11 +199,16 @@ page_keepers(Relation rel, Buffer buffer, BlockNumber block,
 		tuple.t_tableOid = RelationGetRelid(rel);
 		ItemPointerSet(&tuple.t_self, block, off);
 		status = HeapTupleSatisfiesVacuum(&tuple, oldest_xmin, buffer);
-		if (status != HEAPTUPLE_DEAD)
-		{
-			keep[nkeep].offset = off;
-			keep[nkeep++].known_live = status == HEAPTUPLE_LIVE;
-		}
+		if (status == HEAPTUPLE_DEAD)
+			continue;
+		keep[nkeep].offset = off;
+		if (status == HEAPTUPLE_LIVE)
+			keep[nkeep++].flags = GL_ROW_KNOWN_LIVE;
+		else if (status == HEAPTUPLE_RECENTLY_DEAD ||
+				 status == HEAPTUPLE_DELETE_IN_PROGRESS)
+			keep[nkeep++].flags = GL_ROW_ENDING;
+		else
+			keep[nkeep++].flags = 0;
 	}
 	LockBuffer(buffer, BUFFER_LOCK_UNLOCK);
 	return nkeep;
@@ -263,7 +270,7 @@ gl_cache_load(Relation rel, AttrNumber attnum, int slot, uint64 generation,
 			tuple.t_len = ItemIdGetLength(itemid);
 			tuple.t_tableOid = RelationGetRelid(rel);
 			ItemPointerSet(&tuple.t_self, block, keep[i].offset);
-			ship_tuple(stream, &tuple, desc, attnum, keep[i].known_live, &result);
+			ship_tuple(stream, &tuple, desc, attnum, keep[i].flags, &result);
 		}
 		ReleaseBuffer(buffer);
 

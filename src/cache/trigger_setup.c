@@ -11,7 +11,9 @@
  * must be created or enabled, a short-lived background worker connected
  * to the same database does it in a transaction of its own while the
  * caller waits.  Writers then wait only for that DDL's
- * ShareRowExclusiveLock, not for the whole load.
+ * ShareRowExclusiveLock, not for the whole load; and not even for long
+ * while the worker waits for that lock, since it gives up after a moment
+ * and tries again.
  *
  * The triggers outlive a caller that aborts afterwards, as an aborted
  * CREATE INDEX CONCURRENTLY leaves its index; the caller's abort starts
@@ -41,6 +43,9 @@
 #include "storage/lmgr.h"
 #include "storage/lockdefs.h"
 #include "tcop/tcopprot.h"
+#include "storage/latch.h"
+#include "utils/guc.h"
+#include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 
@@ -61,6 +66,9 @@ typedef struct TriggerSetupTask
 
 StaticAssertDecl(sizeof(TriggerSetupTask) <= BGW_EXTRALEN,
 				 "TriggerSetupTask must fit in bgw_extra");
+
+/* How long writers may queue behind the worker's lock request. */
+#define LOCK_TRY_MS 50
 
 static bool
 start_worker(const TriggerSetupTask *task, BackgroundWorkerHandle **handle)
@@ -150,38 +158,82 @@ gl_sync_triggers_cleanup_later(Oid relid)
 						relid)));
 }
 
-/* The worker: one transaction, then exit. */
+/*
+ * One try: true if done, false if the table's lock was not granted within
+ * LOCK_TRY_MS (then nothing happened).
+ */
+static bool
+try_task(const TriggerSetupTask *task)
+{
+	MemoryContext context = CurrentMemoryContext;
+	Relation	rel;
+	bool		done = true;
+
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	PG_TRY();
+	{
+		/* dropped meanwhile, or gpulike with it: nothing to do */
+		rel = try_table_open(task->relid, ShareRowExclusiveLock);
+		if (rel != NULL && OidIsValid(get_extension_oid("gpulike", true)))
+		{
+			/* after the lock: a cache() that registered a column has committed */
+			PushActiveSnapshot(GetTransactionSnapshot());
+			if (!task->cleanup)
+				(void) gl_sync_triggers_ensure(rel, task->enable);
+			else if (!gl_registration_exists(task->relid, NULL))
+				gl_sync_triggers_drop(rel);
+			PopActiveSnapshot();
+		}
+		if (rel != NULL)
+			table_close(rel, NoLock);
+		CommitTransactionCommand();
+	}
+	PG_CATCH();
+	{
+		ErrorData  *error;
+
+		MemoryContextSwitchTo(context);
+		error = CopyErrorData();
+		if (error->sqlerrcode != ERRCODE_LOCK_NOT_AVAILABLE)
+			PG_RE_THROW();
+		FlushErrorState();
+		AbortCurrentTransaction();
+		FreeErrorData(error);
+		done = false;
+	}
+	PG_END_TRY();
+	return done;
+}
+
+/*
+ * The worker.  Writers that come while it waits for the table's lock queue
+ * behind it, so it never waits long: it gives up after LOCK_TRY_MS, lets
+ * them through, and tries again.
+ */
 void
 gl_trigger_setup_main(Datum arg)
 {
 	TriggerSetupTask task;
-	Relation	rel;
+	char		timeout[16];
 
 	memcpy(&task, MyBgworkerEntry->bgw_extra, sizeof(TriggerSetupTask));
 	pqsignal(SIGTERM, die);
 	BackgroundWorkerUnblockSignals();
 	BackgroundWorkerInitializeConnectionByOid(task.dbid, InvalidOid, 0);
 
-	SetCurrentStatementStartTimestamp();
-	StartTransactionCommand();
+	snprintf(timeout, sizeof(timeout), "%d", LOCK_TRY_MS);
+	SetConfigOption("lock_timeout", timeout, PGC_SUSET, PGC_S_OVERRIDE);
 	pgstat_report_activity(STATE_RUNNING, task.cleanup ?
 						   "gpulike: dropping unused sync triggers" :
 						   "gpulike: setting up sync triggers");
-	/* dropped meanwhile, or gpulike with it: nothing to do */
-	rel = try_table_open(task.relid, ShareRowExclusiveLock);
-	if (rel != NULL && OidIsValid(get_extension_oid("gpulike", true)))
+	while (!try_task(&task))
 	{
-		/* after the lock: a cache() that registered a column has committed */
-		PushActiveSnapshot(GetTransactionSnapshot());
-		if (!task.cleanup)
-			(void) gl_sync_triggers_ensure(rel, task.enable);
-		else if (!gl_registration_exists(task.relid, NULL))
-			gl_sync_triggers_drop(rel);
-		PopActiveSnapshot();
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 LOCK_TRY_MS, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
 	}
-	if (rel != NULL)
-		table_close(rel, NoLock);
-	CommitTransactionCommand();
 	pgstat_report_activity(STATE_IDLE, NULL);
 	proc_exit(0);
 }

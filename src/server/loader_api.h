@@ -26,7 +26,7 @@ typedef struct GlLoadStream GlLoadStream;
 extern GlLoadStream *gl_load_begin(int slot, uint64 generation,
 								   uint64 rows_hint, uint64 bytes_hint,
 								   uint64 byte_limit);
-/* flags: GL_ROW_IS_NULL, GL_ROW_KNOWN_LIVE (column.h) */
+/* flags: GL_ROW_IS_NULL, GL_ROW_KNOWN_LIVE, GL_ROW_ENDING (column.h) */
 extern void gl_load_row(GlLoadStream *stream, ItemPointer tid,
 						const char *value, uint32 len, uint32 flags);
 extern bool gl_load_end(GlLoadStream *stream, const char **why_not);

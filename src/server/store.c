@@ -328,7 +328,7 @@ gl_store_load_rows(int slot, uint64 generation, const char *rows, Size len,
 		if (len - pos < vlen)
 			goto malformed;
 		if (!gl_column_append(&sc->col, tid, rows + pos, vlen,
-							  flags & (GL_ROW_IS_NULL | GL_ROW_KNOWN_LIVE)))
+							  flags & (GL_ROW_IS_NULL | GL_ROW_KNOWN_LIVE | GL_ROW_ENDING)))
 		{
 			snprintf(err, errlen, "gpulike: out of memory loading a column");
 			return false;
@@ -538,7 +538,7 @@ enforce_bounds(void)
 
 		if (sc == NULL || gl_rebuild_garbage_fraction >= 1.0 ||
 			sc->col.nrows < GARBAGE_MIN_ROWS ||
-			sc->col.ngarbage <= gl_rebuild_garbage_fraction * sc->col.nrows ||
+			sc->col.ngarbage < gl_rebuild_garbage_fraction * sc->col.nrows ||
 			!gl_registry_request_rebuild(i, sc->generation))
 			continue;
 		ereport(LOG,
