@@ -59,6 +59,7 @@ typedef struct GlCacheStats
 	double		last_load_seconds;
 	uint64		gpu_evictions;	/* copies dropped from the GPU for room */
 	uint64		delta_overflows;	/* stale because the delta log was full */
+	uint64		memory_drops;	/* copies the server dropped for host memory */
 	TimestampTz reset_at;
 } GlCacheStats;
 

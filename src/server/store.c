@@ -41,6 +41,7 @@
 
 #include "cache/registry.h"
 #include "cache/registry_internal.h"
+#include "cache/stats.h"
 #include "gpulike.h"
 #include "server/engines.h"
 #include "server/protocol.h"
@@ -476,12 +477,16 @@ apply_delta(const GlDeltaRow *row, void *arg)
 		loading_missed[slot] = true;
 }
 
-/* Free a serving column and tell the registry it is stale, to be rebuilt. */
+/*
+ * Free a serving column for memory and tell the registry it is stale, to
+ * be rebuilt.
+ */
 static void
 drop_serving(int slot, const char *reason)
 {
 	uint64		generation = serving[slot]->generation;
 
+	gl_stats_count_memory_drop(slot);
 	free_column(serving[slot]);
 	serving[slot] = NULL;
 	changed[slot] = false;
