@@ -22,6 +22,16 @@
  * them would make the column miss rows; enforce_bounds deals with the
  * overshoot.
  *
+ * The column a finished load replaced is kept a moment longer, retired
+ * (RETIRED_GRACE_MS), for requests that named its generation before the
+ * swap: a query resolves the generation after taking its snapshot, and the
+ * retired column holds every row a snapshot taken before the swap can see
+ * -- those rows' writers logged them while it was the ready copy, and it
+ * goes on taking the entries they appended -- while no writer logs for it
+ * any more.  It answers on the CPU engine (its device copy is freed at
+ * once), and is freed after the grace period, or first when memory is
+ * short.  Without it, queries in flight at a swap would read the heap.
+ *
  * Device copies of serving columns are managed in store_device.c.
  *
  * The registry (src/cache/) shows what the store holds: the store writes
@@ -51,10 +61,14 @@
 static int	store_nslots = 0;
 static GlStoredColumn **serving = NULL;
 static GlStoredColumn **loading = NULL;
+static GlStoredColumn **retired = NULL;
 static bool *changed = NULL;		/* slots whose counters need publishing */
 static bool *serving_missed = NULL;	/* lost a delta row (out of memory) */
 static bool *loading_missed = NULL;
 static int	evicted_at_start = 0;
+
+/* How long a replaced column answers requests that named it. */
+#define RETIRED_GRACE_MS	5000
 
 /* "cpu", or the devices holding parts: "cuda:0", "cuda:0,cuda:1". */
 static void
@@ -112,6 +126,8 @@ gl_store_init(void)
 									 store_nslots * sizeof(GlStoredColumn *));
 	loading = MemoryContextAllocZero(TopMemoryContext,
 									 store_nslots * sizeof(GlStoredColumn *));
+	retired = MemoryContextAllocZero(TopMemoryContext,
+									 store_nslots * sizeof(GlStoredColumn *));
 	changed = MemoryContextAllocZero(TopMemoryContext, store_nslots * sizeof(bool));
 	serving_missed = MemoryContextAllocZero(TopMemoryContext,
 											store_nslots * sizeof(bool));
@@ -168,14 +184,13 @@ gl_store_nslots(void)
 GlStoredColumn *
 gl_store_lookup(int slot, uint64 generation)
 {
-	GlStoredColumn *sc;
-
 	if (!gl_store_slot_valid(slot))
 		return NULL;
-	sc = serving[slot];
-	if (sc == NULL || sc->generation != generation)
-		return NULL;
-	return sc;
+	if (serving[slot] != NULL && serving[slot]->generation == generation)
+		return serving[slot];
+	if (retired[slot] != NULL && retired[slot]->generation == generation)
+		return retired[slot];
+	return NULL;
 }
 
 /* A loading column's bytes: the column and its queue of changes. */
@@ -196,6 +211,8 @@ host_bytes_total(bool with_loading)
 	{
 		if (serving[i])
 			total += gl_column_host_bytes(&serving[i]->col);
+		if (retired[i])
+			total += gl_column_host_bytes(&retired[i]->col);
 		if (loading[i] && with_loading)
 			total += loading_bytes(loading[i]);
 	}
@@ -216,6 +233,28 @@ free_column(GlStoredColumn *sc)
 	gl_store_drop_device(sc);
 	gl_column_free(&sc->col);
 	pfree(sc);
+}
+
+static void
+free_retired(int slot)
+{
+	if (retired[slot] != NULL)
+		free_column(retired[slot]);
+	retired[slot] = NULL;
+}
+
+/* The serving column of a slot was replaced: keep it for a moment. */
+static void
+retire_serving(int slot)
+{
+	free_retired(slot);
+	retired[slot] = serving[slot];
+	serving[slot] = NULL;
+	if (retired[slot] != NULL)
+	{
+		gl_store_drop_device(retired[slot]);
+		retired[slot]->retired_at = GetCurrentTimestamp();
+	}
 }
 
 bool
@@ -397,8 +436,7 @@ gl_store_load_end(int slot, uint64 generation, uint64 *nrows,
 		return GL_LOAD_WENT_STALE;
 	}
 	loading[slot] = NULL;
-	if (serving[slot] != NULL)
-		free_column(serving[slot]);
+	retire_serving(slot);
 	serving[slot] = sc;
 	serving_missed[slot] = false;
 	changed[slot] = false;
@@ -434,6 +472,7 @@ gl_store_forget(int slot)
 		free_column(serving[slot]);
 	if (loading[slot] != NULL)
 		free_column(loading[slot]);
+	free_retired(slot);
 	serving[slot] = NULL;
 	loading[slot] = NULL;
 	changed[slot] = false;
@@ -452,6 +491,19 @@ gl_store_forget(int slot)
  * cannot be kept is remembered and dealt with by gl_store_sync or the
  * load's end.
  */
+/* One entry for one column; false if a new version could not be kept. */
+static bool
+apply_to_column(const GlDeltaRow *row, GlStoredColumn *sc)
+{
+	if (row->kind == GL_DELTA_ENDED)
+	{
+		gl_column_mark_ended(&sc->col, row->tid);
+		return true;
+	}
+	return gl_column_append(&sc->col, row->tid, row->value, row->len,
+							row->isnull ? GL_ROW_IS_NULL : 0);
+}
+
 static void
 apply_delta(const GlDeltaRow *row, void *arg)
 {
@@ -463,10 +515,7 @@ apply_delta(const GlDeltaRow *row, void *arg)
 	sc = serving[slot];
 	if (sc != NULL && sc->generation == row->generation)
 	{
-		if (row->kind == GL_DELTA_ENDED)
-			gl_column_mark_ended(&sc->col, row->tid);
-		else if (gl_column_append(&sc->col, row->tid, row->value, row->len,
-								  row->isnull ? GL_ROW_IS_NULL : 0))
+		if (apply_to_column(row, sc))
 			changed[slot] = true;
 		else
 			serving_missed[slot] = true;
@@ -475,6 +524,11 @@ apply_delta(const GlDeltaRow *row, void *arg)
 	if (sc != NULL && sc->generation == row->generation &&
 		!gl_deferred_add(&sc->deferred, row))
 		loading_missed[slot] = true;
+	/* a retired column that cannot keep up is of no use */
+	sc = retired[slot];
+	if (sc != NULL && sc->generation == row->generation &&
+		!apply_to_column(row, sc))
+		free_retired(slot);
 }
 
 /*
@@ -516,7 +570,9 @@ gl_store_registry_ready(int slot, uint64 generation)
 		return false;
 	entry = &gl_registry_entries()[slot];
 	LWLockAcquire(gl_registry_lock(), LW_SHARED);
-	ready = entry->state == GL_CACHE_READY && entry->generation == generation;
+	ready = entry->state == GL_CACHE_READY &&
+		(entry->generation == generation ||
+		 (retired[slot] != NULL && retired[slot]->generation == generation));
 	LWLockRelease(gl_registry_lock());
 	return ready;
 }
@@ -551,7 +607,9 @@ enforce_bounds(void)
 						i, sc->col.ngarbage, sc->col.nrows)));
 	}
 
-	/* loads in progress check themselves: they fail rather than evict */
+	/* retired columns go first; loads check themselves: they fail rather than evict */
+	for (i = 0; i < store_nslots && host_bytes_total(false) > host_budget(); i++)
+		free_retired(i);
 	while (host_bytes_total(false) > host_budget())
 	{
 		int			victim = -1;
@@ -603,6 +661,16 @@ gl_store_sync(void)
 		}
 		changed[i] = false;
 	}
+	for (i = 0; i < store_nslots; i++)
+	{
+		GlStoredColumn *sc = retired[i];
+
+		if (sc != NULL &&
+			(TimestampDifferenceExceeds(sc->retired_at, GetCurrentTimestamp(),
+										RETIRED_GRACE_MS) ||
+			 !gl_store_registry_ready(i, sc->generation)))
+			free_retired(i);
+	}
 	enforce_bounds();
 }
 
@@ -633,5 +701,7 @@ gl_store_totals(int *ncolumns, uint64 *host_bytes, uint64 *device_bytes)
 	{
 		if (loading[i] != NULL)
 			*host_bytes += loading_bytes(loading[i]);
+		if (retired[i] != NULL)
+			*host_bytes += gl_column_host_bytes(&retired[i]->col);
 	}
 }

@@ -39,12 +39,17 @@ typedef struct GlStoredColumn
 	/* while loading: changes logged meanwhile, and the quota (0: none) */
 	GlDeferredDeltas deferred;
 	uint64		byte_limit;
+	/* when a newer copy replaced it (0: never; store.c: retired) */
+	TimestampTz retired_at;
 } GlStoredColumn;
 
 extern void gl_store_init(void);
 extern void gl_store_request_reloads(void);
 
-/* The complete column serving (slot, generation), or NULL. */
+/*
+ * The complete column of (slot, generation), or NULL: the serving one, or
+ * the one it just replaced, for requests that named it before.
+ */
 extern GlStoredColumn *gl_store_lookup(int slot, uint64 generation);
 extern bool gl_store_slot_valid(int slot);
 extern int	gl_store_nslots(void);
