@@ -305,7 +305,6 @@ gl_cache_column(Oid relid, const char *attname, GlLoadMode mode)
 	gl_cache_undo_on_abort_load(slot, generation, !registered);
 	loaded = gl_cache_load(rel, attnum, slot, generation, sync_function,
 						   byte_limit);
-	gl_stats_count_load(slot, loaded.seconds);
 	if (!loaded.installed)
 	{
 		ereport(mode == GL_LOAD_BACKGROUND ? LOG : WARNING,
@@ -315,6 +314,7 @@ gl_cache_column(Oid relid, const char *attname, GlLoadMode mode)
 		table_close(rel, NoLock);
 		return GL_SKIPPED_WENT_STALE;
 	}
+	gl_stats_count_load(slot, loaded.seconds);
 	/* plans made while the cache was not there may use it now (at commit) */
 	CacheInvalidateRelcache(rel);
 	if (was_evicted)
