@@ -33,7 +33,7 @@
  *	   copy (if any) that goes on serving queries.
  *	2. The registry announces G (load_generation).  From then on the sync
  *	   trigger logs every new tuple version and every ended tuple for G as
- *	   well, and the server queues G's entries (store_deltas.h).
+ *	   well, and the server queues G's entries (column/deferred.h).
  *	3. The heap is read, block count taken after step 2, as described
  *	   above: every tuple version not certainly dead, in TID order.
  *	4. The server appends G's queued changes after the scanned rows, oldest

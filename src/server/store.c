@@ -504,6 +504,16 @@ apply_to_column(const GlDeltaRow *row, GlStoredColumn *sc)
 							row->isnull ? GL_ROW_IS_NULL : 0);
 }
 
+/* Queue one entry for a column being loaded; false on out-of-memory. */
+static bool
+defer_change(const GlDeltaRow *row, GlStoredColumn *sc)
+{
+	if (row->kind == GL_DELTA_ENDED)
+		return gl_deferred_add_ended(&sc->deferred, row->tid);
+	return gl_deferred_add_version(&sc->deferred, row->tid, row->value,
+								   row->len, row->isnull);
+}
+
 static void
 apply_delta(const GlDeltaRow *row, void *arg)
 {
@@ -522,7 +532,7 @@ apply_delta(const GlDeltaRow *row, void *arg)
 	}
 	sc = loading[slot];
 	if (sc != NULL && sc->generation == row->generation &&
-		!gl_deferred_add(&sc->deferred, row))
+		!defer_change(row, sc))
 		loading_missed[slot] = true;
 	/* a retired column that cannot keep up is of no use */
 	sc = retired[slot];

@@ -14,8 +14,8 @@
 #define GPULIKE_STORE_H
 
 #include "column/column.h"
+#include "column/deferred.h"
 #include "gpulike.h"
-#include "server/store_deltas.h"
 #include "utils/timestamp.h"
 
 typedef struct GlStoredColumn
@@ -37,7 +37,7 @@ typedef struct GlStoredColumn
 	size_t		sample_bytes;
 	uint64		sample_taken_at;	/* col.nrows then */
 	/* while loading: changes logged meanwhile, and the quota (0: none) */
-	GlDeferredDeltas deferred;
+	GlDeferred	deferred;
 	uint64		byte_limit;
 	/* when a newer copy replaced it (0: never; store.c: retired) */
 	TimestampTz retired_at;
