@@ -149,6 +149,16 @@ ROLLBACK;
 SELECT relation, attname FROM gpulike.caches WHERE relation = 'cache_t'::regclass;
 SELECT count(*) AS triggers FROM pg_trigger WHERE tgrelid = 'cache_t'::regclass;
 
+-- a table made and cached in one transaction: its triggers are that
+-- transaction's own, and go with it when it rolls back
+BEGIN;
+CREATE TABLE cache_new (c text);
+INSERT INTO cache_new VALUES ('made'), ('cached');
+SELECT gpulike.cache('cache_new', 'c');
+SELECT relation, attname, state, rows FROM gpulike.caches WHERE relation = 'cache_new'::regclass;
+ROLLBACK;
+SELECT count(*) FROM gpulike.cached_columns WHERE relid::text = 'cache_new';
+
 -- the registration follows a renamed column
 ALTER TABLE cache_t RENAME COLUMN c TO c_renamed;
 ALTER TABLE cache_t RENAME COLUMN b TO c;

@@ -11,16 +11,17 @@
  *	  if any, was never touched and goes on serving; a slot without one
  *	  becomes stale and the reloader rebuilds it (or forgets it, if its
  *	  registration is rolled back with us);
- *	- a finished load whose registration is rolled back is marked stale,
- *	  so the reloader finds the slot unregistered and forgets it;
+ *	- the slot of a column this transaction registered is forgotten, its
+ *	  registration being rolled back (the server frees its copies);
  *	- sync triggers this transaction changed itself are rolled back: the
  *	  relation's caches, which relied on them, go stale;
  *	- sync triggers a worker set up for us stay (trigger_setup.c); a
  *	  worker drops them again unless a column of the table is registered;
  *	- a slot it forgot (uncache, DROP) is re-created stale, since the
  *	  registration it deleted is coming back; the reloader rebuilds it.
- * None of these makes a cache wrong: each only cancels a load or makes a
- * cache stale.  A committed subtransaction hands its actions to its parent.
+ * None of these makes a cache wrong: each only cancels a load, forgets a
+ * slot or makes a cache stale.  A committed subtransaction hands its
+ * actions to its parent.
  *
  *-------------------------------------------------------------------------
  */
@@ -61,17 +62,14 @@ static bool undo_callbacks_registered = false;
 static void
 undo_action(UndoAction *action)
 {
-	GlCacheEntry entry;
-
 	switch (action->kind)
 	{
 		case UNDO_LOAD:
-			gl_registry_cancel_load(action->slot, action->generation,
-									"load failed or rolled back");
-			if (action->registered_here &&
-				gl_registry_snapshot(action->slot, &entry) &&
-				entry.generation == action->generation)
-				gl_registry_mark_slot_stale(action->slot, "load rolled back");
+			if (action->registered_here)
+				gl_registry_release(action->slot);
+			else
+				gl_registry_cancel_load(action->slot, action->generation,
+										"load failed or rolled back");
 			break;
 		case UNDO_FORGOTTEN:
 			if (gl_registry_find_or_add(action->relid, action->attnum) >= 0)

@@ -14,8 +14,8 @@
 /*
  * This transaction loads (slot, generation); registered_here: it also
  * registered the column.  On abort an unfinished load is cancelled (the
- * slot's serving copy stays as it was); a finished one stays unless its
- * registration is being rolled back.
+ * slot's serving copy stays as it was), a finished one stays, and the
+ * slot of a column registered here is forgotten.
  */
 extern void gl_cache_undo_on_abort_load(int slot, uint64 generation,
 										bool registered_here);

@@ -472,12 +472,18 @@ gl_registry_request_rebuild(int slot, uint64 generation)
 }
 
 void
-gl_registry_forget(int slot)
+gl_registry_release(int slot)
 {
 	LWLockAcquire(registry_lock_ptr, LW_EXCLUSIVE);
 	registry->entries[slot].state = GL_CACHE_EMPTY;
 	registry_changed();
 	LWLockRelease(registry_lock_ptr);
+}
+
+void
+gl_registry_forget(int slot)
+{
+	gl_registry_release(slot);
 
 	/*
 	 * The server's copy is garbage from now on; a later load into this slot

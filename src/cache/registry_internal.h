@@ -78,6 +78,11 @@ extern bool gl_registry_request_rebuild(int slot, uint64 generation);
 
 /* Mark the slot EMPTY and tell the server to drop its data. */
 extern void gl_registry_forget(int slot);
+/*
+ * Only mark it EMPTY (at abort, where no message may be sent): the server
+ * drops what it holds for the slot at its next sync.
+ */
+extern void gl_registry_release(int slot);
 /* Forget every slot of a database (DROP DATABASE). */
 extern void gl_registry_forget_database(Oid dbid);
 

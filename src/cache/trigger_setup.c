@@ -158,6 +158,18 @@ gl_sync_triggers_cleanup_later(Oid relid)
 						relid)));
 }
 
+/* Errors of the worker say what it was doing. */
+static void
+task_context(void *arg)
+{
+	const TriggerSetupTask *task = (const TriggerSetupTask *) arg;
+
+	errcontext(task->cleanup ?
+			   "gpulike: dropping the unused sync triggers of relation %u" :
+			   "gpulike: setting up the sync triggers of relation %u",
+			   task->relid);
+}
+
 /*
  * One try: true if done, false if the table's lock was not granted within
  * LOCK_TRY_MS (then nothing happened).
@@ -215,9 +227,14 @@ void
 gl_trigger_setup_main(Datum arg)
 {
 	TriggerSetupTask task;
+	ErrorContextCallback context;
 	char		timeout[16];
 
 	memcpy(&task, MyBgworkerEntry->bgw_extra, sizeof(TriggerSetupTask));
+	context.callback = task_context;
+	context.arg = &task;
+	context.previous = error_context_stack;
+	error_context_stack = &context;
 	pqsignal(SIGTERM, die);
 	BackgroundWorkerUnblockSignals();
 	BackgroundWorkerInitializeConnectionByOid(task.dbid, InvalidOid, 0);
