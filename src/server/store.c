@@ -200,7 +200,7 @@ loading_bytes(const GlStoredColumn *sc)
 	return gl_column_host_bytes(&sc->col) + gl_deferred_bytes(&sc->deferred);
 }
 
-/* Host bytes of the serving columns, and with the loading ones too. */
+/* Host bytes of the serving and retired columns, with the loading ones if asked. */
 static uint64
 host_bytes_total(bool with_loading)
 {
@@ -589,7 +589,7 @@ gl_store_registry_ready(int slot, uint64 generation)
 
 /*
  * Caches that changes have made too big.  A column whose dead and
- * superseded rows pass gpulike.rebuild_garbage_fraction is rebuilt from
+ * superseded rows reach gpulike.rebuild_garbage_fraction is rebuilt from
  * its table by the reloader, and keeps serving until the new copy replaces
  * it.  Tables under GARBAGE_MIN_ROWS rows are left alone: a rebuild costs
  * more than they hold.  And when changes have pushed the serving columns
