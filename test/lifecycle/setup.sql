@@ -18,7 +18,7 @@ CREATE PROCEDURE writer(run text) LANGUAGE plpgsql AS $$
 DECLARE
 	me int := current_setting('lifecycle.writer')::int;
 	deadline timestamptz := clock_timestamp() + interval '10 minutes';
-	rows_now int := CASE run WHEN 'wide' THEN 1000000 ELSE 100000 END;
+	rows_now int := CASE run WHEN 'wide' THEN 1500000 ELSE 50000 END;
 	key text := CASE run WHEN 'wide' THEN 'i' ELSE 'id' END;
 	col text := CASE run WHEN 'wide' THEN 'w' ELSE 'c' END;
 	transactions int := 0;
