@@ -53,14 +53,58 @@ SELECT gpulike.cache('cache_t', 'c');
 SELECT gpulike.uncache('cache_t', 'c');
 SELECT gpulike.cache('cache_s.owned', 'c');
 RESET ROLE;
+-- ... and caching takes shared memory: only superusers and members of
+-- gpulike_cache may, within the owner's quotas
+SET ROLE regress_gpulike_owner;
+SELECT gpulike.cache('cache_s.owned', 'c');
+RESET ROLE;
+SELECT rolcanlogin FROM pg_roles WHERE rolname = 'gpulike_cache';
+GRANT gpulike_cache TO regress_gpulike_owner;
 SET ROLE regress_gpulike_owner;
 SELECT gpulike.cache('cache_s.owned', 'c');
 SELECT relation, attname, state, rows FROM gpulike.caches
 WHERE relation = 'cache_s.owned'::regclass;
 -- reload() rebuilds only what the caller owns
 SELECT gpulike.reload();
+RESET ROLE;
+-- quotas: columns and host memory of one owner's tables (superuser-set)
+CREATE TABLE cache_s.wide (c text, d text);
+ALTER TABLE cache_s.wide OWNER TO regress_gpulike_owner;
+INSERT INTO cache_s.wide SELECT repeat(md5(g::text), 20), 'd' FROM generate_series(1, 3000) g;
+SET gpulike.max_columns_per_owner = 1;
+SET ROLE regress_gpulike_owner;
+SET gpulike.max_columns_per_owner = 100;
+SELECT gpulike.cache('cache_s.wide', 'd');
+SELECT gpulike.cache('cache_s.owned', 'c');  -- cached again: still one column
+RESET ROLE;
+SELECT gpulike.cache('cache_s.wide', 'd');   -- a superuser is not held to it
+SELECT gpulike.uncache('cache_s.wide', 'd');
+RESET gpulike.max_columns_per_owner;
+SET gpulike.host_memory_per_owner = 0;
+SET ROLE regress_gpulike_owner;
+SELECT gpulike.cache('cache_s.wide', 'c');
+RESET ROLE;
+SET gpulike.host_memory_per_owner = '1MB';
+SET ROLE regress_gpulike_owner;
+SELECT gpulike.cache('cache_s.wide', 'c');  -- 1.9 MB of values
+SELECT relation, attname FROM gpulike.caches WHERE relation = 'cache_s.wide'::regclass;
+RESET ROLE;
+-- the sync triggers a worker made for the failed cache() are dropped again
+DO $$
+DECLARE
+	deadline timestamptz := clock_timestamp() + interval '30 seconds';
+BEGIN
+	WHILE EXISTS (SELECT FROM pg_trigger WHERE tgrelid = 'cache_s.wide'::regclass)
+		  AND clock_timestamp() < deadline LOOP
+		PERFORM pg_sleep(0.05);
+	END LOOP;
+END $$;
+SELECT count(*) AS triggers FROM pg_trigger WHERE tgrelid = 'cache_s.wide'::regclass;
+SET ROLE regress_gpulike_owner;
 SELECT gpulike.uncache('cache_s.owned', 'c');
 RESET ROLE;
+RESET gpulike.host_memory_per_owner;
+REVOKE gpulike_cache FROM regress_gpulike_owner;
 
 -- a partitioned table: every leaf partition is cached on its own
 CREATE TABLE cache_p (id int, s text) PARTITION BY RANGE (id);
@@ -105,6 +149,16 @@ ROLLBACK;
 SELECT relation, attname FROM gpulike.caches WHERE relation = 'cache_t'::regclass;
 SELECT count(*) AS triggers FROM pg_trigger WHERE tgrelid = 'cache_t'::regclass;
 
+-- a table made and cached in one transaction: its triggers are that
+-- transaction's own, and go with it when it rolls back
+BEGIN;
+CREATE TABLE cache_new (c text);
+INSERT INTO cache_new VALUES ('made'), ('cached');
+SELECT gpulike.cache('cache_new', 'c');
+SELECT relation, attname, state, rows FROM gpulike.caches WHERE relation = 'cache_new'::regclass;
+ROLLBACK;
+SELECT count(*) FROM gpulike.cached_columns WHERE relid::text = 'cache_new';
+
 -- the registration follows a renamed column
 ALTER TABLE cache_t RENAME COLUMN c TO c_renamed;
 ALTER TABLE cache_t RENAME COLUMN b TO c;
@@ -125,6 +179,7 @@ WHERE NOT EXISTS (SELECT FROM pg_class WHERE oid = s.relid);
 
 DROP TABLE cache_p;
 DROP TABLE cache_s.owned;
+DROP TABLE cache_s.wide;
 DROP SCHEMA cache_s;
 DROP ROLE regress_gpulike_other;
 DROP ROLE regress_gpulike_owner;

@@ -32,6 +32,8 @@ int			gl_gpu_split_min_kb = 64 * 1024;
 int			gl_debug_gpu_fail_part = -1;
 int			gl_debug_compute_capability = 0;
 int			gl_host_memory_mb = 4096;
+int			gl_max_columns_per_owner = 64;
+int			gl_host_memory_per_owner_mb = 1024;
 double		gl_rebuild_garbage_fraction = 0.5;
 int			gl_delta_log_kb = 65536;
 bool		gl_regression_mode = false;
@@ -111,6 +113,16 @@ define_gucs(void)
 							"Host memory the column caches may use.",
 							NULL, &gl_host_memory_mb, 4096, 16, INT_MAX,
 							PGC_SIGHUP, GUC_UNIT_MB, NULL, NULL, NULL);
+	DefineCustomIntVariable("gpulike.max_columns_per_owner",
+							"Columns the tables of one role may have cached, unless a superuser caches them (-1 = no limit).",
+							"Counted over all databases; checked by gpulike.cache().",
+							&gl_max_columns_per_owner, 64, -1, INT_MAX,
+							PGC_SUSET, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("gpulike.host_memory_per_owner",
+							"Host memory the cached columns of one role's tables may use, unless a superuser caches them (-1 = no limit).",
+							"Counted over all databases; checked by gpulike.cache() as it loads.",
+							&gl_host_memory_per_owner_mb, 1024, -1, INT_MAX,
+							PGC_SUSET, GUC_UNIT_MB, NULL, NULL, NULL);
 	DefineCustomRealVariable("gpulike.rebuild_garbage_fraction",
 							 "Share of a cache's rows that may be dead or superseded versions before it is rebuilt.",
 							 "The rebuild reads the table again, as gpulike.reload() does; 1 turns it off.",

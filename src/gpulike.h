@@ -37,6 +37,8 @@ extern int	gl_gpu_split_min_kb;
 extern int	gl_debug_gpu_fail_part;
 extern int	gl_debug_compute_capability;
 extern int	gl_host_memory_mb;
+extern int	gl_max_columns_per_owner;
+extern int	gl_host_memory_per_owner_mb;
 extern double gl_rebuild_garbage_fraction;
 extern int	gl_delta_log_kb;
 extern bool gl_regression_mode;

@@ -4,14 +4,14 @@
  *	  Caching, uncaching and rebuilding one column of one table.
  *
  * Caching a column, in order:
- *	1. lock the table ShareRowExclusiveLock (no writers, no other load),
- *	2. make sure the sync triggers exist and fire ALWAYS,
- *	3. take a registry slot, and for gpulike.cache() register the column
- *	   (gpulike.cached_columns),
- *	4. load the slot (loader.c) under a new generation.
- * Every row committed before step 1 is in the heap and thus in the load;
- * every row written after the lock is released fires the trigger, which
- * logs it under the new generation.
+ *	1. make sure the table's sync triggers exist and fire ALWAYS, committed
+ *	   before the load (by a worker: trigger_setup.c), and lock the table
+ *	   ShareUpdateExclusiveLock: no other load, no DDL, writers welcome;
+ *	2. take a registry slot (within the owner's quota), and for
+ *	   gpulike.cache() register the column (gpulike.cached_columns);
+ *	3. load a new copy under a new generation (loader.c), which replaces
+ *	   the slot's copy, if any, when complete.
+ * loader.c has the argument that no row written meanwhile is missed.
  *
  * The registry is shared memory, not transactional: see cache_undo.c for
  * how a rolled-back cache(), uncache() or DROP is undone there.
@@ -41,6 +41,8 @@
 #include "cache/registry_internal.h"
 #include "cache/stats.h"
 #include "cache/sync_triggers.h"
+#include "cache/trigger_setup.h"
+#include "gpulike.h"
 
 /* ------------------------------------------------------------ checking */
 
@@ -98,7 +100,7 @@ gl_cacheable_column(Relation rel, const char *attname)
 }
 
 List *
-gl_cache_leaf_tables(Oid relid, const char *attname)
+gl_cache_leaf_tables(Oid relid, const char *attname, LOCKMODE lockmode)
 {
 	List	   *leaves = NIL;
 	ListCell   *lc;
@@ -111,7 +113,7 @@ gl_cache_leaf_tables(Oid relid, const char *attname)
 				(errcode(ERRCODE_UNDEFINED_COLUMN),
 				 errmsg("column \"%s\" of relation \"%s\" does not exist",
 						attname, get_rel_name(relid))));
-	foreach(lc, find_all_inheritors(relid, ShareRowExclusiveLock, NULL))
+	foreach(lc, find_all_inheritors(relid, lockmode, NULL))
 	{
 		Oid			child = lfirst_oid(lc);
 		char		relkind = get_rel_relkind(child);
@@ -139,6 +141,93 @@ find_slot(Oid relid, AttrNumber attnum)
 	return slot;
 }
 
+/*
+ * Step 1: the sync triggers fire ALWAYS for every writer, and the table is
+ * locked for the load.  Returns the row trigger's function, or InvalidOid
+ * (the table locked all the same) when a trigger is disabled and enable is
+ * false.  The caller holds AccessShareLock only, so that a worker can take
+ * the ShareRowExclusiveLock of CREATE TRIGGER; once we hold
+ * ShareUpdateExclusiveLock no DDL can change the triggers, but neither
+ * can the worker: if a concurrent DROP TRIGGER slipped in between, or the
+ * worker could not help, we do the DDL ourselves, and writers wait until
+ * we commit.
+ */
+static Oid
+prepare_triggers(Relation rel, bool enable)
+{
+	Oid			relid = RelationGetRelid(rel);
+	GlSyncTriggerState state = gl_sync_triggers_state(rel);
+
+	for (int attempt = 0; attempt < 2 && state != GL_SYNC_READY &&
+		 (enable || state != GL_SYNC_DISABLED) &&
+		 gl_sync_triggers_can_set_up(rel); attempt++)
+	{
+		gl_cache_undo_on_abort_triggers_set_up(relid);
+		if (!gl_sync_triggers_setup_committed(rel, enable))
+			break;
+		state = gl_sync_triggers_state(rel);
+	}
+	if (state == GL_SYNC_READY || (state == GL_SYNC_DISABLED && !enable))
+	{
+		LockRelationOid(relid, ShareUpdateExclusiveLock);
+		state = gl_sync_triggers_state(rel);
+		if (state == GL_SYNC_READY)
+			return gl_sync_row_function();
+		if (state == GL_SYNC_DISABLED && !enable)
+			return InvalidOid;
+	}
+	LockRelationOid(relid, ShareRowExclusiveLock);
+	gl_cache_undo_on_abort_triggers_changed(relid);
+	return gl_sync_triggers_ensure(rel, enable);
+}
+
+/*
+ * Quotas of the table's owner, for a column cached by gpulike.cache(): a
+ * superuser caches without them.  Returns the host bytes the new copy may
+ * take (0: no limit).
+ */
+static uint64
+owner_quota(Relation rel, int slot)
+{
+	Oid			owner = rel->rd_rel->relowner;
+	int			columns;
+	uint64		bytes;
+	uint64		limit;
+	GlCacheEntry entry;
+
+	if (superuser())
+		return 0;
+	gl_registry_owner_usage(owner, &columns, &bytes);
+	/* a column cached again counts once, and its old copy not at all */
+	if (slot >= 0 && gl_registry_snapshot(slot, &entry) && entry.owner == owner)
+	{
+		columns--;
+		bytes -= Min(bytes, entry.host_bytes);
+	}
+	if (gl_max_columns_per_owner >= 0 && columns >= gl_max_columns_per_owner)
+		ereport(ERROR,
+				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+				 errmsg_plural("tables of role \"%s\" already have %d cached column",
+							   "tables of role \"%s\" already have %d cached columns",
+							   columns, GetUserNameFromId(owner, false), columns),
+				 errdetail("gpulike.max_columns_per_owner is %d.",
+						   gl_max_columns_per_owner),
+				 errhint("Uncache a column of a table the role owns, or ask a superuser to raise the limit.")));
+	if (gl_host_memory_per_owner_mb < 0)
+		return 0;
+	limit = (uint64) gl_host_memory_per_owner_mb * 1024 * 1024;
+	if (bytes >= limit)
+		ereport(ERROR,
+				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+				 errmsg("cached columns of tables of role \"%s\" already take %llu MB",
+						GetUserNameFromId(owner, false),
+						(unsigned long long) (bytes / (1024 * 1024))),
+				 errdetail("gpulike.host_memory_per_owner is %d MB.",
+						   gl_host_memory_per_owner_mb),
+				 errhint("Uncache a column of a table the role owns, or ask a superuser to raise the limit.")));
+	return limit - bytes;
+}
+
 GlLoadOutcome
 gl_cache_column(Oid relid, const char *attname, GlLoadMode mode)
 {
@@ -146,8 +235,11 @@ gl_cache_column(Oid relid, const char *attname, GlLoadMode mode)
 	AttrNumber	attnum;
 	Oid			sync_function;
 	GlLoadResult loaded;
+	uint64		generation;
+	uint64		byte_limit = 0;
 	int			slot;
 	bool		was_evicted = false;
+	bool		registered = true;
 
 	/*
 	 * The reloader may find a table dropped since it read the registrations
@@ -156,13 +248,30 @@ gl_cache_column(Oid relid, const char *attname, GlLoadMode mode)
 	 */
 	if (mode == GL_LOAD_BACKGROUND)
 	{
-		rel = try_table_open(relid, ShareRowExclusiveLock);
+		rel = try_table_open(relid, AccessShareLock);
 		if (rel == NULL)
 			return GL_SKIPPED_NOT_NEEDED;
 	}
 	else
-		rel = table_open(relid, ShareRowExclusiveLock);
+		rel = table_open(relid, AccessShareLock);
 	attnum = gl_cacheable_column(rel, attname);
+	slot = find_slot(relid, attnum);
+	/* refuse before any DDL */
+	if (mode == GL_LOAD_EXPLICIT)
+	{
+		registered = gl_registration_exists(relid, attname);
+		byte_limit = owner_quota(rel, slot);
+	}
+
+	sync_function = prepare_triggers(rel, mode != GL_LOAD_BACKGROUND);
+	if (!OidIsValid(sync_function))
+	{
+		/* the user disabled our trigger: wait for them to enable it */
+		if (slot >= 0)
+			gl_registry_defer_retry(slot, true);
+		table_close(rel, NoLock);
+		return GL_SKIPPED_TRIGGER_DISABLED;
+	}
 
 	/* the reloader re-checks under the lock: a user may have just reloaded */
 	if (mode == GL_LOAD_BACKGROUND)
@@ -178,17 +287,6 @@ gl_cache_column(Oid relid, const char *attname, GlLoadMode mode)
 		}
 		was_evicted = entry.state == GL_CACHE_EVICTED;
 	}
-
-	sync_function = gl_sync_triggers_ensure(rel, mode != GL_LOAD_BACKGROUND);
-	if (!OidIsValid(sync_function))
-	{
-		/* the user disabled our trigger: wait for them to enable it */
-		slot = find_slot(relid, attnum);
-		if (slot >= 0)
-			gl_registry_defer_retry(slot, true);
-		table_close(rel, NoLock);
-		return GL_SKIPPED_TRIGGER_DISABLED;
-	}
 	/* the slot first: then the registration trigger has nothing to do */
 	slot = gl_registry_find_or_add(relid, attnum);
 	if (slot < 0)
@@ -196,15 +294,26 @@ gl_cache_column(Oid relid, const char *attname, GlLoadMode mode)
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("gpulike can cache at most %d columns", GL_REGISTRY_SLOTS),
 				 errhint("Uncache a column with gpulike.uncache().")));
-	gl_cache_undo_on_abort_loaded(slot);
-	if (mode == GL_LOAD_EXPLICIT && gl_registration_exists(relid, attname))
+	if (mode == GL_LOAD_EXPLICIT && registered)
 		ereport(NOTICE,
 				(errmsg("column \"%s\" of relation \"%s\" is already cached, loading it again",
 						attname, RelationGetRelationName(rel))));
 	else if (mode == GL_LOAD_EXPLICIT)
 		gl_registration_add(relid, attname);
 
-	loaded = gl_cache_load(rel, attnum, slot, sync_function);
+	generation = gl_registry_new_generation();
+	gl_cache_undo_on_abort_load(slot, generation, !registered);
+	loaded = gl_cache_load(rel, attnum, slot, generation, sync_function,
+						   byte_limit);
+	if (!loaded.installed)
+	{
+		ereport(mode == GL_LOAD_BACKGROUND ? LOG : WARNING,
+				(errmsg("gpulike: column \"%s\" of relation \"%s\" was not loaded: %s",
+						attname, RelationGetRelationName(rel), loaded.why_not),
+				 errdetail("The cache is rebuilt in the background.")));
+		table_close(rel, NoLock);
+		return GL_SKIPPED_WENT_STALE;
+	}
 	gl_stats_count_load(slot, loaded.seconds);
 	/* plans made while the cache was not there may use it now (at commit) */
 	CacheInvalidateRelcache(rel);
@@ -306,30 +415,30 @@ registration_valid(GlRegistration *registration, AttrNumber *attnum)
 /*
  * A slot whose registration we did not see may belong to a gpulike.cache()
  * that has not committed yet.  That transaction holds the table's
- * ShareRowExclusiveLock until it ends; once we get the lock, a fresh look
- * at the registrations tells the truth.  If we cannot get it now, leave the
- * slot for the next round.
+ * ShareUpdateExclusiveLock until it ends; once we get the lock, a fresh
+ * look at the registrations tells the truth.  If we cannot get it now,
+ * leave the slot for the next round.
  */
 static void
 forget_if_unregistered(int slot, GlCacheEntry *entry)
 {
 	char	   *attname;
 
-	if (!ConditionalLockRelationOid(entry->relid, ShareRowExclusiveLock))
+	if (!ConditionalLockRelationOid(entry->relid, ShareUpdateExclusiveLock))
 		return;
 	attname = get_attname(entry->relid, entry->attnum, true);
 	if (attname == NULL || !gl_registration_exists(entry->relid, attname))
 		gl_registry_forget(slot);
-	UnlockRelationOid(entry->relid, ShareRowExclusiveLock);
+	UnlockRelationOid(entry->relid, ShareUpdateExclusiveLock);
 }
 
 /*
  * Give each registration its slot.  The list was read before any lock:
  * its table may be being dropped, altered or (un)cached right now.  So
- * each one is looked at again under the table's ShareRowExclusiveLock
- * (which those all conflict with, and which a rebuild takes anyway): a
- * dropped table or column is seen as gone, a renamed one under its new
- * name, a registration deleted meanwhile not at all.
+ * each one is looked at again under the table's ShareUpdateExclusiveLock
+ * (which those all conflict with, and writers do not): a dropped table or
+ * column is seen as gone, a renamed one under its new name, a
+ * registration deleted meanwhile not at all.
  */
 List *
 gl_cache_reconcile(void)
@@ -344,23 +453,23 @@ gl_cache_reconcile(void)
 		AttrNumber	attnum;
 		int			slot;
 
-		LockRelationOid(registration->relid, ShareRowExclusiveLock);
+		LockRelationOid(registration->relid, ShareUpdateExclusiveLock);
 		if (!registration_valid(registration, &attnum))
 		{
 			ereport(LOG,
 					(errmsg("gpulike: dropping the cache registration of column \"%s\" of relation %u: the column is gone or no longer text",
 							registration->attname, registration->relid)));
 			gl_registration_delete(registration->relid, registration->attname);
-			UnlockRelationOid(registration->relid, ShareRowExclusiveLock);
+			UnlockRelationOid(registration->relid, ShareUpdateExclusiveLock);
 			continue;
 		}
 		if (!gl_registration_exists(registration->relid, registration->attname))
 		{
-			UnlockRelationOid(registration->relid, ShareRowExclusiveLock);
+			UnlockRelationOid(registration->relid, ShareUpdateExclusiveLock);
 			continue;
 		}
 		slot = gl_registry_find_or_add(registration->relid, attnum);
-		UnlockRelationOid(registration->relid, ShareRowExclusiveLock);
+		UnlockRelationOid(registration->relid, ShareUpdateExclusiveLock);
 		if (slot < 0)
 		{
 			ereport(WARNING,
@@ -378,7 +487,7 @@ gl_cache_reconcile(void)
 		GlCacheEntry entry;
 
 		if (!registered[i] && gl_registry_snapshot(i, &entry) &&
-			entry.dbid == MyDatabaseId && entry.state != GL_CACHE_LOADING)
+			entry.dbid == MyDatabaseId && entry.load_generation == 0)
 			forget_if_unregistered(i, &entry);
 	}
 	pfree(registered);

@@ -11,6 +11,7 @@
 #define GPULIKE_CACHE_OPS_H
 
 #include "nodes/pg_list.h"
+#include "storage/lockdefs.h"
 #include "utils/relcache.h"
 
 typedef enum GlLoadMode
@@ -24,14 +25,21 @@ typedef enum GlLoadOutcome
 {
 	GL_LOADED,
 	GL_SKIPPED_TRIGGER_DISABLED,
-	GL_SKIPPED_NOT_NEEDED		/* someone else rebuilt it meanwhile */
+	GL_SKIPPED_NOT_NEEDED,		/* someone else rebuilt it meanwhile */
+	GL_SKIPPED_WENT_STALE		/* the table changed in a way the load
+								 * could not follow; rebuilt in the
+								 * background */
 } GlLoadOutcome;
 
 /* Errors unless rel/attname is a column gpulike can cache; its attnum. */
 extern AttrNumber gl_cacheable_column(Relation rel, const char *attname);
 
-/* The plain tables behind relid (itself, or a partitioned table's leaves). */
-extern List *gl_cache_leaf_tables(Oid relid, const char *attname);
+/*
+ * The plain tables behind relid (itself, or a partitioned table's leaves,
+ * locked in lockmode).
+ */
+extern List *gl_cache_leaf_tables(Oid relid, const char *attname,
+								  LOCKMODE lockmode);
 
 extern GlLoadOutcome gl_cache_column(Oid relid, const char *attname,
 									 GlLoadMode mode);

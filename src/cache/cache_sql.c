@@ -11,15 +11,21 @@
  *	  gpulike.registration_added()             trigger on cached_columns
  *
  * cache() and uncache() require ownership of the table, like ALTER TABLE
- * (they add and drop triggers).  A partitioned table stands for all its
- * leaf partitions: each is cached, registered and kept in sync on its own,
- * which is also how the planner sees them.
+ * (they add and drop triggers).  Caching also takes memory and registry
+ * slots shared by every database and role, so cache() further requires a
+ * superuser or a member of the role gpulike_cache (made by the extension's
+ * script), and holds the table owner to the quotas of cache_ops.c
+ * (gpulike.max_columns_per_owner, gpulike.host_memory_per_owner).
+ * A partitioned table stands for all its leaf partitions: each is cached,
+ * registered and kept in sync on its own, which is also how the planner
+ * sees them.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
 #include "access/htup_details.h"
+#include "access/xact.h"
 #include "access/xlog.h"
 #include "catalog/objectaddress.h"
 #include "catalog/pg_class.h"
@@ -32,6 +38,8 @@
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/resowner.h"
 #include "utils/syscache.h"
 
 #include "cache/cache_ops.h"
@@ -42,6 +50,9 @@
 
 /* Columns of gpulike.cache_slots() since version 1.1 (9 in 1.0). */
 #define CACHE_SLOTS_COLUMNS 13
+
+/* Members may cache (gpulike--1.1--1.2.sql makes it). */
+#define CACHE_ROLE "gpulike_cache"
 
 PG_FUNCTION_INFO_V1(gl_cache_sql);
 PG_FUNCTION_INFO_V1(gl_uncache_sql);
@@ -95,6 +106,24 @@ require_owner(Oid relid)
 					   get_rel_name(relid));
 }
 
+/*
+ * Without the role (an installation not updated to 1.2 yet, where no
+ * database has made it), only superusers may cache.
+ */
+static void
+require_cache_role(void)
+{
+	Oid			role = get_role_oid(CACHE_ROLE, true);
+
+	if (superuser() || (OidIsValid(role) && has_privs_of_role(GetUserId(), role)))
+		return;
+	ereport(ERROR,
+			(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+			 errmsg("permission denied to cache columns"),
+			 errdetail("Only superusers and members of role \"%s\" may cache columns: caches take memory shared by every database.",
+					   CACHE_ROLE)));
+}
+
 Datum
 gl_cache_sql(PG_FUNCTION_ARGS)
 {
@@ -107,7 +136,9 @@ gl_cache_sql(PG_FUNCTION_ARGS)
 	attname = NameStr(*PG_GETARG_NAME(1));
 	require_preloaded();
 	require_owner(relid);
-	foreach(lc, gl_cache_leaf_tables(relid, attname))
+	require_cache_role();
+	/* AccessShareLock: trigger set-up must not wait for us (cache_ops.c) */
+	foreach(lc, gl_cache_leaf_tables(relid, attname, AccessShareLock))
 	{
 		require_owner(lfirst_oid(lc));
 		gl_cache_column(lfirst_oid(lc), attname, GL_LOAD_EXPLICIT);
@@ -128,7 +159,7 @@ gl_uncache_sql(PG_FUNCTION_ARGS)
 	attname = NameStr(*PG_GETARG_NAME(1));
 	require_preloaded();
 	require_owner(relid);
-	foreach(lc, gl_cache_leaf_tables(relid, attname))
+	foreach(lc, gl_cache_leaf_tables(relid, attname, ShareRowExclusiveLock))
 	{
 		require_owner(lfirst_oid(lc));
 		found |= gl_uncache_column(lfirst_oid(lc), attname);
@@ -139,6 +170,51 @@ gl_uncache_sql(PG_FUNCTION_ARGS)
 				 errmsg("column \"%s\" of relation \"%s\" is not cached",
 						attname, get_rel_name(relid))));
 	PG_RETURN_VOID();
+}
+
+/*
+ * Rebuild one column in a subtransaction of its own: if it fails (memory,
+ * a dropped table), say why and go on with the others.  The column's
+ * ready copy, if any, was never touched by the failed load and goes on
+ * serving (cache_undo.c).
+ */
+static bool
+reload_one(GlRegistration *registration)
+{
+	MemoryContext context = CurrentMemoryContext;
+	ResourceOwner owner = CurrentResourceOwner;
+	bool		loaded = false;
+
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(context);
+	PG_TRY();
+	{
+		loaded = gl_cache_column(registration->relid, registration->attname,
+								 GL_LOAD_RELOAD) == GL_LOADED;
+		ReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(context);
+		CurrentResourceOwner = owner;
+	}
+	PG_CATCH();
+	{
+		ErrorData  *error;
+
+		MemoryContextSwitchTo(context);
+		error = CopyErrorData();
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(context);
+		CurrentResourceOwner = owner;
+		ereport(WARNING,
+				(errcode(error->sqlerrcode),
+				 errmsg("gpulike: column \"%s\" of relation \"%s\" was not reloaded: %s",
+						registration->attname, get_rel_name(registration->relid),
+						error->message),
+				 errdetail("Its cache stays as it was.")));
+		FreeErrorData(error);
+	}
+	PG_END_TRY();
+	return loaded;
 }
 
 /*
@@ -157,16 +233,14 @@ gl_reload_sql(PG_FUNCTION_ARGS)
 	{
 		GlRegistration *registration = (GlRegistration *) lfirst(lc);
 
-		if (!pg_class_ownercheck(registration->relid, GetUserId()))
-			continue;
-		if (gl_cache_column(registration->relid, registration->attname,
-							GL_LOAD_RELOAD) == GL_LOADED)
+		if (pg_class_ownercheck(registration->relid, GetUserId()) &&
+			reload_one(registration))
 			loaded++;
 	}
 	PG_RETURN_INT32(loaded);
 }
 
-/* How far a load got, 0-99: 100 only once it is ready. */
+/* How far a load in progress got, 0-99: 100 only once it is ready. */
 static int
 load_percent(const GlCacheEntry *entry)
 {
@@ -269,7 +343,7 @@ gl_cache_slots_sql(PG_FUNCTION_ARGS)
 		}
 		else
 			nulls[9] = nulls[10] = true;
-		if (entry.state == GL_CACHE_LOADING)
+		if (entry.load_generation != 0)
 			values[11] = Int32GetDatum(load_percent(&entry));
 		else if (entry.state == GL_CACHE_READY)
 			values[11] = Int32GetDatum(100);

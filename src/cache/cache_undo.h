@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * cache_undo.h
- *	  Undo registry changes if the current transaction aborts
+ *	  Undo registry changes if the current (sub)transaction aborts
  *	  (cache_undo.c).
  *
  *-------------------------------------------------------------------------
@@ -11,10 +11,28 @@
 
 #include "access/attnum.h"
 
-/* This transaction (re)loaded slot: mark it stale if we abort. */
-extern void gl_cache_undo_on_abort_loaded(int slot);
+/*
+ * This transaction loads (slot, generation); registered_here: it also
+ * registered the column.  On abort an unfinished load is cancelled (the
+ * slot's serving copy stays as it was), a finished one stays, and the
+ * slot of a column registered here is forgotten.
+ */
+extern void gl_cache_undo_on_abort_load(int slot, uint64 generation,
+										bool registered_here);
 
 /* This transaction forgot (relid, attnum): bring a stale slot back if we abort. */
 extern void gl_cache_undo_on_abort_forgotten(Oid relid, AttrNumber attnum);
+
+/*
+ * This transaction changes relid's sync triggers itself: on abort that
+ * change is rolled back, and the caches of relid go stale.
+ */
+extern void gl_cache_undo_on_abort_triggers_changed(Oid relid);
+
+/*
+ * A worker sets up relid's sync triggers in a transaction of its own: on
+ * abort, have them dropped unless some column of relid is registered.
+ */
+extern void gl_cache_undo_on_abort_triggers_set_up(Oid relid);
 
 #endif							/* GPULIKE_CACHE_UNDO_H */

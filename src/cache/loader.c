@@ -14,15 +14,73 @@
  * reason.  Rows are shipped in TID order (pages in order, line pointers in
  * order), so the server's column is in heap order.
  *
- * Locking: the caller holds ShareRowExclusiveLock, which conflicts with
- * every writer (RowExclusiveLock) and with itself, so nothing is inserted
- * or updated while we scan, and two loads of a table never overlap.  Rows
- * written before the lock was granted are committed or aborted by then and
- * are in the heap; rows written after it is released are logged by the sync
- * trigger under the generation this load created.  Per page we hold the
- * content lock only for the visibility checks, then read the values with
- * the pin alone: pruning needs a cleanup lock (no other pins), and
- * SELECT FOR UPDATE only touches tuple headers, never data.
+ * Per page we hold the content lock only for the visibility checks, then
+ * read the values with the pin alone: pruning needs a cleanup lock (no
+ * other pins), concurrent inserts and updates add line pointers and set
+ * header bits but move no tuple data, and SELECT FOR UPDATE only touches
+ * tuple headers (src/backend/storage/buffer/README, rule 2).
+ *
+ * Loading while writers write.  The caller holds ShareUpdateExclusiveLock
+ * (or stronger): it excludes other loads of the table and every DDL that
+ * could change its TIDs or its triggers (TRUNCATE, rewrites, ALTER and
+ * DROP TRIGGER), but not INSERT, UPDATE or DELETE.  The sync trigger
+ * exists and fires ALWAYS, and was committed before the load began (or is
+ * this transaction's own, under the ShareRowExclusiveLock that created it,
+ * which keeps writers out until commit): every writer that runs during the
+ * load fires it (cache_ops.c).  In order:
+ *
+ *	1. The server starts an empty column for a new generation G, beside the
+ *	   copy (if any) that goes on serving queries.
+ *	2. The registry announces G (load_generation).  From then on the sync
+ *	   trigger logs every new tuple version and every ended tuple for G as
+ *	   well, and the server queues G's entries (column/deferred.h).
+ *	3. The heap is read, block count taken after step 2, as described
+ *	   above: every tuple version not certainly dead, in TID order.
+ *	4. The server appends G's queued changes after the scanned rows, oldest
+ *	   first, then makes G the serving column and the registry's READY
+ *	   generation in one step (store.c).  Later changes reach G as they
+ *	   reach any serving column.
+ *
+ * No row is missed.  Take a tuple version t, at TID x, that a snapshot may
+ * see.  t was written to its page, under the page's exclusive lock, before
+ * its AFTER ROW trigger fired, and the trigger reads the registry's change
+ * counter, per row, after that (trigger.c).  If t was written before the
+ * scan share-locked its page, the scan ships t.  If after, then step 2,
+ * the scan's lock and release of the page, the writer's lock of it and its
+ * trigger's read come in that order (LWLocks are full barriers), so the
+ * trigger sees the counter moved, reads the registry again, and logs t for
+ * G.  A tuple in a block the scan's block count did not include was
+ * written after the count was read, which came after step 2: logged too.
+ * A writer whose trigger has not fired by step 4 (its statement still
+ * runs) logs to G later; until then its tuples are uncommitted, visible to
+ * itself alone, and a transaction with pending sync events never uses the
+ * cache (gl_cache_usable).
+ *
+ * A TID's latest row is its current tuple (column.h: superseded).  The
+ * tuples that occupy x over time follow one another: each is dead and
+ * pruned before x is reused, and its trigger fired before its transaction
+ * ended.  So once one version of x was logged for G, every later one is
+ * too (its trigger reads the counter later still), in order.  Replaying
+ * G's entries after the scanned rows therefore makes x's latest row the
+ * newest version of x whose trigger has fired -- logged for G, or, when
+ * none was, the scanned tuple.  A scanned tuple newer than that has its
+ * trigger pending, so only its own writer can see it (above), and its
+ * entry supersedes the older row when it comes.  A tuple both scanned and
+ * logged is kept twice, the logged row superseding the scanned one: the
+ * same value, one extra superseded row.
+ *
+ * known_live keeps its meaning (column.h: the executor counts such rows
+ * on all-visible pages without reading them).  A scanned row is known live
+ * only if its tuple was HEAPTUPLE_LIVE, or on an all-visible page, when
+ * the scan read it: no delete or update of it had begun (either sets xmax,
+ * and clears the page's all-visible flag, under the page's exclusive
+ * lock).  A delete or update that comes later writes the page after the
+ * scan read it, so its trigger logs ENDED x for G, and the replay takes
+ * the claim back.  Rows from the log are never known live.
+ *
+ * This transaction's snapshot is held for the whole load, so the oldest
+ * xmin taken at the start stays valid: nothing shipped as recently dead
+ * is pruned, nor its TOAST removed, before we read it.
  *
  * Values are detoasted (they may be megabytes long) and shipped as stored:
  * char(n) stays blank-padded, exactly what the LIKE functions see.
@@ -32,7 +90,10 @@
  * all-visible page.  From then on only a logged delete or update can end
  * it (the sync trigger logs those), which is what lets the executor count
  * such rows on all-visible pages without reading them.  Recently dead and
- * in-progress versions are shipped as not known live.
+ * in-progress versions are shipped as not known live; recently dead ones,
+ * and those being deleted, as ending (column.h): their delete was logged,
+ * if at all, before this load, so only the flag tells the server's
+ * garbage count about them.
  *
  *-------------------------------------------------------------------------
  */
@@ -68,21 +129,20 @@ estimated_rows(Relation rel, BlockNumber nblocks)
 	return (uint64) nblocks * UNANALYZED_ROWS_PER_PAGE;
 }
 
-/* A tuple of a page that some snapshot may see. */
+/* A tuple of a page that some snapshot may see, and its GL_ROW_* flags. */
 typedef struct Keeper
 {
 	OffsetNumber offset;
-	bool		known_live;
+	uint32		flags;
 } Keeper;
 
 /* Ship the value of attnum in one tuple version. */
 static void
 ship_tuple(GlLoadStream *stream, HeapTuple tuple, TupleDesc desc,
-		   AttrNumber attnum, bool known_live, GlLoadResult *result)
+		   AttrNumber attnum, uint32 flags, GlLoadResult *result)
 {
 	bool		isnull;
 	Datum		datum = heap_getattr(tuple, attnum, desc, &isnull);
-	uint32		flags = known_live ? GL_ROW_KNOWN_LIVE : 0;
 
 	if (isnull)
 		gl_load_row(stream, &tuple->t_self, NULL, 0, flags | GL_ROW_IS_NULL);
@@ -131,7 +191,7 @@ page_keepers(Relation rel, Buffer buffer, BlockNumber block,
 		if (all_visible)
 		{
 			keep[nkeep].offset = off;
-			keep[nkeep++].known_live = true;
+			keep[nkeep++].flags = GL_ROW_KNOWN_LIVE;
 			continue;
 		}
 		tuple.t_data = (HeapTupleHeader) PageGetItem(page, itemid);
@@ -139,11 +199,16 @@ page_keepers(Relation rel, Buffer buffer, BlockNumber block,
 		tuple.t_tableOid = RelationGetRelid(rel);
 		ItemPointerSet(&tuple.t_self, block, off);
 		status = HeapTupleSatisfiesVacuum(&tuple, oldest_xmin, buffer);
-		if (status != HEAPTUPLE_DEAD)
-		{
-			keep[nkeep].offset = off;
-			keep[nkeep++].known_live = status == HEAPTUPLE_LIVE;
-		}
+		if (status == HEAPTUPLE_DEAD)
+			continue;
+		keep[nkeep].offset = off;
+		if (status == HEAPTUPLE_LIVE)
+			keep[nkeep++].flags = GL_ROW_KNOWN_LIVE;
+		else if (status == HEAPTUPLE_RECENTLY_DEAD ||
+				 status == HEAPTUPLE_DELETE_IN_PROGRESS)
+			keep[nkeep++].flags = GL_ROW_ENDING;
+		else
+			keep[nkeep++].flags = 0;
 	}
 	LockBuffer(buffer, BUFFER_LOCK_UNLOCK);
 	return nkeep;
@@ -160,27 +225,31 @@ cpu_seconds_used(void)
 }
 
 GlLoadResult
-gl_cache_load(Relation rel, AttrNumber attnum, int slot, Oid sync_function)
+gl_cache_load(Relation rel, AttrNumber attnum, int slot, uint64 generation,
+			  Oid sync_function, uint64 byte_limit)
 {
 	TupleDesc	desc = RelationGetDescr(rel);
 	BlockNumber nblocks = RelationGetNumberOfBlocks(rel);
 	uint64		rows_hint = estimated_rows(rel, nblocks);
-	BufferAccessStrategy strategy = GetAccessStrategy(BAS_BULKREAD);
-	TransactionId oldest_xmin = GetOldestNonRemovableTransactionId(rel);
+	BufferAccessStrategy strategy;
+	TransactionId oldest_xmin;
 	Keeper		keep[MaxHeapTuplesPerPage];
 	GlLoadResult result = {0};
 	GlLoadStream *stream;
-	uint64		generation;
 	instr_time	start;
 	instr_time	elapsed;
 	double		cpu_start = cpu_seconds_used();
 
 	INSTR_TIME_SET_CURRENT(start);
-	generation = gl_registry_begin_load(slot, rel->rd_node.relNode,
-										sync_function, rows_hint);
 	stream = gl_load_begin(slot, generation, rows_hint,
-						   (uint64) nblocks * BLCKSZ);
+						   (uint64) nblocks * BLCKSZ, byte_limit);
+	gl_registry_begin_load(slot, generation, rel->rd_node.relNode,
+						   sync_function, rel->rd_rel->relowner, rows_hint);
 
+	/* after the announcement: see "No row is missed" above */
+	nblocks = RelationGetNumberOfBlocks(rel);
+	oldest_xmin = GetOldestNonRemovableTransactionId(rel);
+	strategy = GetAccessStrategy(BAS_BULKREAD);
 	for (BlockNumber block = 0; block < nblocks; block++)
 	{
 		Buffer		buffer;
@@ -201,18 +270,17 @@ gl_cache_load(Relation rel, AttrNumber attnum, int slot, Oid sync_function)
 			tuple.t_len = ItemIdGetLength(itemid);
 			tuple.t_tableOid = RelationGetRelid(rel);
 			ItemPointerSet(&tuple.t_self, block, keep[i].offset);
-			ship_tuple(stream, &tuple, desc, attnum, keep[i].known_live, &result);
+			ship_tuple(stream, &tuple, desc, attnum, keep[i].flags, &result);
 		}
 		ReleaseBuffer(buffer);
 
 		if ((block + 1) % PROGRESS_EVERY_PAGES == 0)
 			gl_registry_load_progress(slot, generation, result.rows);
 	}
-
-	gl_load_end(stream);
 	FreeAccessStrategy(strategy);
 	gl_registry_load_progress(slot, generation, result.rows);
-	gl_registry_finish_load(slot, generation);
+
+	result.installed = gl_load_end(stream, &result.why_not);
 
 	INSTR_TIME_SET_CURRENT(elapsed);
 	INSTR_TIME_SUBTRACT(elapsed, start);

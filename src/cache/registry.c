@@ -11,11 +11,18 @@
  * the loader a few times per load, and by the server after each request.
  * A linear scan under a shared lock is therefore the right data structure.
  *
- * Life of a slot:
+ * Life of a slot.  `state` is that of the copy queries may use; a load
+ * runs beside it, under a generation of its own (load_generation, 0 when
+ * none), and replaces it in one step when complete (loader.c):
  *
  *	EMPTY --find_or_add--> STALE --begin_load--> LOADING --finish--> READY
- *	READY --mark_stale (TRUNCATE, rewrite, trigger disabled, log overflow)
- *		  --> STALE --begin_load--> ...
+ *	READY --begin_load--> READY and loading --finish--> READY (the new copy)
+ *	READY --request_rebuild (too much garbage)--> READY, wanted by the reloader
+ *	any --mark_stale (TRUNCATE, trigger altered, delta log overflow)-->
+ *		  STALE, and a load in progress fails: no copy can follow the table
+ *	READY --mark_slot_stale (rewritten; the server dropped the copy)-->
+ *		  STALE, or LOADING while a load goes on
+ *	LOADING --cancel_load (the load failed or was rolled back)--> STALE
  *	any --forget (uncache, DROP, DROP EXTENSION)--> EMPTY
  *
  * Every load takes a new generation number from a cluster-wide counter, so
@@ -56,6 +63,7 @@ typedef struct GlSlotExtra
 	Oid			sync_function;	/* trigger function the cache relies on */
 	TimestampTz retry_after;	/* reloader: not before this time */
 	int			failures;		/* reloader: consecutive failed rebuilds */
+	bool		rebuild_wanted; /* reloader: rebuild the READY copy */
 } GlSlotExtra;
 
 typedef struct GlRegistryShared
@@ -206,7 +214,12 @@ gl_cache_usable(Relation rel, AttrNumber attnum, GlCacheInfo *info)
 	return usable;
 }
 
-/* Mark every cache of (dbid, relid) stale and wake the reloader. */
+/*
+ * Mark every cache of (dbid, relid) stale and wake the reloader.  The
+ * table changed in a way no copy follows, so a load in progress fails too
+ * (its finish finds load_generation cleared), and the trigger stops
+ * logging for it.
+ */
 void
 gl_registry_mark_stale(Oid dbid, Oid relid, const char *reason)
 {
@@ -225,8 +238,10 @@ gl_registry_mark_stale(Oid dbid, Oid relid, const char *reason)
 			if (entry->state != GL_CACHE_STALE)
 				strlcpy(entry->stale_reason, reason, sizeof(entry->stale_reason));
 			entry->state = GL_CACHE_STALE;
+			entry->load_generation = 0;
 			registry->extra[i].retry_after = 0;
 			registry->extra[i].failures = 0;
+			registry->extra[i].rebuild_wanted = false;
 			changed = true;
 		}
 	}
@@ -286,24 +301,42 @@ gl_registry_find_or_add(Oid relid, AttrNumber attnum)
 }
 
 uint64
-gl_registry_begin_load(int slot, Oid relfilenode, Oid sync_function,
-					   uint64 rows_total)
+gl_registry_new_generation(void)
 {
-	GlCacheEntry *entry = &registry->entries[slot];
 	uint64		generation;
 
 	LWLockAcquire(registry_lock_ptr, LW_EXCLUSIVE);
 	generation = registry->next_generation++;
-	entry->state = GL_CACHE_LOADING;
-	entry->stale_reason[0] = '\0';
-	entry->generation = generation;
+	LWLockRelease(registry_lock_ptr);
+	return generation;
+}
+
+void
+gl_registry_begin_load(int slot, uint64 generation, Oid relfilenode,
+					   Oid sync_function, Oid owner, uint64 rows_total)
+{
+	GlCacheEntry *entry = &registry->entries[slot];
+
+	LWLockAcquire(registry_lock_ptr, LW_EXCLUSIVE);
+	/* a copy of an earlier relfilenode holds TIDs that mean nothing now */
+	if (entry->state == GL_CACHE_READY && entry->relfilenode != relfilenode)
+	{
+		entry->state = GL_CACHE_STALE;
+		strlcpy(entry->stale_reason, "table rewritten", sizeof(entry->stale_reason));
+	}
+	if (entry->state != GL_CACHE_READY)
+	{
+		entry->state = GL_CACHE_LOADING;
+		entry->stale_reason[0] = '\0';
+	}
+	entry->load_generation = generation;
 	entry->relfilenode = relfilenode;
+	entry->owner = owner;
 	entry->load_rows_done = 0;
 	entry->load_rows_total = rows_total;
 	registry->extra[slot].sync_function = sync_function;
 	registry_changed();
 	LWLockRelease(registry_lock_ptr);
-	return generation;
 }
 
 void
@@ -312,7 +345,7 @@ gl_registry_load_progress(int slot, uint64 generation, uint64 rows_done)
 	GlCacheEntry *entry = &registry->entries[slot];
 
 	LWLockAcquire(registry_lock_ptr, LW_EXCLUSIVE);
-	if (entry->generation == generation)
+	if (entry->load_generation == generation)
 	{
 		entry->load_rows_done = rows_done;
 		/* reltuples was an estimate; never show more than 100% */
@@ -329,12 +362,16 @@ gl_registry_finish_load(int slot, uint64 generation)
 	bool		ready = false;
 
 	LWLockAcquire(registry_lock_ptr, LW_EXCLUSIVE);
-	if (entry->generation == generation && entry->state == GL_CACHE_LOADING)
+	if (entry->state != GL_CACHE_EMPTY && entry->load_generation == generation)
 	{
 		entry->state = GL_CACHE_READY;
+		entry->generation = generation;
+		entry->load_generation = 0;
+		entry->stale_reason[0] = '\0';
 		entry->last_used = GetCurrentTimestamp();
 		registry->extra[slot].retry_after = 0;
 		registry->extra[slot].failures = 0;
+		registry->extra[slot].rebuild_wanted = false;
 		registry_changed();
 		ready = true;
 	}
@@ -342,13 +379,39 @@ gl_registry_finish_load(int slot, uint64 generation)
 	return ready;
 }
 
-/* Mark a slot stale; the caller holds the registry lock exclusively. */
+void
+gl_registry_cancel_load(int slot, uint64 generation, const char *reason)
+{
+	GlCacheEntry *entry = &registry->entries[slot];
+	bool		stale = false;
+
+	LWLockAcquire(registry_lock_ptr, LW_EXCLUSIVE);
+	if (entry->state != GL_CACHE_EMPTY && entry->load_generation == generation)
+	{
+		entry->load_generation = 0;
+		if (entry->state == GL_CACHE_LOADING)
+		{
+			entry->state = GL_CACHE_STALE;
+			strlcpy(entry->stale_reason, reason, sizeof(entry->stale_reason));
+			stale = true;
+		}
+		registry_changed();
+	}
+	LWLockRelease(registry_lock_ptr);
+	if (stale)
+		gl_registry_wake_launcher();
+}
+
+/*
+ * The copy queries use is no good any more; the caller holds the registry
+ * lock exclusively.  A load in progress goes on: it will be the new copy.
+ */
 static bool
 mark_stale_locked(int slot, const char *reason)
 {
 	GlCacheEntry *entry = &registry->entries[slot];
 
-	if (entry->state == GL_CACHE_EMPTY || entry->state == GL_CACHE_STALE)
+	if (entry->state != GL_CACHE_READY && entry->state != GL_CACHE_EVICTED)
 		return false;
 	/* a ready cache going stale is news: rebuild it without backoff */
 	if (entry->state == GL_CACHE_READY)
@@ -356,7 +419,8 @@ mark_stale_locked(int slot, const char *reason)
 		registry->extra[slot].retry_after = 0;
 		registry->extra[slot].failures = 0;
 	}
-	entry->state = GL_CACHE_STALE;
+	registry->extra[slot].rebuild_wanted = false;
+	entry->state = entry->load_generation != 0 ? GL_CACHE_LOADING : GL_CACHE_STALE;
 	strlcpy(entry->stale_reason, reason, sizeof(entry->stale_reason));
 	registry_changed();
 	return true;
@@ -388,13 +452,38 @@ gl_registry_mark_generation_stale(int slot, uint64 generation, const char *reaso
 		gl_registry_wake_launcher();
 }
 
+bool
+gl_registry_request_rebuild(int slot, uint64 generation)
+{
+	GlCacheEntry *entry = &registry->entries[slot];
+	bool		requested = false;
+
+	LWLockAcquire(registry_lock_ptr, LW_EXCLUSIVE);
+	if (entry->state == GL_CACHE_READY && entry->generation == generation &&
+		entry->load_generation == 0 && !registry->extra[slot].rebuild_wanted)
+	{
+		registry->extra[slot].rebuild_wanted = true;
+		requested = true;
+	}
+	LWLockRelease(registry_lock_ptr);
+	if (requested)
+		gl_registry_wake_launcher();
+	return requested;
+}
+
 void
-gl_registry_forget(int slot)
+gl_registry_release(int slot)
 {
 	LWLockAcquire(registry_lock_ptr, LW_EXCLUSIVE);
 	registry->entries[slot].state = GL_CACHE_EMPTY;
 	registry_changed();
 	LWLockRelease(registry_lock_ptr);
+}
+
+void
+gl_registry_forget(int slot)
+{
+	gl_registry_release(slot);
 
 	/*
 	 * The server's copy is garbage from now on; a later load into this slot
@@ -452,6 +541,24 @@ gl_registry_snapshot(int slot, GlCacheEntry *copy)
 	return used;
 }
 
+void
+gl_registry_owner_usage(Oid owner, int *columns, uint64 *host_bytes)
+{
+	*columns = 0;
+	*host_bytes = 0;
+	LWLockAcquire(registry_lock_ptr, LW_SHARED);
+	for (int i = 0; i < GL_REGISTRY_SLOTS; i++)
+	{
+		GlCacheEntry *entry = &registry->entries[i];
+
+		if (entry->state == GL_CACHE_EMPTY || entry->owner != owner)
+			continue;
+		(*columns)++;
+		*host_bytes += entry->host_bytes;
+	}
+	LWLockRelease(registry_lock_ptr);
+}
+
 /* ------------------------------------------------- reloader bookkeeping */
 
 void
@@ -475,14 +582,19 @@ gl_registry_defer_retry(int slot, bool until_next_change)
 	LWLockRelease(registry_lock_ptr);
 }
 
-/* Caller holds the lock. */
+/*
+ * Stale and evicted slots want a load, and so do ready ones whose copy
+ * holds too much garbage, unless a load is running.  Caller holds the lock.
+ */
 static bool
 slot_wants_reload(int slot, Oid dbid, TimestampTz now)
 {
 	GlCacheEntry *entry = &registry->entries[slot];
 
 	return (entry->state == GL_CACHE_STALE ||
-			entry->state == GL_CACHE_EVICTED) &&
+			entry->state == GL_CACHE_EVICTED ||
+			(entry->state == GL_CACHE_READY && registry->extra[slot].rebuild_wanted)) &&
+		entry->load_generation == 0 &&
 		entry->dbid == dbid && registry->extra[slot].retry_after <= now;
 }
 

@@ -10,8 +10,12 @@
  * its relfilenode matches the relation's current one (a rewrite by VACUUM
  * FULL, CLUSTER or ALTER TABLE changes it), and the sync trigger is enabled.
  *
- * Every rebuild of a slot gets a new generation number, so the server can
- * tell rows and deltas of an old incarnation from the current one.
+ * Every load of a slot gets a new generation number, so the server can
+ * tell rows and deltas of an old incarnation from the current one.  A slot
+ * may have two: the generation of the copy queries use (`generation`,
+ * while READY) and that of a copy being loaded beside it
+ * (`load_generation`), which the sync trigger logs changes for as well
+ * (see loader.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -25,10 +29,11 @@
 
 #include "gpulike.h"
 
+/* The state of the copy queries may use (a load may run beside any of them). */
 typedef enum GlCacheState
 {
 	GL_CACHE_EMPTY = 0,			/* slot unused */
-	GL_CACHE_LOADING,
+	GL_CACHE_LOADING,			/* no usable copy; the first one is loading */
 	GL_CACHE_READY,
 	GL_CACHE_STALE,				/* must be rebuilt before any use */
 	GL_CACHE_EVICTED			/* registered, data not in memory */
@@ -54,6 +59,7 @@ typedef struct GlCacheStats
 	double		last_load_seconds;
 	uint64		gpu_evictions;	/* copies dropped from the GPU for room */
 	uint64		delta_overflows;	/* stale because the delta log was full */
+	uint64		memory_drops;	/* copies the server dropped for host memory */
 	TimestampTz reset_at;
 } GlCacheStats;
 
@@ -65,7 +71,9 @@ typedef struct GlCacheEntry
 	Oid			relid;
 	AttrNumber	attnum;
 	Oid			relfilenode;	/* at load time */
-	uint64		generation;
+	Oid			owner;			/* the table's owner at load time (quotas) */
+	uint64		generation;		/* of the READY copy */
+	uint64		load_generation;	/* of a copy being loaded; 0: none */
 	uint64		load_rows_done; /* progress while loading */
 	uint64		load_rows_total;	/* estimate (reltuples) */
 	/* maintained by the server */

@@ -41,21 +41,48 @@ extern int	gl_registry_find(Oid relid, AttrNumber attnum);
  */
 extern int	gl_registry_find_or_add(Oid relid, AttrNumber attnum);
 
-/* Begin a load: LOADING, a fresh generation, relfilenode and trigger. */
-extern uint64 gl_registry_begin_load(int slot, Oid relfilenode,
-									 Oid sync_function, uint64 rows_total);
+/*
+ * A load, in the order loader.c runs it: a generation of its own; begin
+ * (the sync trigger logs changes for that generation from now on, the
+ * slot is LOADING unless a copy is READY); progress; and either finish
+ * (called by the server as it puts the new copy in place: READY under the
+ * new generation; false if the load failed meanwhile, e.g. a mark_stale)
+ * or cancel (the load failed or was rolled back: a slot without a usable
+ * copy becomes STALE for `reason`).
+ */
+extern uint64 gl_registry_new_generation(void);
+extern void gl_registry_begin_load(int slot, uint64 generation,
+								   Oid relfilenode, Oid sync_function,
+								   Oid owner, uint64 rows_total);
 extern void gl_registry_load_progress(int slot, uint64 generation,
 									  uint64 rows_done);
-/* LOADING -> READY unless the slot changed meanwhile; false if it did. */
 extern bool gl_registry_finish_load(int slot, uint64 generation);
-/* A load failed or was rolled back: the slot must be rebuilt. */
+extern void gl_registry_cancel_load(int slot, uint64 generation,
+									const char *reason);
+
+/*
+ * The copy queries use is no good (the table was rewritten, the server
+ * dropped it): STALE, or LOADING while a load goes on.
+ */
 extern void gl_registry_mark_slot_stale(int slot, const char *reason);
 /* The same, only while the slot is the ready cache of that generation. */
 extern void gl_registry_mark_generation_stale(int slot, uint64 generation,
 											  const char *reason);
 
+/*
+ * The ready copy of that generation should be built again from its table
+ * (it holds too much garbage); it keeps serving until the new one is
+ * ready.  True if this is news (no rebuild was wanted or running).
+ */
+extern bool gl_registry_request_rebuild(int slot, uint64 generation);
+
 /* Mark the slot EMPTY and tell the server to drop its data. */
 extern void gl_registry_forget(int slot);
+/*
+ * Only mark it EMPTY (at abort, where no message may be sent): the server
+ * drops what it holds for the slot at its next sync.
+ */
+extern void gl_registry_release(int slot);
 /* Forget every slot of a database (DROP DATABASE). */
 extern void gl_registry_forget_database(Oid dbid);
 
@@ -68,10 +95,13 @@ extern bool gl_registry_has_relation(Oid relid);
  */
 extern bool gl_registry_snapshot(int slot, GlCacheEntry *copy);
 
+/* Columns cached of tables owned by `owner`, in any database, and their bytes. */
+extern void gl_registry_owner_usage(Oid owner, int *columns, uint64 *host_bytes);
+
 /*
  * Reloader bookkeeping.  The reloader rebuilds STALE and EVICTED slots
- * (the server evicts under memory pressure, and marks everything evicted
- * when it restarts).  A slot whose rebuild failed is retried only after a
+ * (the server marks everything evicted when it restarts), and READY ones
+ * whose rebuild was requested.  A slot whose rebuild failed is retried only after a
  * backoff; so is one the reloader brought back from eviction, lest a
  * column that does not fit the memory budget be reloaded and evicted in an
  * endless loop.  A slot whose trigger the user disabled waits until

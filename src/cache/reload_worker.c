@@ -12,20 +12,22 @@
  * it reads only the shared catalog pg_database) starts a reload worker
  *	- once per connectable, non-template database when the cluster starts
  *	  (that worker exits at once where gpulike is not installed), and
- *	- for every database the registry shows a stale slot for, whenever
- *	  a slot goes stale (gl_registry_mark_stale signals the launcher) or
- *	  a failed rebuild's backoff has expired.
+ *	- for every database the registry shows a slot to rebuild for,
+ *	  whenever a slot goes stale or wants a rebuild (the registry signals
+ *	  the launcher) or a failed rebuild's backoff has expired.
  * It runs at most MAX_RUNNING reload workers at once and one per database.
  * It also forgets the slots of databases that no longer exist.
  *
  * A reload worker (dynamic, one database) reconciles the registry with the
  * registrations (gl_cache_reconcile: every registration gets a slot,
  * registrations of vanished columns and unregistered slots are dropped),
- * then rebuilds each stale slot in its own transaction, exactly as
- * gpulike.cache() would, except that it leaves a sync trigger the user
- * disabled alone (the slot then waits until the trigger changes again).
- * A rebuild that fails is retried after a growing backoff.  Queries use
- * ordinary plans until a cache is ready again.
+ * then rebuilds each slot that wants it in its own transaction, exactly as
+ * gpulike.cache() would (writers go on writing: loader.c), except that it
+ * leaves a sync trigger the user disabled alone (the slot then waits until
+ * the trigger changes again).  A rebuild that fails is retried after a
+ * growing backoff.  A stale or evicted cache is not used until it is ready
+ * again; a ready one rebuilt for its garbage serves until its new copy
+ * replaces it.
  *
  *-------------------------------------------------------------------------
  */

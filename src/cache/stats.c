@@ -7,7 +7,8 @@
  *
  * The counters sit in each registry entry (GlCacheStats), so every process
  * that learns something counts it where it learns it: the server its
- * requests, GPU fallbacks and evictions; a backend its loads, the rows its
+ * requests, GPU fallbacks, evictions and copies dropped for memory; a
+ * backend its loads, the rows its
  * scans returned and the scans that had to read the heap; the sync trigger
  * a full delta log.  A request over several columns counts its candidates
  * and engine time for each of them.  Like pg_stat_user_tables, the
@@ -27,7 +28,8 @@
 #include "cache/registry_internal.h"
 #include "cache/stats.h"
 
-#define CACHE_STATS_COLUMNS 16
+/* Columns of gpulike.cache_stats() since version 1.2 (16 in 1.1). */
+#define CACHE_STATS_COLUMNS 17
 
 PG_FUNCTION_INFO_V1(gl_cache_stats_sql);
 PG_FUNCTION_INFO_V1(gl_stat_reset_sql);
@@ -79,6 +81,17 @@ gl_stats_count_gpu_eviction(int slot)
 	if (stats == NULL)
 		return;
 	stats->gpu_evictions++;
+	LWLockRelease(gl_registry_lock());
+}
+
+void
+gl_stats_count_memory_drop(int slot)
+{
+	GlCacheStats *stats = lock_stats(slot);
+
+	if (stats == NULL)
+		return;
+	stats->memory_drops++;
 	LWLockRelease(gl_registry_lock());
 }
 
@@ -177,6 +190,8 @@ gl_cache_stats_sql(PG_FUNCTION_ARGS)
 		values[14] = Int64GetDatum((int64) s->delta_overflows);
 		values[15] = TimestampTzGetDatum(s->reset_at);
 		nulls[15] = s->reset_at == 0;
+		/* the 1.1 declaration has 16 columns: tuplestore takes what it has */
+		values[16] = Int64GetDatum((int64) s->memory_drops);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 	return (Datum) 0;

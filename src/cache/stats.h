@@ -19,6 +19,8 @@ extern void gl_stats_count_request(int slot, uint64 generation, uint64 candidate
 								   double engine_ms, const char *gpu_failure);
 /* The server dropped slot's GPU copy to make room for another. */
 extern void gl_stats_count_gpu_eviction(int slot);
+/* The server dropped slot's copy for host memory (budget or out of memory). */
+extern void gl_stats_count_memory_drop(int slot);
 /* A load or rebuild of slot finished. */
 extern void gl_stats_count_load(int slot, double seconds);
 /* The delta log could not take relid's changes (call before marking stale). */

@@ -112,11 +112,10 @@ find_trigger(Relation rel, Oid funcoid, FoundTrigger *found)
 	return result;
 }
 
-/* Record "trigger depends automatically on extension", once. */
-static void
-ensure_extension_dependency(Oid trigger_oid)
+/* Does the trigger depend on the gpulike extension (DROP EXTENSION drops it)? */
+static bool
+has_extension_dependency(Oid trigger_oid, Oid extension)
 {
-	Oid			extension = get_extension_oid("gpulike", false);
 	Relation	deprel = table_open(DependRelationId, AccessShareLock);
 	ScanKeyData keys[2];
 	SysScanDesc scan;
@@ -138,8 +137,16 @@ ensure_extension_dependency(Oid trigger_oid)
 	}
 	systable_endscan(scan);
 	table_close(deprel, AccessShareLock);
+	return present;
+}
 
-	if (!present)
+/* Record "trigger depends automatically on extension", once. */
+static void
+ensure_extension_dependency(Oid trigger_oid)
+{
+	Oid			extension = get_extension_oid("gpulike", false);
+
+	if (!has_extension_dependency(trigger_oid, extension))
 	{
 		ObjectAddress trigger_address;
 		ObjectAddress extension_address;
@@ -212,10 +219,47 @@ ensure_trigger(Relation rel, const char *name, Oid funcoid, bool row,
 	return true;
 }
 
+/* What ensure_trigger would find to do for one trigger. */
+static GlSyncTriggerState
+trigger_state(Relation rel, Oid funcoid, int16 events)
+{
+	FoundTrigger found;
+
+	if (!find_trigger(rel, funcoid, &found) || (found.type & events) != events)
+		return GL_SYNC_NEEDS_DDL;
+	if (found.enabled == TRIGGER_DISABLED)
+		return GL_SYNC_DISABLED;
+	if (found.enabled != TRIGGER_FIRES_ALWAYS ||
+		!has_extension_dependency(found.oid, get_extension_oid("gpulike", false)))
+		return GL_SYNC_NEEDS_DDL;
+	return GL_SYNC_READY;
+}
+
+GlSyncTriggerState
+gl_sync_triggers_state(Relation rel)
+{
+	GlSyncTriggerState row = trigger_state(rel, gl_sync_row_function(),
+										   TRIGGER_TYPE_INSERT | TRIGGER_TYPE_UPDATE |
+										   TRIGGER_TYPE_DELETE);
+	GlSyncTriggerState truncate = trigger_state(rel, sync_function_oid("sync_truncate"),
+												TRIGGER_TYPE_TRUNCATE);
+
+	if (row == GL_SYNC_DISABLED || truncate == GL_SYNC_DISABLED)
+		return GL_SYNC_DISABLED;
+	return row == GL_SYNC_READY && truncate == GL_SYNC_READY ?
+		GL_SYNC_READY : GL_SYNC_NEEDS_DDL;
+}
+
+Oid
+gl_sync_row_function(void)
+{
+	return sync_function_oid("sync_row");
+}
+
 Oid
 gl_sync_triggers_ensure(Relation rel, bool enable)
 {
-	Oid			row_function = sync_function_oid("sync_row");
+	Oid			row_function = gl_sync_row_function();
 	Oid			truncate_function = sync_function_oid("sync_truncate");
 	bool		ok;
 

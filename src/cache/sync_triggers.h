@@ -11,6 +11,19 @@
 
 #include "utils/relcache.h"
 
+typedef enum GlSyncTriggerState
+{
+	GL_SYNC_READY,				/* both there, firing ALWAYS */
+	GL_SYNC_DISABLED,			/* one was disabled by a user */
+	GL_SYNC_NEEDS_DDL			/* missing, or enabled other than ALWAYS */
+} GlSyncTriggerState;
+
+/* What gl_sync_triggers_ensure would find; any lock on rel will do. */
+extern GlSyncTriggerState gl_sync_triggers_state(Relation rel);
+
+/* gpulike.sync_row(), the function the row trigger calls. */
+extern Oid	gl_sync_row_function(void);
+
 /*
  * Make sure rel has both sync triggers, firing ALWAYS, and returns the row
  * trigger's function.  Missing triggers are created.  A trigger that exists

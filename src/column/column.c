@@ -251,6 +251,8 @@ gl_column_append(GlColumn *col, GlTid tid, const char *value, uint32_t len,
 		set_bit(col->nulls, row);
 	if (flags & GL_ROW_KNOWN_LIVE)
 		set_bit(col->known_live, row);
+	if (flags & GL_ROW_ENDING)
+		col->ngarbage++;
 	if (len > col->max_len)
 		col->max_len = len;
 	col->nrows = row + 1;

@@ -112,16 +112,23 @@ typedef struct GlColumn
 	char	   *data;
 	uint32_t	max_len;		/* longest value, bytes */
 	uint64_t	sorted_rows;	/* rows [0, sorted_rows) in increasing TID order */
-	uint64_t	ngarbage;		/* rows ended or superseded since the load
-								 * (a row both ended and superseded counts
-								 * twice: an estimate, for compaction) */
+	uint64_t	ngarbage;		/* rows loaded ending, or ended or
+								 * superseded since (a row both ended and
+								 * superseded counts twice: an estimate,
+								 * for compaction) */
 	GlTidIndex	later_rows;		/* TID -> latest row among the others */
 	GlPageIndex pages;			/* of [0, sorted_rows), when indexed */
 } GlColumn;
 
-/* Flags of an appended row. */
+/*
+ * Flags of an appended row.  GL_ROW_ENDING: the loader found the row's
+ * tuple deleted or updated, by a transaction that committed or may yet;
+ * its row counts as garbage from the start (ngarbage), since no ENDED
+ * entry will come for it.
+ */
 #define GL_ROW_IS_NULL		0x01
 #define GL_ROW_KNOWN_LIVE	0x02
+#define GL_ROW_ENDING		0x04
 
 /* Bitmaps of rows: one bit per row, bit r in word r / 64. */
 static inline size_t

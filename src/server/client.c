@@ -346,7 +346,8 @@ expect_ok(GlLoadStream *stream, GlReply *reply)
 }
 
 GlLoadStream *
-gl_load_begin(int slot, uint64 generation, uint64 rows_hint, uint64 bytes_hint)
+gl_load_begin(int slot, uint64 generation, uint64 rows_hint, uint64 bytes_hint,
+			  uint64 byte_limit)
 {
 	GlLoadStream *stream = palloc0(sizeof(GlLoadStream));
 	GlLoadBeginMessage msg;
@@ -366,6 +367,7 @@ gl_load_begin(int slot, uint64 generation, uint64 rows_hint, uint64 bytes_hint)
 	msg.generation = generation;
 	msg.rows_hint = rows_hint;
 	msg.bytes_hint = bytes_hint;
+	msg.byte_limit = byte_limit;
 	iov.data = (const char *) &msg;
 	iov.len = sizeof(msg);
 	send_or_fail(stream, &iov, 1);
@@ -443,12 +445,14 @@ gl_load_row(GlLoadStream *stream, ItemPointer tid, const char *value,
 	stream->nrows++;
 }
 
-void
-gl_load_end(GlLoadStream *stream)
+bool
+gl_load_end(GlLoadStream *stream, const char **why_not)
 {
 	GlMessageHeader hdr;
 	shm_mq_iovec iov;
 	GlReply		reply;
+	Size		nbytes;
+	void	   *data;
 
 	flush_batch(stream);
 	memset(&hdr, 0, sizeof(hdr));
@@ -456,11 +460,20 @@ gl_load_end(GlLoadStream *stream)
 	iov.data = (const char *) &hdr;
 	iov.len = sizeof(hdr);
 	send_or_fail(stream, &iov, 1);
-	expect_ok(stream, &reply);
+	if (!gl_session_receive(stream->session, &nbytes, &data, 0) ||
+		nbytes != sizeof(GlReply))
+		load_failed(stream);
+	memcpy(&reply, data, sizeof(GlReply));
+	if (reply.status == GL_REPLY_ERROR)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s", reply.message)));
+	*why_not = reply.status == GL_REPLY_OK ? NULL : pstrdup(reply.message);
 
 	gl_session_close(stream->session);
 	pfree(stream->batch);
 	pfree(stream);
+	return *why_not == NULL;
 }
 
 /* ------------------------------------------------------ forget, running */

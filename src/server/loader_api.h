@@ -7,9 +7,11 @@
  * read a relation) and streams (TID, value) rows to the server, which appends
  * them to a new GlColumn for that registry slot and generation.  Rows go in
  * large batched messages over one shm_mq; gl_load_end() returns once the
- * server has the whole column in place (and, with a GPU, uploaded).
- * Any error (server gone, out of memory on its side) is ereport(ERROR)ed with
- * a clear message; the server discards a half-loaded column.
+ * server has the whole column in place (and, with a GPU, uploaded), or
+ * false, with the reason, when the registry gave the load up meanwhile
+ * (the table changed in a way no copy follows).  Any error (server gone,
+ * budget or quota exceeded, out of memory on its side) is ereport(ERROR)ed
+ * with a clear message; the server discards a half-loaded column.
  *
  *-------------------------------------------------------------------------
  */
@@ -20,12 +22,14 @@
 
 typedef struct GlLoadStream GlLoadStream;
 
+/* byte_limit: host bytes the column may take (0: any) */
 extern GlLoadStream *gl_load_begin(int slot, uint64 generation,
-								   uint64 rows_hint, uint64 bytes_hint);
-/* flags: GL_ROW_IS_NULL, GL_ROW_KNOWN_LIVE (column.h) */
+								   uint64 rows_hint, uint64 bytes_hint,
+								   uint64 byte_limit);
+/* flags: GL_ROW_IS_NULL, GL_ROW_KNOWN_LIVE, GL_ROW_ENDING (column.h) */
 extern void gl_load_row(GlLoadStream *stream, ItemPointer tid,
 						const char *value, uint32 len, uint32 flags);
-extern void gl_load_end(GlLoadStream *stream);
+extern bool gl_load_end(GlLoadStream *stream, const char **why_not);
 
 /* Ask the server to drop whatever it holds for a slot (uncache, drop). */
 extern void gl_server_forget(int slot);

@@ -114,6 +114,7 @@ typedef struct GlLoadBeginMessage
 	uint64		generation;
 	uint64		rows_hint;
 	uint64		bytes_hint;
+	uint64		byte_limit;		/* host bytes the column may take; 0: any */
 } GlLoadBeginMessage;
 
 #define GL_ROW_HEADER_SIZE	(sizeof(uint64) + 2 * sizeof(uint32))

@@ -13,13 +13,15 @@
  * over a backend's kept session, which stays open after the answer.
  *
  * LOAD_BEGIN / LOAD_ROWS / LOAD_END: build a new column for (slot,
- * generation) in the store and install it at the end.  LOAD_BEGIN is
- * acknowledged, so a load that cannot start fails before the heap scan.
- * No row of the table is written during the scan (the loader holds
- * ShareRowExclusiveLock, cache_ops.c), and the sync trigger logs rows only
- * for ready caches, so the column's deltas start once the load is done.  A
- * failure (budget, out of memory) is replied and ends the conversation;
- * the backend reads the reply when its next send finds the queue detached.
+ * generation) in the store beside the serving one, and put it in its
+ * place at the end (loader.c has the protocol: writers go on writing, and
+ * the changes they log meanwhile are applied after the scanned rows).
+ * LOAD_BEGIN is acknowledged, so a load that cannot start fails before
+ * the heap scan.  A failure (budget, quota, out of memory) is replied and
+ * ends the conversation; the backend reads the reply when its next send
+ * finds the queue detached.  A load the registry gave up meanwhile (the
+ * table changed in a way no copy follows) ends in an UNAVAILABLE reply
+ * saying why; the serving column stays as it was.
  *
  *-------------------------------------------------------------------------
  */
@@ -136,7 +138,8 @@ serve_load_begin(GlServerSession *ss, const char *data, Size len)
 	}
 	memset(&reply, 0, sizeof(reply));
 	if (!gl_store_load_begin(msg->slot, msg->generation, msg->rows_hint,
-							 msg->bytes_hint, reply.message, sizeof(reply.message)))
+							 msg->bytes_hint, msg->byte_limit,
+							 reply.message, sizeof(reply.message)))
 	{
 		send_failure(ss, GL_REPLY_ERROR, reply.message);
 		return;
@@ -179,21 +182,27 @@ serve_load_end(GlServerSession *ss, Size len)
 		send_failure(ss, GL_REPLY_ERROR, "gpulike: malformed load request");
 		return;
 	}
-	/* apply what is pending before the new column replaces the old one */
+	/* every change logged so far goes to the old column or the new one */
 	gl_store_sync();
 	memset(&reply, 0, sizeof(reply));
 	ss->loading = false;
-	if (!gl_store_load_end(ss->load_slot, ss->load_generation,
-						   &reply.u.load.nrows, &reply.u.load.host_bytes,
-						   &reply.u.load.device_bytes,
-						   reply.message, sizeof(reply.message)))
+	switch (gl_store_load_end(ss->load_slot, ss->load_generation,
+							  &reply.u.load.nrows, &reply.u.load.host_bytes,
+							  &reply.u.load.device_bytes,
+							  reply.message, sizeof(reply.message)))
 	{
-		send_failure(ss, GL_REPLY_ERROR, reply.message);
-		return;
+		case GL_LOAD_INSTALLED:
+			reply.status = GL_REPLY_OK;
+			send_reply(ss, &reply);
+			ss->finished = true;
+			break;
+		case GL_LOAD_WENT_STALE:
+			send_failure(ss, GL_REPLY_UNAVAILABLE, reply.message);
+			break;
+		case GL_LOAD_FAILED:
+			send_failure(ss, GL_REPLY_ERROR, reply.message);
+			break;
 	}
-	reply.status = GL_REPLY_OK;
-	send_reply(ss, &reply);
-	ss->finished = true;
 }
 
 static void

@@ -14,6 +14,7 @@
 #define GPULIKE_STORE_H
 
 #include "column/column.h"
+#include "column/deferred.h"
 #include "gpulike.h"
 #include "utils/timestamp.h"
 
@@ -35,12 +36,20 @@ typedef struct GlStoredColumn
 	uint32		sample_rows;
 	size_t		sample_bytes;
 	uint64		sample_taken_at;	/* col.nrows then */
+	/* while loading: changes logged meanwhile, and the quota (0: none) */
+	GlDeferred	deferred;
+	uint64		byte_limit;
+	/* when a newer copy replaced it (0: never; store.c: retired) */
+	TimestampTz retired_at;
 } GlStoredColumn;
 
 extern void gl_store_init(void);
 extern void gl_store_request_reloads(void);
 
-/* The complete column serving (slot, generation), or NULL. */
+/*
+ * The complete column of (slot, generation), or NULL: the serving one, or
+ * the one it just replaced, for requests that named it before.
+ */
 extern GlStoredColumn *gl_store_lookup(int slot, uint64 generation);
 extern bool gl_store_slot_valid(int slot);
 extern int	gl_store_nslots(void);
@@ -57,14 +66,29 @@ extern bool gl_store_sample(GlStoredColumn *sc, uint32 max_rows,
 /* Write a column's sizes and device (and a query, if counted) to the registry. */
 extern void gl_store_publish(GlStoredColumn *sc, bool count_query);
 
-/* Loading; failures fill err (a message for the loading backend). */
+/*
+ * Loading (loader.c has the protocol).  Failures fill err, a message for
+ * the loading backend.  byte_limit (0: none) bounds the new column's host
+ * bytes: its owner's quota.  The end puts the new column in place of the
+ * serving one and tells the registry, unless the load failed meanwhile
+ * (the registry no longer wants its generation: GL_LOAD_WENT_STALE).
+ */
+typedef enum GlLoadEndStatus
+{
+	GL_LOAD_INSTALLED,
+	GL_LOAD_WENT_STALE,
+	GL_LOAD_FAILED
+} GlLoadEndStatus;
+
 extern bool gl_store_load_begin(int slot, uint64 generation, uint64 rows_hint,
-								uint64 bytes_hint, char *err, size_t errlen);
+								uint64 bytes_hint, uint64 byte_limit,
+								char *err, size_t errlen);
 extern bool gl_store_load_rows(int slot, uint64 generation, const char *rows,
 							   Size len, uint32 nrows, char *err, size_t errlen);
-extern bool gl_store_load_end(int slot, uint64 generation, uint64 *nrows,
-							  uint64 *host_bytes, uint64 *device_bytes,
-							  char *err, size_t errlen);
+extern GlLoadEndStatus gl_store_load_end(int slot, uint64 generation,
+										 uint64 *nrows, uint64 *host_bytes,
+										 uint64 *device_bytes,
+										 char *err, size_t errlen);
 extern void gl_store_load_abort(int slot, uint64 generation);
 extern void gl_store_forget(int slot);
 

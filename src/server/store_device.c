@@ -166,8 +166,9 @@ gl_store_ensure_device(GlStoredColumn *sc)
 	char		err[256];
 	uint64		estimate;
 
-	if (!gl_engines_gpu_ready() || sc->col.nrows == 0)
-		return false;			/* an empty column is no work for a GPU */
+	/* an empty column is no work for a GPU; a retired one answers on the CPU */
+	if (!gl_engines_gpu_ready() || sc->col.nrows == 0 || sc->retired_at != 0)
+		return false;
 	if (sc->device != NULL)
 	{
 		if (sc->device_rows < sc->col.nrows)

@@ -4,8 +4,10 @@
  *	  The sync triggers gpulike puts on every cached table.
  *
  * gpulike.sync_row() runs AFTER INSERT OR UPDATE OR DELETE FOR EACH ROW,
- * enabled ALWAYS.  For every ready cache of the relation it appends to the
- * shared delta log:
+ * enabled ALWAYS.  For every ready cache of the relation, and for every
+ * copy being loaded (registry.h: load_generation; loader.c says why that
+ * makes loads safe while writers write), it appends to the shared delta
+ * log:
  *
  *	INSERT	a VERSION entry: (slot, generation, TID of the new tuple, value);
  *	UPDATE	(of any column: an updated row is a new tuple version at a new
@@ -34,6 +36,9 @@
  * Which caches belong to the relation is looked up once per statement and
  * kept in fn_extra (the trigger's FmgrInfo lives as long as the statement),
  * revalidated per row by the registry's change counter: one atomic read.
+ * That read happens after the row's tuple was written to its page, under
+ * the buffer lock, so a load that reads the page later (and began, bumping
+ * the counter, before that) is seen by this row's check.
  *
  *-------------------------------------------------------------------------
  */
@@ -53,7 +58,7 @@
 PG_FUNCTION_INFO_V1(gl_sync_row);
 PG_FUNCTION_INFO_V1(gl_sync_truncate);
 
-/* One ready cache of the relation the trigger fires on. */
+/* One copy of a cache of the relation the trigger fires on. */
 typedef struct SyncTarget
 {
 	int			slot;
@@ -67,10 +72,33 @@ typedef struct SyncTargets
 	Oid			relid;
 	uint64		change_count;	/* registry change count when read */
 	int			ntargets;
-	SyncTarget	targets[GL_REGISTRY_SLOTS];
-	GlDeltaRow	rows[2 * GL_REGISTRY_SLOTS];	/* an UPDATE logs two per target */
+	int			maxtargets;
+	SyncTarget *targets;
+	GlDeltaRow *rows;			/* an UPDATE logs two per target */
 } SyncTargets;
 
+static void
+add_target(SyncTargets *targets, int slot, uint64 generation,
+		   const GlCacheEntry *entry)
+{
+	SyncTarget *target;
+
+	if (targets->ntargets == targets->maxtargets)
+	{
+		targets->maxtargets *= 2;
+		targets->targets = repalloc(targets->targets,
+									targets->maxtargets * sizeof(SyncTarget));
+		targets->rows = repalloc(targets->rows,
+								 2 * targets->maxtargets * sizeof(GlDeltaRow));
+	}
+	target = &targets->targets[targets->ntargets++];
+	target->slot = slot;
+	target->generation = generation;
+	target->attnum = entry->attnum;
+	target->relfilenode = entry->relfilenode;
+}
+
+/* The ready copies and the copies being loaded. */
 static void
 read_targets(SyncTargets *targets, Oid relid)
 {
@@ -83,20 +111,19 @@ read_targets(SyncTargets *targets, Oid relid)
 	for (int i = 0; i < gl_registry_size(); i++)
 	{
 		GlCacheEntry *entry = &entries[i];
-		SyncTarget *target;
 
-		if (entry->state != GL_CACHE_READY || entry->dbid != MyDatabaseId ||
+		if (entry->state == GL_CACHE_EMPTY || entry->dbid != MyDatabaseId ||
 			entry->relid != relid)
 			continue;
-		target = &targets->targets[targets->ntargets++];
-		target->slot = i;
-		target->generation = entry->generation;
-		target->attnum = entry->attnum;
-		target->relfilenode = entry->relfilenode;
+		if (entry->state == GL_CACHE_READY)
+			add_target(targets, i, entry->generation, entry);
+		if (entry->load_generation != 0)
+			add_target(targets, i, entry->load_generation, entry);
 	}
 	LWLockRelease(gl_registry_lock());
 }
 
+/* The lists live as long as the FmgrInfo: the statement. */
 static SyncTargets *
 current_targets(FmgrInfo *flinfo, Oid relid)
 {
@@ -105,6 +132,11 @@ current_targets(FmgrInfo *flinfo, Oid relid)
 	if (targets == NULL)
 	{
 		targets = MemoryContextAllocZero(flinfo->fn_mcxt, sizeof(SyncTargets));
+		targets->maxtargets = 4;
+		targets->targets = MemoryContextAlloc(flinfo->fn_mcxt,
+											  targets->maxtargets * sizeof(SyncTarget));
+		targets->rows = MemoryContextAlloc(flinfo->fn_mcxt,
+										   2 * targets->maxtargets * sizeof(GlDeltaRow));
 		flinfo->fn_extra = targets;
 		read_targets(targets, relid);
 	}

@@ -1,13 +1,15 @@
 --
--- Cached plans follow the cache: a generic plan with a GpuLike scan whose
--- cache is gone (here: changes took the caches past gpulike.host_memory,
--- which also keeps the rebuild from succeeding) reads the heap once, with
+-- Cached plans follow the cache: after a rewrite (VACUUM FULL) a prepared
+-- statement gets PostgreSQL's answer, and the cache again once it is
+-- rebuilt; a generic plan with a GpuLike scan whose cache is gone (here:
+-- changes took the caches past gpulike.host_memory, which also keeps the
+-- rebuild from succeeding, and is counted) reads the heap once, with
 -- PostgreSQL's answer, and is then made again without GpuLike; once the
 -- cache is back, it is made again with it.
 --
 SET client_min_messages = warning;
 SET statement_timeout = '60s';
-SELECT plan(6);
+SELECT plan(12);
 
 CREATE TABLE plan_words AS
 SELECT i, md5(i::text) || md5(i::text) AS w FROM generate_series(1, 500000) i;
@@ -21,11 +23,32 @@ PREPARE counted(text) AS SELECT count(*) FROM plan_words WHERE w LIKE $1;
 
 SELECT ok(pg_temp.plan_uses_gpulike($$EXECUTE counted('%ab%')$$), 'the generic plan scans the cache');
 
+CREATE FUNCTION pg_temp.counted(pattern text) RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE n bigint;
+BEGIN
+	EXECUTE format('EXECUTE counted(%L)', pattern) INTO n;
+	RETURN n;
+END $$;
+CREATE FUNCTION pg_temp.heap_fallbacks() RETURNS bigint LANGUAGE sql AS $$
+	SELECT heap_fallbacks FROM gpulike.stat_caches WHERE relation = 'plan_words'::regclass $$;
+
+DELETE FROM plan_words WHERE i % 3 = 0;
+VACUUM FULL plan_words;
+SELECT is(pg_temp.counted('%ab%'), (SELECT count(*) FROM plan_words WHERE w || '' LIKE '%ab%'),
+          'after VACUUM FULL the prepared statement gets PostgreSQL''s answer');
+SELECT is(pg_temp.wait_state('plan_words', 'w', 'ready'), 'ready', 'the rewritten table''s cache is rebuilt');
+CREATE TEMP TABLE fallbacks_before AS SELECT pg_temp.heap_fallbacks() AS n;
+SELECT ok(pg_temp.plan_uses_gpulike($$EXECUTE counted('%ab%')$$), 'the generic plan scans the rebuilt cache');
+SELECT is(pg_temp.counted('%ab%'), (SELECT count(*) FROM plan_words WHERE w || '' LIKE '%ab%'),
+          'and gets PostgreSQL''s answer from it');
+SELECT is(pg_temp.heap_fallbacks(), n, 'without reading the heap') FROM fallbacks_before;
+
 ALTER SYSTEM SET gpulike.host_memory = '16MB';
 SELECT pg_reload_conf();
 SELECT pg_sleep(1);
 INSERT INTO plan_words SELECT i, md5(i::text) FROM generate_series(1, 1000) i;
 SELECT is(pg_temp.wait_state('plan_words', 'w', 'stale', 10), 'stale', 'changes past gpulike.host_memory make the cache stale');
+SELECT is(memory_drops, 1::bigint, 'and are counted') FROM gpulike.stat_caches WHERE relation = 'plan_words'::regclass;
 
 SELECT is((SELECT count(*) FROM plan_words WHERE w LIKE '%ab%' AND i > 0),
           (SELECT count(*) FROM plan_words WHERE w || '' LIKE '%ab%'),

@@ -1,0 +1,72 @@
+/* gpulike--1.1--1.2.sql */
+
+\echo Use "ALTER EXTENSION gpulike UPDATE TO '1.2'" to load this file. \quit
+
+-- ==== who may cache: caches take memory and registry slots shared by
+-- ==== every database and role, so cache() needs a superuser or a member
+-- ==== of gpulike_cache.  A role belongs to the cluster, not to one
+-- ==== database: the first database to install gpulike 1.2 makes it, and
+-- ==== DROP EXTENSION leaves it.
+
+DO $$
+BEGIN
+	IF NOT EXISTS (SELECT FROM pg_catalog.pg_roles WHERE rolname = 'gpulike_cache') THEN
+		CREATE ROLE gpulike_cache NOLOGIN;
+		COMMENT ON ROLE gpulike_cache IS
+			'Members may cache columns of tables they own with gpulike.cache()';
+	END IF;
+END $$;
+
+COMMENT ON FUNCTION gpulike.cache(regclass, name) IS
+	'Cache a text column (of every leaf partition of a partitioned table) and keep it in sync; requires table ownership, and a superuser or a member of gpulike_cache';
+
+-- ==== statistics: copies the server dropped because the caches passed
+-- ==== gpulike.host_memory (or it ran out of memory applying changes)
+
+DROP VIEW gpulike.stat_caches;
+DROP FUNCTION gpulike.cache_stats();
+CREATE FUNCTION gpulike.cache_stats(
+	OUT relid oid,
+	OUT attnum smallint,
+	OUT requests bigint,
+	OUT candidates bigint,
+	OUT rows_returned bigint,
+	OUT engine_ms float8,
+	OUT gpu_fallbacks bigint,
+	OUT heap_fallbacks bigint,
+	OUT last_fallback text,
+	OUT last_fallback_at timestamptz,
+	OUT loads bigint,
+	OUT last_load_at timestamptz,
+	OUT last_load_seconds float8,
+	OUT gpu_evictions bigint,
+	OUT delta_overflows bigint,
+	OUT stats_reset timestamptz,
+	OUT memory_drops bigint)
+	RETURNS SETOF record
+	AS 'MODULE_PATHNAME', 'gl_cache_stats_sql'
+	LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED;
+COMMENT ON FUNCTION gpulike.cache_stats() IS
+	'Cumulative statistics of this database''s cached columns, one row per slot (see the view gpulike.stat_caches)';
+
+-- One row per registered column, as pg_stat_user_tables has one per table:
+-- requests the server answered and their candidates and engine time, rows
+-- the scans returned, fallbacks (to the CPU engine after a GPU failure, to
+-- the heap when the server could not answer) with the last one's reason,
+-- loads and rebuilds, GPU evictions, delta-log overflows, copies dropped
+-- for host memory.
+CREATE VIEW gpulike.stat_caches AS
+	SELECT r.relid AS relation,
+		   r.attname,
+		   s.requests, s.candidates, s.rows_returned, s.engine_ms,
+		   s.gpu_fallbacks, s.heap_fallbacks, s.last_fallback, s.last_fallback_at,
+		   s.loads, s.last_load_at, s.last_load_seconds,
+		   s.gpu_evictions, s.delta_overflows, s.memory_drops, s.stats_reset
+	FROM gpulike.cached_columns r
+	LEFT JOIN pg_catalog.pg_attribute a
+		ON a.attrelid = r.relid AND a.attname = r.attname AND NOT a.attisdropped
+	LEFT JOIN gpulike.cache_stats() s
+		ON s.relid = r.relid AND s.attnum = a.attnum;
+GRANT SELECT ON gpulike.stat_caches TO PUBLIC;
+COMMENT ON VIEW gpulike.stat_caches IS
+	'Cumulative statistics per cached column: requests, candidates, rows, engine time, fallbacks, loads, evictions, overflows, memory drops';
