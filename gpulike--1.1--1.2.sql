@@ -70,3 +70,27 @@ CREATE VIEW gpulike.stat_caches AS
 GRANT SELECT ON gpulike.stat_caches TO PUBLIC;
 COMMENT ON VIEW gpulike.stat_caches IS
 	'Cumulative statistics per cached column: requests, candidates, rows, engine time, fallbacks, loads, evictions, overflows, memory drops';
+
+-- ==== status() says why the server uses the CPU engine: no usable GPU (and
+-- ==== why: none present, no driver, compute capability below 8.0), or
+-- ==== gpulike.device = cpu
+
+DROP FUNCTION gpulike.status();
+CREATE FUNCTION gpulike.status(
+	OUT server text,
+	OUT engine text,
+	OUT device_name text,
+	OUT device_memory_total_mb bigint,
+	OUT device_memory_free_mb bigint,
+	OUT cpu_threads integer,
+	OUT server_pid integer,
+	OUT server_uptime interval,
+	OUT caches integer,
+	OUT host_bytes bigint,
+	OUT device_bytes bigint,
+	OUT device_count integer,
+	OUT cpu_reason text)
+	AS 'MODULE_PATHNAME', 'gl_status'
+	LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED;
+COMMENT ON FUNCTION gpulike.status() IS
+	'The gpulike server: running or not, engine, GPUs (the first one''s name, memory of all), threads, pid, uptime, memory held, why the CPU engine';

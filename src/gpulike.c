@@ -104,11 +104,6 @@ define_gucs(void)
 							"For tests of the fallback to the CPU engine.",
 							&gl_debug_gpu_fail_part, -1, -1, GL_MAX_GPU_PARTS - 1,
 							PGC_SUSET, GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
-	DefineCustomIntVariable("gpulike.debug_compute_capability",
-							"Compute capability the server's probe assumes for its GPUs, as 10 * major + minor (0 = their own).",
-							"For tests of the refusal of GPUs older than the kernels support.",
-							&gl_debug_compute_capability, 0, 0, 1000,
-							PGC_POSTMASTER, GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
 	DefineCustomIntVariable("gpulike.host_memory",
 							"Host memory the column caches may use.",
 							NULL, &gl_host_memory_mb, 4096, 16, INT_MAX,
@@ -158,13 +153,20 @@ define_gucs(void)
 							 "Lets the planner answer count(*) from a GpuLike scan without returning its rows.",
 							 NULL, &gl_enable_count, true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
-	/* Sizes shared memory, which exists only when preloaded. */
+	/* Set at server start, which only a preloaded library sees. */
 	if (process_shared_preload_libraries_in_progress)
+	{
 		DefineCustomIntVariable("gpulike.delta_log_size",
 								"Shared memory for row changes not yet applied to the caches.",
 								"When it overflows, the affected caches are rebuilt.",
 								&gl_delta_log_kb, 65536, 64, 4 * 1024 * 1024,
 								PGC_POSTMASTER, GUC_UNIT_KB, NULL, NULL, NULL);
+		DefineCustomIntVariable("gpulike.debug_compute_capability",
+								"Compute capability the server's probe assumes for its GPUs, as 10 * major + minor (0 = their own).",
+								"For tests of the refusal of GPUs older than the kernels support.",
+								&gl_debug_compute_capability, 0, 0, 1000,
+								PGC_POSTMASTER, GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
+	}
 	MarkGUCPrefixReserved("gpulike");
 }
 
