@@ -39,6 +39,7 @@
 #include "utils/lsyscache.h"
 
 #include "cache/registry.h"
+#include "pattern/compile.h"
 #include "plan/quals.h"
 
 struct GlOffloadContext
@@ -165,6 +166,32 @@ gl_qual_leaf(Expr *expr, GlQualLeaf *leaf)
 			 (int) nodeTag(expr));
 }
 
+/*
+ * Is the leaf a constant regex the compiler refuses (its automaton would
+ * be too large)?  Such a leaf is left to PostgreSQL when planning:
+ * otherwise the scan would find out at execution and read the whole heap.
+ * The compiler keeps its verdict (compile_regex.c), so planning the same
+ * regex again costs a lookup; and an invalid regex raises PostgreSQL's
+ * error here, as PostgreSQL's own estimate of it does.
+ */
+static bool
+refused_regex(const GlQualLeaf *leaf)
+{
+	Const	   *pattern = (Const *) strip_relabel((Node *) leaf->pattern);
+	const char *refusal;
+	GlProgram  *prog;
+
+	if ((leaf->op != GL_OP_REGEX && leaf->op != GL_OP_IREGEX) || leaf->is_array ||
+		!IsA(pattern, Const) || pattern->constisnull)
+		return false;
+	prog = gl_compile_pattern(leaf->op, DatumGetTextPP(pattern->constvalue),
+							  leaf->collation, &refusal);
+	if (prog == NULL)
+		return true;
+	pfree(prog);
+	return false;
+}
+
 static bool
 offloadable_leaf(Expr *expr, GlOffloadContext *ctx)
 {
@@ -188,7 +215,9 @@ offloadable_leaf(Expr *expr, GlOffloadContext *ctx)
 	if (OidIsValid(leaf.collation) &&
 		!get_collation_isdeterministic(leaf.collation))
 		return false;
-	return column_is_cached(ctx, leaf.attnum);
+	if (!column_is_cached(ctx, leaf.attnum))
+		return false;
+	return !refused_regex(&leaf);
 }
 
 /*
