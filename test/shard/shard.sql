@@ -1,7 +1,8 @@
 --
 -- Sharding on postgres_fdw (run on the coordinator test/shard/setup makes):
 -- sharded.comments is partitioned over the shards, demo.comments is the
--- same rows in one local table.  For each query: the predicate goes to the
+-- same rows in one local table, not cached: PostgreSQL's own answers.  For
+-- each query: the predicate goes to the
 -- shards in the Remote SQL and nothing is left to the coordinator, the
 -- shards are scanned asynchronously, the count and the rows equal the
 -- local table's, and every shard answered through its GpuLike scan (its
