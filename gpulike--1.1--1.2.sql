@@ -18,7 +18,38 @@ BEGIN
 END $$;
 
 COMMENT ON FUNCTION gpulike.cache(regclass, name) IS
-	'Cache a text column (of every leaf partition of a partitioned table) and keep it in sync; requires table ownership, and a superuser or a member of gpulike_cache';
+	'Cache a text column (of every leaf partition of a partitioned table, present and future) and keep it in sync; requires table ownership, and a superuser or a member of gpulike_cache';
+
+-- ==== a cached partitioned table is registered too, so that the
+-- ==== partitions it gets later are cached: caches lists it as
+-- ==== 'partitioned' (its partitions have rows of their own)
+
+-- One row per registered column.  A registered column with no data in
+-- memory (just after a restart, or evicted) shows as 'evicted'; a
+-- partitioned table's as 'partitioned'.  progress: percent of a load done
+-- (100 when ready).  gpus and gpu_bytes list the parts of the GPU copy: the
+-- GPU and bytes of each.
+CREATE OR REPLACE VIEW gpulike.caches AS
+	SELECT r.relid AS relation,
+		   r.attname,
+		   CASE WHEN c.relkind = 'p' THEN 'partitioned'
+				ELSE coalesce(s.state, 'evicted') END AS state,
+		   s.progress,
+		   s.stale_reason,
+		   coalesce(s.rows, 0) AS rows,
+		   coalesce(s.host_bytes, 0) AS host_bytes,
+		   coalesce(s.device_bytes, 0) AS device_bytes,
+		   s.device,
+		   coalesce(s.pending_deltas, 0) AS pending_deltas,
+		   coalesce(s.queries_served, 0) AS queries_served,
+		   s.gpus,
+		   s.gpu_bytes
+	FROM gpulike.cached_columns r
+	LEFT JOIN pg_catalog.pg_class c ON c.oid = r.relid
+	LEFT JOIN pg_catalog.pg_attribute a
+		ON a.attrelid = r.relid AND a.attname = r.attname AND NOT a.attisdropped
+	LEFT JOIN gpulike.cache_slots() s
+		ON s.relid = r.relid AND s.attnum = a.attnum;
 
 -- ==== statistics: copies the server dropped because the caches passed
 -- ==== gpulike.host_memory (or it ran out of memory applying changes)

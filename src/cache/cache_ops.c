@@ -20,9 +20,11 @@
  */
 #include "postgres.h"
 
+#include "access/htup_details.h"
 #include "access/table.h"
 #include "catalog/pg_am.h"
 #include "catalog/pg_class.h"
+#include "catalog/partition.h"
 #include "catalog/pg_inherits.h"
 #include "catalog/pg_type.h"
 #include "mb/pg_wchar.h"
@@ -32,6 +34,7 @@
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
+#include "utils/syscache.h"
 #include "utils/timestamp.h"
 
 #include "cache/cache_ops.h"
@@ -52,18 +55,30 @@ cacheable_type(Oid typid)
 	return typid == TEXTOID || typid == VARCHAROID || typid == BPCHAROID;
 }
 
-AttrNumber
-gl_cacheable_column(Relation rel, const char *attname)
+/* A plain heap table, the only kind whose columns are loaded. */
+static bool
+heap_table(Oid relid)
+{
+	HeapTuple	tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+	bool		result = false;
+
+	if (HeapTupleIsValid(tuple))
+	{
+		Form_pg_class form = (Form_pg_class) GETSTRUCT(tuple);
+
+		result = form->relkind == RELKIND_RELATION && form->relam == HEAP_TABLE_AM_OID;
+		ReleaseSysCache(tuple);
+	}
+	return result;
+}
+
+/* The checks of a column to cache that do not depend on the kind of table. */
+static AttrNumber
+check_column(Relation rel, const char *attname)
 {
 	AttrNumber	attnum;
 	Oid			typid;
 
-	if (rel->rd_rel->relkind != RELKIND_RELATION ||
-		rel->rd_rel->relam != HEAP_TABLE_AM_OID)
-		ereport(ERROR,
-				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("cannot cache \"%s\"", RelationGetRelationName(rel)),
-				 errdetail("gpulike caches columns of plain heap tables and of partitioned tables.")));
 	/* the pattern compilers read UTF-8 (or bytes): nothing else could use it */
 	if (GetDatabaseEncoding() != PG_UTF8 && GetDatabaseEncoding() != PG_SQL_ASCII)
 		ereport(ERROR,
@@ -99,6 +114,18 @@ gl_cacheable_column(Relation rel, const char *attname)
 	return attnum;
 }
 
+AttrNumber
+gl_cacheable_column(Relation rel, const char *attname)
+{
+	if (rel->rd_rel->relkind != RELKIND_RELATION ||
+		rel->rd_rel->relam != HEAP_TABLE_AM_OID)
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("cannot cache \"%s\"", RelationGetRelationName(rel)),
+				 errdetail("gpulike caches columns of plain heap tables and of partitioned tables.")));
+	return check_column(rel, attname);
+}
+
 List *
 gl_cache_leaf_tables(Oid relid, const char *attname, LOCKMODE lockmode)
 {
@@ -126,6 +153,201 @@ gl_cache_leaf_tables(Oid relid, const char *attname, LOCKMODE lockmode)
 							get_rel_name(child))));
 	}
 	return leaves;
+}
+
+/* ---------------------------------------------------- partitioned tables */
+
+/*
+ * A partitioned table's registration stands for its leaf partitions, those
+ * it has and those it gets later; each leaf also has a registration of its
+ * own, which is what gets a slot and is loaded.  Leaves that come later are
+ * picked up in two steps, neither of which slows the DDL down:
+ *	- the DDL watch sees a partition attached (CREATE TABLE ... PARTITION
+ *	  OF, ATTACH PARTITION) and gives each leaf under it a stale slot
+ *	  (gl_cache_new_partition); the launcher then starts a reloader;
+ *	- the reloader's reconcile registers every leaf under a registered
+ *	  partitioned table that has no registration yet (register_leaves),
+ *	  then loads it like any stale slot.  It sees the partition once the
+ *	  DDL has committed; a slot whose DDL rolled back is forgotten.
+ * A partition stays cached once detached (it is a table of its own then),
+ * and cannot be uncached on its own while attached: the next reconcile
+ * would register it again.
+ */
+
+void
+gl_cache_register_partitioned(Oid relid, const char *attname)
+{
+	/*
+	 * This table and the partitioned tables under it are locked to commit:
+	 * ATTACH PARTITION and CREATE TABLE ... PARTITION OF take conflicting
+	 * locks on the parent, so a partition added meanwhile is either among
+	 * the leaves cache() loads or sees this registration.  Each table is
+	 * locked before its partitions are listed, so none is missed; the
+	 * leaves are not locked here (their triggers are set up by a worker).
+	 * Writers take no conflicting lock.
+	 */
+	Relation	rel = table_open(relid, ShareUpdateExclusiveLock);
+	List	   *parents = list_make1_oid(relid);
+	ListCell   *lc;
+
+	check_column(rel, attname);
+	foreach(lc, parents)
+	{
+		ListCell   *child;
+
+		foreach(child, find_inheritance_children(lfirst_oid(lc), NoLock))
+		{
+			if (get_rel_relkind(lfirst_oid(child)) != RELKIND_PARTITIONED_TABLE)
+				continue;
+			LockRelationOid(lfirst_oid(child), ShareUpdateExclusiveLock);
+			parents = lappend_oid(parents, lfirst_oid(child));
+		}
+	}
+	gl_registration_add(relid, attname);
+	table_close(rel, NoLock);
+}
+
+Oid
+gl_cache_registered_ancestor(Oid relid, const char *attname)
+{
+	ListCell   *lc;
+
+	/* pg_inherits also lists the parents of plain inheritance */
+	if (!get_rel_relispartition(relid))
+		return InvalidOid;
+	foreach(lc, get_partition_ancestors(relid))
+	{
+		if (gl_registration_exists(lfirst_oid(lc), attname))
+			return lfirst_oid(lc);
+	}
+	return InvalidOid;
+}
+
+void
+gl_cache_new_partition(Oid child, Oid parent)
+{
+	List	   *columns = gl_registration_columns(parent);
+	List	   *leaves = NIL;
+	ListCell   *lc;
+
+	foreach(lc, get_partition_ancestors(parent))
+		columns = list_concat(columns, gl_registration_columns(lfirst_oid(lc)));
+	if (columns == NIL)
+		return;
+
+	/* the DDL holds a lock on child and everything under it */
+	foreach(lc, find_all_inheritors(child, NoLock, NULL))
+	{
+		if (heap_table(lfirst_oid(lc)))
+			leaves = lappend_oid(leaves, lfirst_oid(lc));
+	}
+	foreach(lc, leaves)
+	{
+		Oid			leaf = lfirst_oid(lc);
+		ListCell   *col;
+
+		foreach(col, columns)
+		{
+			AttrNumber	attnum = get_attnum(leaf, (char *) lfirst(col));
+
+			if (attnum <= 0 || !cacheable_type(get_atttype(leaf, attnum)))
+				continue;
+			if (gl_registry_find_or_add(leaf, attnum) < 0)
+				ereport(WARNING,
+						(errmsg("gpulike: no registry slot left to cache column \"%s\" of new partition \"%s\"",
+								(char *) lfirst(col), get_rel_name(leaf))));
+		}
+	}
+}
+
+/* Is (relid, attname) among the registrations? */
+static bool
+listed(List *registrations, Oid relid, const char *attname)
+{
+	ListCell   *lc;
+
+	foreach(lc, registrations)
+	{
+		GlRegistration *registration = (GlRegistration *) lfirst(lc);
+
+		if (registration->relid == relid && strcmp(registration->attname, attname) == 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The quotas of a new partition's owner, as gpulike.cache() would hold
+ * them (owner_quota): the reloader registers and loads the partition in
+ * the background, where no one could be told, so a partition whose owner
+ * is past them is left uncached, and that is logged if say (once per
+ * reconcile: register_leaves says it).  Superusers' tables have no quotas.
+ */
+static bool
+within_owner_quota(Oid leaf, const char *attname, bool say)
+{
+	HeapTuple	tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(leaf));
+	Oid			owner;
+	int			columns;
+	uint64		bytes;
+
+	if (!HeapTupleIsValid(tuple))
+		return false;
+	owner = ((Form_pg_class) GETSTRUCT(tuple))->relowner;
+	ReleaseSysCache(tuple);
+	if (superuser_arg(owner))
+		return true;
+	gl_registry_owner_usage(owner, &columns, &bytes);
+	if ((gl_max_columns_per_owner < 0 || columns < gl_max_columns_per_owner) &&
+		(gl_host_memory_per_owner_mb < 0 ||
+		 bytes < (uint64) gl_host_memory_per_owner_mb * 1024 * 1024))
+		return true;
+	if (say)
+		ereport(LOG,
+				(errmsg("gpulike: not caching column \"%s\" of new partition \"%s\": the quotas of role \"%s\" are used up",
+						attname, get_rel_name(leaf), GetUserNameFromId(owner, false)),
+				 errdetail_plural("Its tables have %d cached column taking %llu MB; gpulike.max_columns_per_owner is %d, gpulike.host_memory_per_owner is %d MB.",
+								  "Its tables have %d cached columns taking %llu MB; gpulike.max_columns_per_owner is %d, gpulike.host_memory_per_owner is %d MB.",
+								  columns, columns, (unsigned long long) (bytes / (1024 * 1024)),
+								  gl_max_columns_per_owner, gl_host_memory_per_owner_mb)));
+	return false;
+}
+
+/*
+ * Register the leaves under a registered partitioned table that are not
+ * registered yet.  Each is looked at again under its
+ * ShareUpdateExclusiveLock (writers go on), kept to commit: uncache()
+ * holds a conflicting lock on every leaf while it deletes the
+ * registrations, so it cannot leave one of ours behind.  Returns the new
+ * registrations.
+ */
+static List *
+register_leaves(GlRegistration *parent, List *registrations)
+{
+	List	   *added = NIL;
+	ListCell   *lc;
+
+	LockRelationOid(parent->relid, AccessShareLock);
+	foreach(lc, find_all_inheritors(parent->relid, AccessShareLock, NULL))
+	{
+		Oid			leaf = lfirst_oid(lc);
+
+		if (!heap_table(leaf) || listed(registrations, leaf, parent->attname))
+			continue;
+		LockRelationOid(leaf, ShareUpdateExclusiveLock);
+		if (heap_table(leaf) && !gl_registration_exists(leaf, parent->attname) &&
+			OidIsValid(gl_cache_registered_ancestor(leaf, parent->attname)) &&
+			within_owner_quota(leaf, parent->attname, true))
+		{
+			GlRegistration *registration = palloc(sizeof(GlRegistration));
+
+			gl_registration_add(leaf, parent->attname);
+			registration->relid = leaf;
+			registration->attname = pstrdup(parent->attname);
+			added = lappend(added, registration);
+		}
+	}
+	return added;
 }
 
 /* ------------------------------------------------------------- caching */
@@ -405,7 +627,7 @@ registration_valid(GlRegistration *registration, AttrNumber *attnum)
 {
 	char		relkind = get_rel_relkind(registration->relid);
 
-	if (relkind != RELKIND_RELATION)
+	if (relkind != RELKIND_RELATION && relkind != RELKIND_PARTITIONED_TABLE)
 		return false;
 	*attnum = get_attnum(registration->relid, registration->attname);
 	return *attnum > 0 &&
@@ -427,49 +649,81 @@ forget_if_unregistered(int slot, GlCacheEntry *entry)
 	if (!ConditionalLockRelationOid(entry->relid, ShareUpdateExclusiveLock))
 		return;
 	attname = get_attname(entry->relid, entry->attnum, true);
-	if (attname == NULL || !gl_registration_exists(entry->relid, attname))
+	if (attname != NULL && gl_registration_exists(entry->relid, attname))
+	{
+		UnlockRelationOid(entry->relid, ShareUpdateExclusiveLock);
+		return;
+	}
+	/*
+	 * A new partition whose DDL committed after the registrations were
+	 * read: register it now (keeping the lock, see register_leaves), and
+	 * the next round loads it.
+	 */
+	if (attname != NULL && heap_table(entry->relid) &&
+		OidIsValid(gl_cache_registered_ancestor(entry->relid, attname)) &&
+		within_owner_quota(entry->relid, attname, false))
+		gl_registration_add(entry->relid, attname);
+	else
+	{
 		gl_registry_forget(slot);
-	UnlockRelationOid(entry->relid, ShareUpdateExclusiveLock);
+		UnlockRelationOid(entry->relid, ShareUpdateExclusiveLock);
+	}
 }
 
 /*
- * Give each registration its slot.  The list was read before any lock:
- * its table may be being dropped, altered or (un)cached right now.  So
- * each one is looked at again under the table's ShareUpdateExclusiveLock
- * (which those all conflict with, and writers do not): a dropped table or
- * column is seen as gone, a renamed one under its new name, a
- * registration deleted meanwhile not at all.
+ * Give each registration of a plain table its slot, after registering the
+ * leaves of registered partitioned tables that have none.  The list was
+ * read before any lock: its table may be being dropped, altered or
+ * (un)cached right now.  So each one is looked at again under the table's
+ * ShareUpdateExclusiveLock (which those all conflict with, and writers do
+ * not): a dropped table or column is seen as gone, a renamed one under its
+ * new name, a registration deleted meanwhile not at all.  A partitioned
+ * table has no slot; AccessShareLock keeps its column there meanwhile.
  */
 List *
 gl_cache_reconcile(void)
 {
 	List	   *valid = NIL;
+	List	   *registrations = gl_registration_list();
+	List	   *added = NIL;
 	ListCell   *lc;
 	bool	   *registered = palloc0(sizeof(bool) * gl_registry_size());
 
-	foreach(lc, gl_registration_list())
+	foreach(lc, registrations)
 	{
 		GlRegistration *registration = (GlRegistration *) lfirst(lc);
+
+		if (get_rel_relkind(registration->relid) == RELKIND_PARTITIONED_TABLE)
+			added = list_concat(added, register_leaves(registration, registrations));
+	}
+	registrations = list_concat(registrations, added);
+
+	foreach(lc, registrations)
+	{
+		GlRegistration *registration = (GlRegistration *) lfirst(lc);
+		bool		partitioned = get_rel_relkind(registration->relid) == RELKIND_PARTITIONED_TABLE;
+		LOCKMODE	lockmode = partitioned ? AccessShareLock : ShareUpdateExclusiveLock;
 		AttrNumber	attnum;
 		int			slot;
 
-		LockRelationOid(registration->relid, ShareUpdateExclusiveLock);
+		LockRelationOid(registration->relid, lockmode);
 		if (!registration_valid(registration, &attnum))
 		{
 			ereport(LOG,
 					(errmsg("gpulike: dropping the cache registration of column \"%s\" of relation %u: the column is gone or no longer text",
 							registration->attname, registration->relid)));
 			gl_registration_delete(registration->relid, registration->attname);
-			UnlockRelationOid(registration->relid, ShareUpdateExclusiveLock);
+			UnlockRelationOid(registration->relid, lockmode);
 			continue;
 		}
-		if (!gl_registration_exists(registration->relid, registration->attname))
+		if (partitioned ||
+			!gl_registration_exists(registration->relid, registration->attname))
 		{
-			UnlockRelationOid(registration->relid, ShareUpdateExclusiveLock);
+			UnlockRelationOid(registration->relid, lockmode);
 			continue;
 		}
 		slot = gl_registry_find_or_add(registration->relid, attnum);
-		UnlockRelationOid(registration->relid, ShareUpdateExclusiveLock);
+		UnlockRelationOid(registration->relid, lockmode);
 		if (slot < 0)
 		{
 			ereport(WARNING,

@@ -41,6 +41,25 @@ extern AttrNumber gl_cacheable_column(Relation rel, const char *attname);
 extern List *gl_cache_leaf_tables(Oid relid, const char *attname,
 								  LOCKMODE lockmode);
 
+/*
+ * gpulike.cache() of a partitioned table: register the table itself, so
+ * that the partitions it gets later are cached too.
+ */
+extern void gl_cache_register_partitioned(Oid relid, const char *attname);
+
+/*
+ * The nearest ancestor of partition relid with attname registered, or
+ * InvalidOid (also when relid is not a partition).
+ */
+extern Oid	gl_cache_registered_ancestor(Oid relid, const char *attname);
+
+/*
+ * DDL watch: child was just attached to partitioned table parent.  The
+ * leaves under child get stale slots for the columns registered on parent
+ * or its ancestors; the reloader registers and loads them after commit.
+ */
+extern void gl_cache_new_partition(Oid child, Oid parent);
+
 extern GlLoadOutcome gl_cache_column(Oid relid, const char *attname,
 									 GlLoadMode mode);
 /* false if the column was not cached */

@@ -16,9 +16,10 @@
  * superuser or a member of the role gpulike_cache (made by the extension's
  * script), and holds the table owner to the quotas of cache_ops.c
  * (gpulike.max_columns_per_owner, gpulike.host_memory_per_owner).
- * A partitioned table stands for all its leaf partitions: each is cached,
- * registered and kept in sync on its own, which is also how the planner
- * sees them.
+ * A partitioned table stands for all its leaf partitions, present and
+ * future: each is cached, registered and kept in sync on its own, which is
+ * also how the planner sees them (see cache_ops.c for the partitions added
+ * later).
  *
  *-------------------------------------------------------------------------
  */
@@ -29,11 +30,13 @@
 #include "access/xlog.h"
 #include "catalog/objectaddress.h"
 #include "catalog/pg_class.h"
+#include "catalog/pg_inherits.h"
 #include "catalog/pg_type.h"
 #include "commands/trigger.h"
 #include "fmgr.h"
 #include "funcapi.h"
 #include "miscadmin.h"
+#include "storage/lmgr.h"
 #include "utils/acl.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
@@ -137,6 +140,8 @@ gl_cache_sql(PG_FUNCTION_ARGS)
 	require_preloaded();
 	require_owner(relid);
 	require_cache_role();
+	if (get_rel_relkind(relid) == RELKIND_PARTITIONED_TABLE)
+		gl_cache_register_partitioned(relid, attname);
 	/* AccessShareLock: trigger set-up must not wait for us (cache_ops.c) */
 	foreach(lc, gl_cache_leaf_tables(relid, attname, AccessShareLock))
 	{
@@ -151,6 +156,7 @@ gl_uncache_sql(PG_FUNCTION_ARGS)
 {
 	Oid			relid;
 	char	   *attname;
+	Oid			ancestor;
 	bool		found = false;
 	ListCell   *lc;
 
@@ -159,6 +165,31 @@ gl_uncache_sql(PG_FUNCTION_ARGS)
 	attname = NameStr(*PG_GETARG_NAME(1));
 	require_preloaded();
 	require_owner(relid);
+	ancestor = gl_cache_registered_ancestor(relid, attname);
+	if (OidIsValid(ancestor))
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("column \"%s\" of relation \"%s\" is cached as part of partitioned table \"%s\"",
+						attname, get_rel_name(relid), get_rel_name(ancestor)),
+				 errdetail("The partitions of a cached partitioned table stay cached while they are attached to it."),
+				 errhint("Uncache \"%s\", or detach the partition first.",
+						 get_rel_name(ancestor))));
+	/*
+	 * The partitioned tables' registrations first, parents before their
+	 * partitions (the order of ATTACH's locks): then the reloader cannot
+	 * register their leaves again.
+	 */
+	if (get_rel_relkind(relid) == RELKIND_PARTITIONED_TABLE)
+	{
+		LockRelationOid(relid, ShareRowExclusiveLock);
+		foreach(lc, find_all_inheritors(relid, ShareRowExclusiveLock, NULL))
+		{
+			if (get_rel_relkind(lfirst_oid(lc)) != RELKIND_PARTITIONED_TABLE)
+				continue;
+			require_owner(lfirst_oid(lc));
+			found |= gl_uncache_column(lfirst_oid(lc), attname);
+		}
+	}
 	foreach(lc, gl_cache_leaf_tables(relid, attname, ShareRowExclusiveLock))
 	{
 		require_owner(lfirst_oid(lc));
@@ -390,7 +421,9 @@ gl_registration_added(PG_FUNCTION_ARGS)
 	relid = DatumGetObjectId(heap_getattr(tuple, 1, desc, &isnull));
 	attname = NameStr(*DatumGetName(heap_getattr(tuple, 2, desc, &isnull)));
 	attnum = get_attnum(relid, attname);
-	if (attnum > 0 && gl_registry_find_or_add(relid, attnum) >= 0)
+	/* a partitioned table has no slot: its leaves have registrations */
+	if (attnum > 0 && get_rel_relkind(relid) == RELKIND_RELATION &&
+		gl_registry_find_or_add(relid, attnum) >= 0)
 		gl_registry_wake_launcher();
 	return PointerGetDatum(NULL);
 }

@@ -9,6 +9,10 @@
  * resolved again on restore.  The in-memory caches are derived from it:
  * the reloader rebuilds a cache for every row after a restart.
  *
+ * A partitioned table's row stands for its leaf partitions, present and
+ * future: each leaf has its own row as well, added by gpulike.cache() or,
+ * for partitions that come later, by the reloader (cache_ops.c).
+ *
  * Only gpulike's own C functions write the table.  They do so as the
  * table's owner (the user who created the extension), so that a table
  * owner who is not that user can cache, uncache and drop their tables;
@@ -25,6 +29,7 @@
 #include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
+#include "utils/snapmgr.h"
 #include "utils/syscache.h"
 
 #include "cache/registration.h"
@@ -174,6 +179,52 @@ gl_registration_exists(Oid relid, const char *attname)
 	exists = SPI_processed > 0;
 	SPI_finish();
 	return exists;
+}
+
+/*
+ * Read-only, so that it may run in the middle of a DDL command (the DDL
+ * watch does: no command counter increment), and under the latest
+ * snapshot rather than the statement's: a DDL command that waited for a
+ * lock held by gpulike.cache() must see that registration once cache()
+ * has committed.
+ */
+List *
+gl_registration_columns(Oid relid)
+{
+	MemoryContext caller = CurrentMemoryContext;
+	List	   *result = NIL;
+	Oid			owner = config_table_owner(true);
+	Oid			argtypes[1] = {OIDOID};
+	Datum		values[1] = {ObjectIdGetDatum(relid)};
+	Oid			save_userid;
+	int			save_sec_context;
+	SPIPlanPtr	plan;
+
+	if (!OidIsValid(owner))
+		return NIL;
+	SPI_connect();
+	GetUserIdAndSecContext(&save_userid, &save_sec_context);
+	SetUserIdAndSecContext(owner,
+						   save_sec_context | SECURITY_LOCAL_USERID_CHANGE |
+						   SECURITY_RESTRICTED_OPERATION);
+	plan = SPI_prepare("SELECT attname::pg_catalog.text FROM gpulike.cached_columns "
+					   "WHERE relid OPERATOR(pg_catalog.=) $1::pg_catalog.regclass",
+					   1, argtypes);
+	if (plan == NULL ||
+		SPI_execute_snapshot(plan, values, NULL, GetLatestSnapshot(),
+							 InvalidSnapshot, true, false, 0) < 0)
+		elog(ERROR, "gpulike: could not read the registrations of relation %u", relid);
+	SetUserIdAndSecContext(save_userid, save_sec_context);
+	for (uint64 i = 0; i < SPI_processed; i++)
+	{
+		char	   *attname = SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1);
+		MemoryContext spi = MemoryContextSwitchTo(caller);
+
+		result = lappend(result, pstrdup(attname));
+		MemoryContextSwitchTo(spi);
+	}
+	SPI_finish();
+	return result;
 }
 
 List *

@@ -25,6 +25,11 @@ extern void gl_registration_delete(Oid relid, const char *attname);
  * column relid no longer has, it was the old name; make it the new one.
  */
 extern void gl_registration_follow_rename(Oid relid, AttrNumber attnum);
+/*
+ * The registered columns of relid (List of char *): read-only, under the
+ * latest snapshot, so the DDL watch may call it.
+ */
+extern List *gl_registration_columns(Oid relid);
 /* All registrations of this database, as a List of GlRegistration *. */
 extern List *gl_registration_list(void);
 /* attname NULL: is any column of relid registered? */

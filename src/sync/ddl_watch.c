@@ -10,6 +10,14 @@
  *	  DROP EXTENSION gpulike             -> forget this database's caches.
  *	  ALTER TABLE ... RENAME COLUMN      -> the registration (which names
  *	                                        the column) follows.
+ *	  CREATE TABLE ... PARTITION OF,     -> under a cached partitioned table,
+ *	  ALTER TABLE ... ATTACH PARTITION      the new leaves get stale slots,
+ *	                                        for the reloader to register and
+ *	                                        load after commit.
+ *
+ * A cached partitioned table has a registration but no slot; the hook
+ * looks it up (by SPI) only for partitioned tables, which are few, so
+ * that DDL on other tables costs nothing more.
  *
  * A disabled trigger stops logging rows, so the cache must never be used
  * again without a rebuild, even after the trigger is re-enabled: hence a
@@ -33,10 +41,12 @@
 #include "catalog/objectaccess.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_extension.h"
+#include "catalog/pg_inherits.h"
 #include "catalog/pg_trigger.h"
 #include "commands/extension.h"
 #include "miscadmin.h"
 #include "utils/fmgroids.h"
+#include "utils/lsyscache.h"
 #include "utils/snapmgr.h"
 
 #include "cache/cache_ops.h"
@@ -91,6 +101,42 @@ trigger_changed(Oid trigger_oid)
 		gl_registry_mark_stale(MyDatabaseId, relid, "sync trigger altered");
 }
 
+/*
+ * Is relid a partitioned table with a registered column?  Read-only, so
+ * safe in the middle of the DDL command.
+ */
+static bool
+registered_partitioned(Oid relid)
+{
+	return get_rel_relkind(relid) == RELKIND_PARTITIONED_TABLE &&
+		gl_registration_columns(relid) != NIL;
+}
+
+/*
+ * The same event is fired after a partition's pg_inherits row is made and
+ * after it is deleted (DETACH); the row, not yet visible to the command
+ * (no command counter increment in between), says which.
+ */
+static bool
+inherits_row_exists(Oid child, Oid parent)
+{
+	Relation	inhrel = table_open(InheritsRelationId, AccessShareLock);
+	ScanKeyData key;
+	SysScanDesc scan;
+	HeapTuple	tuple;
+	bool		found = false;
+
+	ScanKeyInit(&key, Anum_pg_inherits_inhrelid, BTEqualStrategyNumber, F_OIDEQ,
+				ObjectIdGetDatum(child));
+	scan = systable_beginscan(inhrel, InheritsRelidSeqnoIndexId, true, SnapshotSelf,
+							  1, &key);
+	while (!found && HeapTupleIsValid(tuple = systable_getnext(scan)))
+		found = ((Form_pg_inherits) GETSTRUCT(tuple))->inhparent == parent;
+	systable_endscan(scan);
+	table_close(inhrel, AccessShareLock);
+	return found;
+}
+
 static void
 ddl_watch(ObjectAccessType access, Oid classId, Oid objectId, int subId,
 		  void *arg)
@@ -105,7 +151,7 @@ ddl_watch(ObjectAccessType access, Oid classId, Oid objectId, int subId,
 	{
 		if (classId == RelationRelationId)
 		{
-			if (gl_registry_has_relation(objectId))
+			if (gl_registry_has_relation(objectId) || registered_partitioned(objectId))
 				gl_cache_forget_dropped(objectId, (AttrNumber) subId);
 		}
 		else if (classId == TriggerRelationId)
@@ -117,8 +163,18 @@ ddl_watch(ObjectAccessType access, Oid classId, Oid objectId, int subId,
 	else if (access == OAT_POST_ALTER && classId == TriggerRelationId)
 		trigger_changed(objectId);
 	else if (access == OAT_POST_ALTER && classId == RelationRelationId &&
-			 subId > 0 && gl_registry_has_relation(objectId))
+			 subId > 0 && (gl_registry_has_relation(objectId) ||
+						   registered_partitioned(objectId)))
 		gl_registration_follow_rename(objectId, (AttrNumber) subId);
+	else if (access == OAT_POST_ALTER && classId == InheritsRelationId)
+	{
+		/* objectId is the child; the parent comes as the auxiliary id */
+		Oid			parent = ((ObjectAccessPostAlter *) arg)->auxiliary_id;
+
+		if (get_rel_relkind(parent) == RELKIND_PARTITIONED_TABLE &&
+			inherits_row_exists(objectId, parent))
+			gl_cache_new_partition(objectId, parent);
+	}
 }
 
 void

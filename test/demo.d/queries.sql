@@ -39,15 +39,7 @@ BEGIN
     SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY t) INTO ms FROM unnest(times) t;
 END $$;
 
-CREATE TEMP TABLE demo_queries (ord int, label text, predicate text);
-INSERT INTO demo_queries VALUES
-  (1, 'two words',    $p$body LIKE '%special%requests%'$p$),
-  (2, 'rare phrase',  $p$body LIKE '%Customer%Complaints%'$p$),
-  (3, 'underscore',   $p$body LIKE '%p_nto b%'$p$),
-  (4, 'ILIKE',        $p$body ILIKE '%ZÜRICH CAFÉ%'$p$),
-  (5, 'regex',        $p$body ~ 'quick(ly)? (bold|even) fox'$p$),
-  (6, 'LIKE ANY',     $p$body LIKE ANY (ARRAY['%theodolites%sleep%', '%naïve café%'])$p$),
-  (7, 'NOT LIKE',     $p$body NOT LIKE '%a%'$p$);
+\ir predicates.sql
 
 SELECT format('engine: %s%s; %s cores; median of %s runs after an untimed one',
               engine, coalesce(' (' || device_name || ')', ''), :cores, :runs) AS "this machine"

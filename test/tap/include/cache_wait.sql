@@ -1,6 +1,7 @@
 -- Shared by the tests that wait for a cache (\ir include/cache_wait.sql):
--- its state, its rows once the server has applied every change, and
--- whether a query's plan uses the GpuLike scan.
+-- its state, its rows once the server has applied every change, any
+-- condition the background reloader should bring about, and whether a
+-- query's plan uses the GpuLike scan.
 
 -- Wait (bounded) until the cache of rel.col is in state want; returns the
 -- last state seen.
@@ -34,6 +35,22 @@ BEGIN
 		SELECT rows, pending_deltas INTO result, pending FROM gpulike.caches
 		WHERE relation = rel AND attname = col;
 		IF pending = 0 OR clock_timestamp() > deadline THEN
+			RETURN result;
+		END IF;
+		PERFORM pg_sleep(0.05);
+	END LOOP;
+END $$;
+
+-- Wait (bounded) until the boolean query q is true; returns its last value.
+CREATE FUNCTION pg_temp.wait_until(q text, seconds float8 DEFAULT 30)
+RETURNS boolean LANGUAGE plpgsql AS $$
+DECLARE
+	deadline timestamptz := clock_timestamp() + seconds * interval '1 second';
+	result boolean;
+BEGIN
+	LOOP
+		EXECUTE q INTO result;
+		IF result OR clock_timestamp() > deadline THEN
 			RETURN result;
 		END IF;
 		PERFORM pg_sleep(0.05);
