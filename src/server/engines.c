@@ -74,12 +74,6 @@ typedef struct Operand
 	uint64		ntids;
 } Operand;
 
-/* Words a listed result may have; more, and it comes back as a bitmap. */
-static uint64
-listing_capacity(uint64 nrows)
-{
-	return Min(gl_bitmap_words(nrows) / 16, 65536);
-}
 
 /* What one request has used so far. */
 typedef struct MatchRun
@@ -279,7 +273,8 @@ gpu_match(const GlProgram *prog, GlStoredColumn *sc, bool may_list, Operand *out
 		  MatchRun *run)
 {
 #ifdef GPULIKE_HAVE_CUDA
-	uint64		capacity = may_list ? listing_capacity(sc->col.nrows) : 0;
+	/* words a listed result may have; more, and it comes back as a bitmap */
+	uint64		capacity = may_list ? Min(gl_bitmap_words(sc->col.nrows) / 16, 65536) : 0;
 	GlCudaResult result = {out->bits, capacity};
 	char		err[256];
 	double		kernel_ms = 0;
