@@ -41,11 +41,11 @@
 #include "cache/cache_undo.h"
 #include "cache/loader.h"
 #include "cache/registration.h"
-#include "cache/registry_internal.h"
-#include "cache/stats.h"
+#include "registry/registry_internal.h"
+#include "registry/stats.h"
 #include "cache/sync_triggers.h"
 #include "cache/trigger_setup.h"
-#include "gpulike.h"
+#include "settings.h"
 
 /* ------------------------------------------------------------ checking */
 

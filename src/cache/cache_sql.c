@@ -47,8 +47,8 @@
 
 #include "cache/cache_ops.h"
 #include "cache/registration.h"
-#include "cache/registry_internal.h"
-#include "gpulike.h"
+#include "registry/registry_internal.h"
+#include "settings.h"
 #include "sync/delta_log_internal.h"
 
 /* Columns of gpulike.cache_slots() since version 1.1 (9 in 1.0). */

@@ -33,7 +33,7 @@
 #include "utils/memutils.h"
 
 #include "cache/cache_undo.h"
-#include "cache/registry_internal.h"
+#include "registry/registry_internal.h"
 #include "cache/trigger_setup.h"
 
 typedef enum UndoKind

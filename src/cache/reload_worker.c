@@ -54,9 +54,9 @@
 
 #include "cache/cache_ops.h"
 #include "cache/registration.h"
-#include "cache/registry_internal.h"
+#include "registry/registry_internal.h"
 #include "cache/reload_worker.h"
-#include "server/loader_api.h"
+#include "client/load_stream.h"
 
 PGDLLEXPORT void gl_reload_launcher_main(Datum arg);
 PGDLLEXPORT void gl_reload_worker_main(Datum arg);

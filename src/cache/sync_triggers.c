@@ -45,7 +45,7 @@
 #include "utils/rel.h"
 
 #include "cache/sync_triggers.h"
-#include "sync/ddl_watch.h"
+#include "cache/ddl_watch.h"
 
 #define ROW_TRIGGER_NAME "gpulike_sync"
 #define TRUNCATE_TRIGGER_NAME "gpulike_sync_truncate"

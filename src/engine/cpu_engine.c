@@ -33,7 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/engine.h"
+#include "engine/cpu_engine.h"
 #include "engine/cpu_dfa.h"
 #include "engine/cpu_like.h"
 #include "engine/cpu_multi.h"

@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "pattern/program.h"
+#include "program/program.h"
 
 typedef struct GlLikeSegPlan
 {

@@ -35,7 +35,7 @@
 #include "utils/lsyscache.h"
 
 #include "column/column.h"
-#include "engine/engine.h"
+#include "engine/cpu_engine.h"
 #include "pattern/compile.h"
 
 PG_FUNCTION_INFO_V1(gl_cpu_engine_benchmark);

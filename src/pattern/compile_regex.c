@@ -40,7 +40,7 @@
 #include "utils/memutils.h"
 
 #include "pattern/compile_regex.h"
-#include "pattern/program_builder.h"
+#include "program/program_builder.h"
 #include "pattern/regex_dfa.h"
 #include "pattern/regex_export.h"
 

@@ -40,7 +40,7 @@
 #include "miscadmin.h"
 #include "port/pg_bitutils.h"
 
-#include "pattern/program.h"
+#include "program/program.h"
 #include "pattern/regex_dfa.h"
 
 /* At most this many transition cells (2 bytes each) while constructing. */

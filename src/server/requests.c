@@ -29,7 +29,7 @@
 
 #include "storage/itemptr.h"
 
-#include "server/engines.h"
+#include "server/evaluate.h"
 #include "server/requests.h"
 #include "server/store.h"
 

@@ -47,10 +47,10 @@
 #include "utils/guc.h"
 #include "utils/memutils.h"
 
-#include "gpulike.h"
-#include "server/engines.h"
+#include "settings.h"
+#include "server/evaluate.h"
 #include "server/requests.h"
-#include "server/server_shmem.h"
+#include "protocol/mailbox.h"
 #include "server/store.h"
 
 #define GL_SERVER_RESTART_SECONDS	2

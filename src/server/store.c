@@ -49,12 +49,12 @@
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
 
-#include "cache/registry.h"
-#include "cache/registry_internal.h"
-#include "cache/stats.h"
-#include "gpulike.h"
-#include "server/engines.h"
-#include "server/protocol.h"
+#include "registry/registry.h"
+#include "registry/registry_internal.h"
+#include "registry/stats.h"
+#include "settings.h"
+#include "server/evaluate.h"
+#include "protocol/protocol.h"
 #include "server/store.h"
 #include "sync/delta_log.h"
 

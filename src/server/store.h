@@ -15,7 +15,7 @@
 
 #include "column/column.h"
 #include "column/deferred.h"
-#include "gpulike.h"
+#include "settings.h"
 #include "utils/timestamp.h"
 
 typedef struct GlStoredColumn

@@ -25,8 +25,8 @@
  */
 #include "postgres.h"
 
-#include "cache/stats.h"
-#include "server/engines.h"
+#include "registry/stats.h"
+#include "server/evaluate.h"
 #include "server/store.h"
 #ifdef GPULIKE_HAVE_CUDA
 #include "gpulike_cuda.h"

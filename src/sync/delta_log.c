@@ -35,8 +35,8 @@
 #include "storage/shmem.h"
 #include "utils/memutils.h"
 
-#include "cache/registry_internal.h"
-#include "gpulike.h"
+#include "registry/registry_internal.h"
+#include "settings.h"
 #include "sync/delta_log_internal.h"
 
 #define GL_DELTA_TRANCHE "gpulike delta log"

@@ -17,10 +17,10 @@
 #include "storage/ipc.h"
 #include "storage/lwlock.h"
 
-#include "cache/registry_internal.h"
+#include "registry/registry_internal.h"
 #include "cache/reload_worker.h"
-#include "gpulike.h"
-#include "sync/ddl_watch.h"
+#include "settings.h"
+#include "cache/ddl_watch.h"
 #include "sync/delta_log_internal.h"
 
 static shmem_request_hook_type prev_shmem_request_hook = NULL;

@@ -51,8 +51,8 @@
 #include "miscadmin.h"
 #include "utils/rel.h"
 
-#include "cache/registry_internal.h"
-#include "cache/stats.h"
+#include "registry/registry_internal.h"
+#include "registry/stats.h"
 #include "sync/delta_log_internal.h"
 
 PG_FUNCTION_INFO_V1(gl_sync_row);

@@ -17,8 +17,8 @@
 #include <string.h>
 
 #include "engine/cpu_dfa.h"
-#include "engine/engine.h"
-#include "pattern/program_builder.h"
+#include "engine/cpu_engine.h"
+#include "program/program_builder.h"
 #include "tap.h"
 
 static uint32_t rng_state = 4242;

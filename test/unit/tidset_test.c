@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "tap.h"
-#include "server/tidset.c"
+#include "column/tidset.h"
 
 #define UNIVERSE	4096		/* TIDs drawn from blocks 0..63, offsets 1..64 */
 
