@@ -1,13 +1,15 @@
 /*-------------------------------------------------------------------------
  *
- * gpulike.c
- *	  Module entry point: GUCs, and the hooks each part of gpulike registers.
+ * settings.c
+ *	  gpulike's settings: the GUC variables every room reads, and their
+ *	  definitions (README, "Settings").
  *
- * gpulike works only when loaded through shared_preload_libraries: its
- * server is a background worker started by the postmaster and talks to
- * backends through shared memory reserved at startup.  Loaded any other way
- * (CREATE EXTENSION in a cluster that does not preload it) the library stays
- * inert: every query keeps its ordinary plan, and CREATE EXTENSION says so.
+ * The variables are plain globals, defined here and declared in
+ * settings.h, the ground floor of the house: every room may read them, and
+ * none but this file writes them.  gl_define_settings() runs from _PG_init
+ * (gpulike.c) in every process that loads the library; the settings that
+ * size shared memory or the server's devices exist only under
+ * shared_preload_libraries (PGC_POSTMASTER).
  *
  *-------------------------------------------------------------------------
  */
@@ -20,8 +22,6 @@
 #include "utils/guc.h"
 
 #include "settings.h"
-
-PG_MODULE_MAGIC;
 
 bool		gl_enabled = true;
 int			gl_device_choice = GL_DEVICE_AUTO;
@@ -68,11 +68,11 @@ static const struct config_enum_entry fallback_log_level_options[] = {
 	{NULL, 0, false}
 };
 
-void		_PG_init(void);
-
-static void
-define_gucs(void)
+void
+gl_define_settings(void)
 {
+	gl_preloaded = process_shared_preload_libraries_in_progress;
+
 	DefineCustomBoolVariable("gpulike.enabled",
 							 "Lets the planner use gpulike's custom scan.",
 							 NULL, &gl_enabled, true,
@@ -168,21 +168,4 @@ define_gucs(void)
 								PGC_POSTMASTER, GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
 	}
 	MarkGUCPrefixReserved("gpulike");
-}
-
-void
-_PG_init(void)
-{
-	gl_preloaded = process_shared_preload_libraries_in_progress;
-
-	define_gucs();
-
-	if (gl_preloaded)
-	{
-		gl_sync_init();
-		gl_server_init();
-	}
-	gl_planner_init();
-	gl_count_paths_init();
-	gl_executor_init();
 }

@@ -1,12 +1,13 @@
 /*-------------------------------------------------------------------------
  *
- * gpulike.h
- *	  Module-wide declarations: GUC variables and each room's init hook.
+ * settings.h
+ *	  gpulike's settings (GUC variables), read by every room; written only
+ *	  by settings.c.
  *
  *-------------------------------------------------------------------------
  */
-#ifndef GPULIKE_H
-#define GPULIKE_H
+#ifndef GPULIKE_SETTINGS_H
+#define GPULIKE_SETTINGS_H
 
 /* gpulike.device */
 typedef enum GlDeviceChoice
@@ -27,7 +28,7 @@ typedef enum GlRecheckChoice
 #define GL_MAX_GPUS			16
 #define GL_MAX_GPU_PARTS	16
 
-/* GUC variables (gpulike.c) */
+/* GUC variables (settings.c) */
 extern bool gl_enabled;
 extern int	gl_device_choice;
 extern int	gl_cpu_threads;
@@ -52,14 +53,7 @@ extern int	gl_fallback_log_level;
 /* Was the library loaded by shared_preload_libraries? */
 extern bool gl_preloaded;
 
-/*
- * Each room registers its own hooks and shared memory from _PG_init.
- * Those marked "preload" run only under shared_preload_libraries.
- */
-extern void gl_planner_init(void);		/* planner.c */
-extern void gl_count_paths_init(void);	/* plan/count_paths.c */
-extern void gl_executor_init(void);		/* executor.c */
-extern void gl_server_init(void);		/* server/: preload: shmem + worker */
-extern void gl_sync_init(void);			/* sync/: preload: delta log shmem */
+/* Define the GUCs and set gl_preloaded: _PG_init, once per process. */
+extern void gl_define_settings(void);
 
-#endif							/* GPULIKE_H */
+#endif							/* GPULIKE_SETTINGS_H */

@@ -51,11 +51,9 @@
 
 #include "cache/cache_ops.h"
 #include "cache/registration.h"
-#include "registry/registry_internal.h"
+#include "registry/registry.h"
 #include "cache/sync_triggers.h"
 #include "cache/ddl_watch.h"
-
-bool		gl_ddl_watch_paused = false;
 
 static object_access_hook_type prev_object_access_hook = NULL;
 
@@ -143,7 +141,7 @@ ddl_watch(ObjectAccessType access, Oid classId, Oid objectId, int subId,
 {
 	if (prev_object_access_hook)
 		prev_object_access_hook(access, classId, objectId, subId, arg);
-	if (gl_ddl_watch_paused || gl_registry_entries() == NULL ||
+	if (gl_sync_triggers_changing() || !gl_registry_available() ||
 		!OidIsValid(MyDatabaseId))
 		return;
 

@@ -111,7 +111,7 @@
 #include "utils/rel.h"
 
 #include "cache/loader.h"
-#include "registry/registry_internal.h"
+#include "registry/registry.h"
 #include "column/column.h"
 #include "client/load_stream.h"
 

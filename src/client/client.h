@@ -29,8 +29,6 @@
 #define GPULIKE_CLIENT_H
 
 #include "storage/block.h"
-#include "storage/itemptr.h"
-#include "utils/relcache.h"
 
 #include "program/program.h"
 
@@ -51,10 +49,23 @@ typedef struct GlAnswerInfo
 	double		round_trip_ms;	/* here: send to last byte received */
 } GlAnswerInfo;
 
-extern GlRequest *gl_request_begin(Relation rel);
-extern void gl_request_add_leaf(GlRequest *req, AttrNumber attnum,
+extern GlRequest *gl_request_begin(void);
+
+/*
+ * A leaf: prog over the cached column of registry slot `slot`, as of its
+ * ready copy `generation` (registry.h: gl_cache_usable).
+ */
+extern void gl_request_add_leaf(GlRequest *req, int slot, uint64 generation,
 								const GlProgram *prog, bool negated);
 extern void gl_request_add_and(GlRequest *req, int noperands);
+extern void gl_request_add_or(GlRequest *req, int noperands);
+
+/*
+ * The server cannot answer this request (a column's cache is not usable):
+ * gl_request_send() returns false with the first reason given, without
+ * asking it.
+ */
+extern void gl_request_unanswerable(GlRequest *req, const char *why);
 
 /*
  * Ask for a counting answer (for a scan that needs nothing of its rows and
@@ -65,7 +76,6 @@ extern void gl_request_add_and(GlRequest *req, int noperands);
  */
 extern void gl_request_count_unread(GlRequest *req, const uint64 *visible,
 									BlockNumber nblocks);
-extern void gl_request_add_or(GlRequest *req, int noperands);
 
 /*
  * Send the request and wait for the server's reply.  Returns false (and
@@ -94,11 +104,11 @@ typedef struct GlColumnSample
 } GlColumnSample;
 
 /*
- * Up to max_rows rows of rel's cached column attnum, palloc'd in the
- * current context; NULL when the server cannot give them (no usable
- * cache, no server).
+ * Up to max_rows rows of the cached column of (slot, generation), palloc'd
+ * in the current context; NULL when the server cannot give them (it does
+ * not hold that copy, no server).
  */
-extern GlColumnSample *gl_request_sample(Relation rel, AttrNumber attnum,
+extern GlColumnSample *gl_request_sample(int slot, uint64 generation,
 										 uint32 max_rows);
 
 #endif							/* GPULIKE_CLIENT_H */

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * loader_api.h
+ * load_stream.h
  *	  Backend side of loading a column into the gpulike server.
  *
  * The loader (src/cache/) scans the heap in the backend (only a backend can
@@ -15,8 +15,8 @@
  *
  *-------------------------------------------------------------------------
  */
-#ifndef GPULIKE_LOADER_API_H
-#define GPULIKE_LOADER_API_H
+#ifndef GPULIKE_LOAD_STREAM_H
+#define GPULIKE_LOAD_STREAM_H
 
 #include "storage/itemptr.h"
 
@@ -31,10 +31,4 @@ extern void gl_load_row(GlLoadStream *stream, ItemPointer tid,
 						const char *value, uint32 len, uint32 flags);
 extern bool gl_load_end(GlLoadStream *stream, const char **why_not);
 
-/* Ask the server to drop whatever it holds for a slot (uncache, drop). */
-extern void gl_server_forget(int slot);
-
-/* Is the server process up and answering? */
-extern bool gl_server_running(void);
-
-#endif							/* GPULIKE_LOADER_API_H */
+#endif							/* GPULIKE_LOAD_STREAM_H */

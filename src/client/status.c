@@ -27,10 +27,10 @@
 #include "utils/builtins.h"
 #include "utils/timestamp.h"
 
-#include "settings.h"
-#include "client/load_stream.h"
-#include "protocol/protocol.h"
 #include "protocol/mailbox.h"
+#include "protocol/protocol.h"
+#include "protocol/session.h"
+#include "settings.h"
 
 #define GL_STATUS_TIMEOUT_MS	10000
 #define GL_STATUS_COLUMNS		13	/* 11 in version 1.0, 12 in 1.1 */
@@ -52,7 +52,7 @@ ask_server(GlStatusInfo *info, const char **server_state)
 	void	   *data;
 	GlReply		reply;
 
-	if (gl_server_shared == NULL)
+	if (!gl_mailbox_available())
 	{
 		*server_state = "not preloaded";
 		return false;

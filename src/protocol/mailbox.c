@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
- * server_shmem.c
- *	  The server's identity block and request mailbox (see server_shmem.h).
+ * mailbox.c
+ *	  The server's identity block and request mailbox (see mailbox.h).
  *
  * Everything here is guarded by one spinlock: each critical section copies
  * or writes a few words, never calls out.  A backend posts a DSM handle into
@@ -18,18 +18,38 @@
 
 #include "miscadmin.h"
 #include "storage/ipc.h"
+#include "storage/latch.h"
 #include "storage/proc.h"
 #include "storage/shmem.h"
+#include "storage/spin.h"
 
 #include "protocol/mailbox.h"
 
-GlServerShared *gl_server_shared = NULL;
+typedef struct GlPostSlot
+{
+	bool		in_use;
+	dsm_handle	handle;
+	uint64		server_generation;	/* the server incarnation addressed */
+} GlPostSlot;
+
+typedef struct GlServerShared
+{
+	slock_t		mutex;			/* protects everything below */
+	pid_t		server_pid;		/* 0 while no server runs */
+	uint64		generation;		/* bumped at every server start */
+	Latch	   *server_latch;
+	TimestampTz started_at;
+	GlPostSlot	posts[GL_POST_SLOTS];
+} GlServerShared;
+
+/* NULL unless the library was preloaded. */
+static GlServerShared *mailbox = NULL;
 
 static shmem_request_hook_type prev_shmem_request_hook = NULL;
 static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
 
 static void
-server_shmem_request(void)
+mailbox_shmem_request(void)
 {
 	if (prev_shmem_request_hook)
 		prev_shmem_request_hook();
@@ -37,7 +57,7 @@ server_shmem_request(void)
 }
 
 static void
-server_shmem_startup(void)
+mailbox_shmem_startup(void)
 {
 	bool		found;
 
@@ -45,23 +65,29 @@ server_shmem_startup(void)
 		prev_shmem_startup_hook();
 
 	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
-	gl_server_shared = ShmemInitStruct("gpulike server",
+	mailbox = ShmemInitStruct("gpulike server",
 									   sizeof(GlServerShared), &found);
 	if (!found)
 	{
-		memset(gl_server_shared, 0, sizeof(GlServerShared));
-		SpinLockInit(&gl_server_shared->mutex);
+		memset(mailbox, 0, sizeof(GlServerShared));
+		SpinLockInit(&mailbox->mutex);
 	}
 	LWLockRelease(AddinShmemInitLock);
 }
 
 void
-gl_server_shmem_register(void)
+gl_mailbox_shmem_register(void)
 {
 	prev_shmem_request_hook = shmem_request_hook;
-	shmem_request_hook = server_shmem_request;
+	shmem_request_hook = mailbox_shmem_request;
 	prev_shmem_startup_hook = shmem_startup_hook;
-	shmem_startup_hook = server_shmem_startup;
+	shmem_startup_hook = mailbox_shmem_startup;
+}
+
+bool
+gl_mailbox_available(void)
+{
+	return mailbox != NULL;
 }
 
 /*
@@ -70,7 +96,7 @@ gl_server_shmem_register(void)
 bool
 gl_server_current(pid_t *pid, uint64 *generation, TimestampTz *started_at)
 {
-	GlServerShared *shared = gl_server_shared;
+	GlServerShared *shared = mailbox;
 	bool		running;
 
 	if (shared == NULL)
@@ -85,6 +111,12 @@ gl_server_current(pid_t *pid, uint64 *generation, TimestampTz *started_at)
 		*started_at = shared->started_at;
 	SpinLockRelease(&shared->mutex);
 	return running;
+}
+
+bool
+gl_server_running(void)
+{
+	return gl_server_current(NULL, NULL, NULL);
 }
 
 /* Is the server incarnation a request was addressed to still running? */
@@ -105,7 +137,7 @@ gl_server_alive(uint64 generation)
 bool
 gl_server_post(dsm_handle handle, uint64 generation)
 {
-	GlServerShared *shared = gl_server_shared;
+	GlServerShared *shared = mailbox;
 	Latch	   *latch = NULL;
 	int			i;
 
@@ -139,7 +171,7 @@ gl_server_post(dsm_handle handle, uint64 generation)
 static void
 server_withdraw(int code, Datum arg)
 {
-	GlServerShared *shared = gl_server_shared;
+	GlServerShared *shared = mailbox;
 
 	SpinLockAcquire(&shared->mutex);
 	shared->server_pid = 0;
@@ -154,7 +186,7 @@ server_withdraw(int code, Datum arg)
 uint64
 gl_server_announce(void)
 {
-	GlServerShared *shared = gl_server_shared;
+	GlServerShared *shared = mailbox;
 	uint64		generation;
 	TimestampTz now = GetCurrentTimestamp();
 
@@ -175,7 +207,7 @@ gl_server_announce(void)
 int
 gl_server_take_posts(dsm_handle *handles, int max_handles)
 {
-	GlServerShared *shared = gl_server_shared;
+	GlServerShared *shared = mailbox;
 	int			n = 0;
 	int			i;
 

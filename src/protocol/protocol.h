@@ -1,47 +1,26 @@
 /*-------------------------------------------------------------------------
  *
  * protocol.h
- *	  Messages between backends and the gpulike server, and the session
- *	  (one DSM segment holding two shm_mq's) that carries them.
+ *	  Messages between backends and the gpulike server.
  *
- * A session is a segment with a request queue (backend -> server) and a
- * response queue (server -> backend); the backend creates it, posts its
- * handle in the server's mailbox (server_shmem.h) and talks.  A session
- * carries conversations: one MATCH and its answer, one SAMPLE, one STATUS,
- * one FORGET, or one load stream (LOAD_BEGIN, any number of LOAD_ROWS,
- * LOAD_END).  Loads and forgets have sessions of their own, closed at
- * their end.  MATCH, SAMPLE and STATUS go through the backend's kept
- * session (gl_session_begin_conversation), which stays open between
- * conversations: creating a segment with a 4 MB answer queue, mapping it
- * on both sides and tearing it down again cost more than a whole request
- * otherwise does (1.2 of 1.45 ms measured on the CPU machine).  Either
- * side may detach at any time; the segment disappears with its last
- * user, so nothing leaks when a backend errors out or the server dies.
+ * They travel over sessions (session.h).  A session carries conversations:
+ * one MATCH and its answer, one SAMPLE, one STATUS, or one load stream
+ * (LOAD_BEGIN, any number of LOAD_ROWS, LOAD_END).  The backend sends;
+ * the server handles each message (server/requests.c) and replies.
  *
  * All messages start with a GlMessageHeader.  Answers are one GlReply; a
  * MATCH answer is followed by chunk messages carrying its answer_bytes of
  * page records (column/candidates.h), at most GL_ANSWER_CHUNK bytes each,
- * to be concatenated in order.
+ * to be concatenated in order; a SAMPLE answer by one message of its rows.
  *
  * Load rows are packed back to back in a LOAD_ROWS message: an 8-byte
  * GlTid, a 4-byte length, 4 bytes of GL_ROW_* flags (column.h), then the
  * value bytes, with no padding (read with memcpy).
  *
- * Backends never block without watching the server: every wait is on the
- * process latch with a timeout, checks for interrupts, and gives up when
- * the server's pid or generation changes (server_shmem.h).  The server
- * never waits for a backend except while streaming an answer to one that
- * is reading it; if that backend goes away, its queue detaches and the
- * send returns at once.
- *
  *-------------------------------------------------------------------------
  */
 #ifndef GPULIKE_PROTOCOL_H
 #define GPULIKE_PROTOCOL_H
-
-#include "storage/dsm.h"
-#include "storage/shm_mq.h"
-#include "utils/timestamp.h"
 
 #include "settings.h"
 
@@ -51,7 +30,6 @@ typedef enum GlMessageKind
 	GL_MSG_LOAD_BEGIN,
 	GL_MSG_LOAD_ROWS,
 	GL_MSG_LOAD_END,
-	GL_MSG_FORGET,
 	GL_MSG_STATUS,
 	GL_MSG_SAMPLE,
 	GL_MSG_REPLY
@@ -150,14 +128,7 @@ typedef struct GlSampleResult
 
 #define GL_SAMPLE_MAX_BYTES		(4 * 1024 * 1024)
 
-/* ------------------------------------------------------- FORGET, STATUS */
-
-typedef struct GlForgetMessage
-{
-	GlMessageHeader hdr;
-	int32		slot;
-	uint32		pad;
-} GlForgetMessage;
+/* --------------------------------------------------------------- STATUS */
 
 /* One GPU the server uses (gpulike.devices()). */
 typedef struct GlDeviceStatus
@@ -207,13 +178,6 @@ typedef struct GlMatchResult
 	double		answer_ms;		/* building the page records */
 } GlMatchResult;
 
-typedef struct GlLoadResult
-{
-	uint64		nrows;
-	uint64		host_bytes;
-	uint64		device_bytes;
-} GlLoadResult;
-
 typedef struct GlReply
 {
 	GlMessageHeader hdr;		/* GL_MSG_REPLY */
@@ -223,7 +187,6 @@ typedef struct GlReply
 	union
 	{
 		GlMatchResult match;
-		GlLoadResult load;
 		GlStatusInfo status;
 		GlSampleResult sample;
 	}			u;
@@ -231,62 +194,5 @@ typedef struct GlReply
 
 /* Bytes per chunk message of a MATCH answer. */
 #define GL_ANSWER_CHUNK		(1 << 20)
-
-/* ------------------------------------------------------------- sessions */
-
-typedef struct GlSession
-{
-	dsm_segment *seg;
-	shm_mq_handle *outq;		/* what we send */
-	shm_mq_handle *inq;			/* what we receive */
-	uint64		server_generation;	/* backend side: the server addressed */
-} GlSession;
-
-/*
- * Queue sizes.  A message larger than its queue streams through it; the
- * kept session's answer queue holds a dense answer's megabyte chunks.
- */
-#define GL_SMALL_QUEUE		(64 * 1024)
-#define GL_ANSWER_QUEUE		(4 * 1024 * 1024)
-#define GL_LOAD_QUEUE		(8 * 1024 * 1024)
-
-/*
- * Backend side.  gl_session_open returns NULL (and *why_not) when no server
- * runs.  Send and receive return false when the server went away; receive
- * also when timeout_ms (0 = none) passed.  All of them may ereport(ERROR)
- * on interrupts (query cancel), after which the resource owner detaches
- * the segment.
- */
-extern GlSession *gl_session_open(Size request_queue, Size response_queue,
-								  const char **why_not);
-extern bool gl_session_send(GlSession *session, shm_mq_iovec *iov, int iovcnt);
-extern bool gl_session_receive(GlSession *session, Size *nbytes, void **data,
-							   int timeout_ms);
-extern void gl_session_close(GlSession *session);
-
-/*
- * The backend's kept session for one conversation (MATCH, SAMPLE, STATUS),
- * opened if there is none, or none that the running server serves; NULL
- * (and *why_not) when no server runs.  While the conversation lasts the
- * segment belongs to the current resource owner, so an error detaches it
- * and the server stops talking to us.  End every conversation with
- * gl_session_end_conversation: completed = false (the answer was not read
- * to its end, the server failed the request) closes the session, and the
- * next conversation opens a new one.
- */
-extern GlSession *gl_session_begin_conversation(const char **why_not);
-extern void gl_session_end_conversation(GlSession *session, bool completed);
-
-/*
- * Server side: attach a posted segment (NULL if its backend already left),
- * and the two directions.  Receive never waits; send waits only while the
- * backend is attached and reading.
- */
-extern GlSession *gl_session_attach(dsm_handle handle);
-extern shm_mq_result gl_session_receive_nowait(GlSession *session,
-											   Size *nbytes, void **data);
-extern bool gl_session_send_blocking(GlSession *session, const void *data,
-									 Size nbytes);
-extern void gl_session_detach(GlSession *session);
 
 #endif							/* GPULIKE_PROTOCOL_H */

@@ -1,8 +1,8 @@
 /*-------------------------------------------------------------------------
  *
- * protocol.c
- *	  Sessions: one DSM segment with a request and a response shm_mq
- *	  (see protocol.h for the conversation rules).
+ * session.c
+ *	  Sessions: one DSM segment with a request and a response shm_mq (see
+ *	  session.h), both ends of them: a backend's and the server's.
  *
  * Segment layout: a GlSessionLayout header with the two queue sizes, then
  * the request queue, then the response queue, each MAXALIGNed.  The backend
@@ -13,7 +13,7 @@
  * waiting: shm_mq's blocking calls wait on the latch forever unless a
  * BackgroundWorkerHandle tells them the counterparty died, and the gpulike
  * server is a static worker with no such handle.  Our wait loop instead
- * checks the server's pid and generation (server_shmem.h) every time it
+ * checks the server's pid and generation (mailbox.h) every time it
  * wakes up, so a server that died before attaching cannot hang a backend.
  *
  *-------------------------------------------------------------------------
@@ -27,8 +27,8 @@
 #include "utils/memutils.h"
 #include "utils/resowner.h"
 
-#include "protocol/protocol.h"
 #include "protocol/mailbox.h"
+#include "protocol/session.h"
 
 typedef struct GlSessionLayout
 {
@@ -71,7 +71,7 @@ gl_session_open(Size request_queue, Size response_queue, const char **why_not)
 
 	if (!gl_server_current(NULL, &generation, NULL))
 	{
-		*why_not = gl_server_shared == NULL ?
+		*why_not = !gl_mailbox_available() ?
 			"gpulike is not in shared_preload_libraries" :
 			"the gpulike server is not running";
 		return NULL;

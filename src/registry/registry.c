@@ -1,7 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * registry.c
- *	  The shared-memory registry of cached columns.
+ *	  The shared-memory registry of cached columns, and the life of a slot:
+ *	  the only code that writes the registry's entries (stats.c aside, which
+ *	  adds to their counters).
  *
  * A fixed array of GL_REGISTRY_SLOTS entries, one per cached (database,
  * relation, column), lives in shared memory next to a small header, under
@@ -11,19 +13,39 @@
  * the loader a few times per load, and by the server after each request.
  * A linear scan under a shared lock is therefore the right data structure.
  *
- * Life of a slot.  `state` is that of the copy queries may use; a load
- * runs beside it, under a generation of its own (load_generation, 0 when
- * none), and replaces it in one step when complete (loader.c):
+ * Life of a slot.  `state` is that of the copy queries may use.  A load
+ * runs beside it under a generation of its own, `load_generation` (0 when
+ * none), and replaces it in one step when complete (loader.c).  Every
+ * transition, with the function that makes it:
  *
- *	EMPTY --find_or_add--> STALE --begin_load--> LOADING --finish--> READY
- *	READY --begin_load--> READY and loading --finish--> READY (the new copy)
- *	READY --request_rebuild (too much garbage)--> READY, wanted by the reloader
- *	any --mark_stale (TRUNCATE, trigger altered, delta log overflow)-->
- *		  STALE, and a load in progress fails: no copy can follow the table
- *	READY --mark_slot_stale (rewritten; the server dropped the copy)-->
- *		  STALE, or LOADING while a load goes on
- *	LOADING --cancel_load (the load failed or was rolled back)--> STALE
- *	any --forget (uncache, DROP, DROP EXTENSION)--> EMPTY
+ *	EMPTY    --find_or_add-->                STALE ("not loaded yet")
+ *	STALE    --begin_load(G)-->              LOADING, load_generation G
+ *	EVICTED  --begin_load(G)-->              LOADING, load_generation G
+ *	READY    --begin_load(G)-->              READY, load_generation G: the
+ *	                                         ready copy serves meanwhile
+ *	                                         (STALE first, then LOADING,
+ *	                                         if the table was rewritten)
+ *	any      --finish_load(G), by the        READY under generation G,
+ *	           server, while G is loading-->   load_generation 0
+ *	LOADING  --cancel_load(G): the load      STALE (a READY or EVICTED slot
+ *	           failed or was rolled back-->    only loses load_generation)
+ *	any      --mark_stale: TRUNCATE,         STALE, load_generation 0: no
+ *	           trigger altered, delta          copy can follow the table, so
+ *	           log overflow-->                 a load in progress fails too
+ *	READY, EVICTED --mark_slot_stale: the    STALE, or LOADING while a load
+ *	           table was rewritten, the        goes on (mark_generation_stale:
+ *	           server dropped the copy-->      only while READY under that
+ *	                                           generation)
+ *	READY    --request_rebuild (too much     READY, wanted by the reloader
+ *	           garbage)-->
+ *	READY    --evict_all: the server         EVICTED: registered, nothing
+ *	           started-->                      held; the reloader loads it
+ *	any      --forget: uncache, DROP,        EMPTY; the server frees its
+ *	           DROP EXTENSION, DROP            copies at its next sync
+ *	           DATABASE, rolled back cache()-->
+ *
+ * STALE, EVICTED, and READY with a rebuild wanted, are what the reloader
+ * looks for (slot_wants_reload).
  *
  * Every load takes a new generation number from a cluster-wide counter, so
  * rows and deltas of an earlier incarnation of a slot (or of an earlier
@@ -38,7 +60,7 @@
  * (rows it wrote that the sync trigger has not logged yet).
  *
  * None of the functions here raise errors: they are called from triggers,
- * transaction callbacks and the object-access hook.
+ * transaction callbacks, the object-access hook and the server's loop.
  *
  *-------------------------------------------------------------------------
  */
@@ -48,12 +70,12 @@
 
 #include "commands/trigger.h"
 #include "miscadmin.h"
+#include "storage/ipc.h"
 #include "storage/shmem.h"
 #include "utils/rel.h"
 #include "utils/timestamp.h"
 
 #include "registry/registry_internal.h"
-#include "client/load_stream.h"
 
 #define GL_REGISTRY_TRANCHE "gpulike registry"
 
@@ -78,27 +100,35 @@ typedef struct GlRegistryShared
 static GlRegistryShared *registry = NULL;
 static LWLock *registry_lock_ptr = NULL;
 
+static shmem_request_hook_type prev_shmem_request_hook = NULL;
+static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
+
 /* ---------------------------------------------------------------- shmem */
 
-Size
-gl_registry_shmem_size(void)
+static Size
+registry_shmem_size(void)
 {
 	return MAXALIGN(sizeof(GlRegistryShared));
 }
 
-void
-gl_registry_shmem_request(void)
+static void
+registry_shmem_request(void)
 {
-	RequestAddinShmemSpace(gl_registry_shmem_size());
+	if (prev_shmem_request_hook)
+		prev_shmem_request_hook();
+	RequestAddinShmemSpace(registry_shmem_size());
 	RequestNamedLWLockTranche(GL_REGISTRY_TRANCHE, 1);
 }
 
-/* Called from the shmem startup hook, with AddinShmemInitLock held. */
-void
-gl_registry_shmem_init(void)
+static void
+registry_shmem_startup(void)
 {
 	bool		found;
 
+	if (prev_shmem_startup_hook)
+		prev_shmem_startup_hook();
+
+	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
 	registry = ShmemInitStruct("gpulike registry", sizeof(GlRegistryShared),
 							   &found);
 	registry_lock_ptr = &GetNamedLWLockTranche(GL_REGISTRY_TRANCHE)[0].lock;
@@ -108,14 +138,35 @@ gl_registry_shmem_init(void)
 		pg_atomic_init_u64(&registry->change_count, 1);
 		registry->next_generation = 1;
 	}
+	LWLockRelease(AddinShmemInitLock);
 }
 
-/* ------------------------------------------------------ public contract */
+/*
+ * Since PostgreSQL 15 shared memory and LWLock tranches may only be
+ * requested from shmem_request_hook, and attached from shmem_startup_hook;
+ * both are chained.
+ */
+void
+gl_registry_shmem_register(void)
+{
+	prev_shmem_request_hook = shmem_request_hook;
+	shmem_request_hook = registry_shmem_request;
+	prev_shmem_startup_hook = shmem_startup_hook;
+	shmem_startup_hook = registry_shmem_startup;
+}
+
+/* ------------------------------------------------------ the whole array */
 
 GlCacheEntry *
 gl_registry_entries(void)
 {
 	return registry ? registry->entries : NULL;
+}
+
+bool
+gl_registry_available(void)
+{
+	return registry != NULL;
 }
 
 int
@@ -188,8 +239,7 @@ gl_cache_usable(Relation rel, AttrNumber attnum, GlCacheInfo *info)
 			{
 				info->slot = slot;
 				info->generation = entry->generation;
-				info->nrows = (double) entry->nrows;
-				info->on_device = entry->device_bytes > 0;
+				info->on_device = entry->held.device_bytes > 0;
 			}
 		}
 	}
@@ -267,6 +317,17 @@ gl_registry_find(Oid relid, AttrNumber attnum)
 			return i;
 	}
 	return -1;
+}
+
+int
+gl_registry_lookup(Oid relid, AttrNumber attnum)
+{
+	int			slot;
+
+	LWLockAcquire(registry_lock_ptr, LW_SHARED);
+	slot = gl_registry_find(relid, attnum);
+	LWLockRelease(registry_lock_ptr);
+	return slot;
 }
 
 int
@@ -471,27 +532,20 @@ gl_registry_request_rebuild(int slot, uint64 generation)
 	return requested;
 }
 
+/*
+ * Nothing is sent to the server: it frees the copies of a slot that is
+ * EMPTY, or no longer READY under their generation, at its next sync with
+ * the registry (gl_store_sync: once a second, and before it answers a
+ * request, a status or the start of a load), and a later load into this
+ * slot uses a new generation anyway.
+ */
 void
-gl_registry_release(int slot)
+gl_registry_forget(int slot)
 {
 	LWLockAcquire(registry_lock_ptr, LW_EXCLUSIVE);
 	registry->entries[slot].state = GL_CACHE_EMPTY;
 	registry_changed();
 	LWLockRelease(registry_lock_ptr);
-}
-
-void
-gl_registry_forget(int slot)
-{
-	gl_registry_release(slot);
-
-	/*
-	 * The server's copy is garbage from now on; a later load into this slot
-	 * uses a new generation anyway, so telling the server is only about
-	 * giving memory back early.  A server that is down holds nothing.
-	 */
-	if (gl_server_running())
-		gl_server_forget(slot);
 }
 
 void
@@ -554,7 +608,104 @@ gl_registry_owner_usage(Oid owner, int *columns, uint64 *host_bytes)
 		if (entry->state == GL_CACHE_EMPTY || entry->owner != owner)
 			continue;
 		(*columns)++;
-		*host_bytes += entry->host_bytes;
+		*host_bytes += entry->held.host_bytes;
+	}
+	LWLockRelease(registry_lock_ptr);
+}
+
+/* ---------------------------------------------------- the sync trigger */
+
+int
+gl_registry_sync_targets(Oid relid, GlSyncTarget *targets, int max,
+						 uint64 *change_count)
+{
+	int			n = 0;
+
+	LWLockAcquire(registry_lock_ptr, LW_SHARED);
+	*change_count = gl_registry_change_count();
+	for (int i = 0; i < GL_REGISTRY_SLOTS; i++)
+	{
+		GlCacheEntry *entry = &registry->entries[i];
+		uint64		generations[2];
+		int			ngenerations = 0;
+
+		if (entry->state == GL_CACHE_EMPTY || entry->dbid != MyDatabaseId ||
+			entry->relid != relid)
+			continue;
+		if (entry->state == GL_CACHE_READY)
+			generations[ngenerations++] = entry->generation;
+		if (entry->load_generation != 0)
+			generations[ngenerations++] = entry->load_generation;
+		for (int g = 0; g < ngenerations; g++, n++)
+		{
+			if (n >= max)
+				continue;
+			targets[n].slot = i;
+			targets[n].generation = generations[g];
+			targets[n].attnum = entry->attnum;
+			targets[n].relfilenode = entry->relfilenode;
+		}
+	}
+	LWLockRelease(registry_lock_ptr);
+	return n;
+}
+
+/* ---------------------------------------------------------- the server */
+
+/*
+ * The old server's copies went with it.  Bumps the change count like any
+ * change of state: writers stop logging for the evicted generations.
+ */
+int
+gl_registry_evict_all(void)
+{
+	int			evicted = 0;
+
+	LWLockAcquire(registry_lock_ptr, LW_EXCLUSIVE);
+	for (int i = 0; i < GL_REGISTRY_SLOTS; i++)
+	{
+		GlCacheEntry *entry = &registry->entries[i];
+
+		if (entry->state != GL_CACHE_READY)
+			continue;
+		entry->state = GL_CACHE_EVICTED;
+		memset(&entry->held, 0, sizeof(entry->held));
+		evicted++;
+	}
+	if (evicted > 0)
+		registry_changed();
+	LWLockRelease(registry_lock_ptr);
+	return evicted;
+}
+
+GlCacheState
+gl_registry_slot_state(int slot, uint64 *ready_generation)
+{
+	GlCacheEntry *entry = &registry->entries[slot];
+	GlCacheState state;
+
+	LWLockAcquire(registry_lock_ptr, LW_SHARED);
+	state = entry->state;
+	*ready_generation = state == GL_CACHE_READY ? entry->generation : 0;
+	LWLockRelease(registry_lock_ptr);
+	return state;
+}
+
+void
+gl_registry_publish(int slot, uint64 generation, const GlCacheHolding *held,
+					TimestampTz queried_at)
+{
+	GlCacheEntry *entry = &registry->entries[slot];
+
+	LWLockAcquire(registry_lock_ptr, LW_EXCLUSIVE);
+	if (entry->state != GL_CACHE_EMPTY && entry->generation == generation)
+	{
+		entry->held = *held;
+		if (queried_at != 0)
+		{
+			entry->queries_served++;
+			entry->last_used = queried_at;
+		}
 	}
 	LWLockRelease(registry_lock_ptr);
 }

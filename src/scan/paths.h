@@ -35,6 +35,10 @@ typedef struct GlScanShape
 
 extern const CustomPathMethods gl_path_methods;
 
+/* Hook the planner (_PG_init): planner.c, and count_paths.c for count(*). */
+extern void gl_planner_init(void);
+extern void gl_count_paths_init(void);
+
 /* The shape of a GpuLike path of rel (not parameterized). */
 extern void gl_path_shape(RelOptInfo *rel, CustomPath *path,
 						  GlScanShape *shape);

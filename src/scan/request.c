@@ -50,6 +50,7 @@
 #include "utils/rel.h"
 
 #include "pattern/compile.h"
+#include "registry/registry.h"
 #include "scan/request.h"
 
 /* A leaf or subexpression once its patterns are compiled. */
@@ -400,22 +401,33 @@ resolve(ResolveContext *ctx, GlScanExpr *node)
 	return combine(ctx, is_and, children);
 }
 
-/* Postfix: operands first, then the operator that pops them. */
+/*
+ * Postfix: operands first, then the operator that pops them.  Each leaf's
+ * column is resolved to its registry slot and the generation of its ready
+ * copy now, as the request is built: the server answers from that copy
+ * only.
+ */
 static void
-emit(GlRequest *request, Resolved *r)
+emit(GlRequest *request, Relation rel, Resolved *r)
 {
+	GlCacheInfo info;
 	ListCell   *lc;
 
 	check_stack_depth();
 	switch (r->kind)
 	{
 		case RESOLVED_LEAF:
-			gl_request_add_leaf(request, r->attnum, r->program, r->negated);
+			if (gl_cache_usable(rel, r->attnum, &info))
+				gl_request_add_leaf(request, info.slot, info.generation,
+									r->program, r->negated);
+			else
+				gl_request_unanswerable(request,
+										"the column's gpulike cache is not ready");
 			break;
 		case RESOLVED_AND:
 		case RESOLVED_OR:
 			foreach(lc, r->children)
-				emit(request, lfirst(lc));
+				emit(request, rel, lfirst(lc));
 			if (r->kind == RESOLVED_AND)
 				gl_request_add_and(request, list_length(r->children));
 			else
@@ -440,8 +452,8 @@ gl_scan_expr_request(GlScanExpr *expr, Relation rel, ExprContext *econtext,
 		return GL_REQUEST_NO_ROWS;
 	if (resolved->kind == RESOLVED_ALL_ROWS)
 		return GL_REQUEST_ALL_ROWS;
-	*request = gl_request_begin(rel);
-	emit(*request, resolved);
+	*request = gl_request_begin();
+	emit(*request, rel, resolved);
 	return GL_REQUEST_BUILT;
 }
 

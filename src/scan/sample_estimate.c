@@ -155,7 +155,7 @@ column_sample(Relation rel, AttrNumber attnum)
 		}
 	}
 	held->next_kept = 0;
-	sample = gl_request_sample(rel, attnum, SAMPLE_ROWS);
+	sample = gl_request_sample(info.slot, info.generation, SAMPLE_ROWS);
 	if (sample == NULL || sample->nrows == 0 || !sample_to_column(sample, &held->col))
 		return NULL;
 	held->slot = sample->slot;

@@ -48,6 +48,9 @@
 
 extern const CustomScanMethods gl_scan_methods;
 
+/* Register the custom scan's methods (_PG_init). */
+extern void gl_executor_init(void);
+
 /* What the scan returns. */
 typedef enum GlScanOutput
 {

@@ -1,59 +1,48 @@
 /*-------------------------------------------------------------------------
  *
- * engines.c
- *	  Engine choice and MATCH evaluation in the gpulike server.
+ * evaluate.c
+ *	  How the gpulike server evaluates a MATCH request (see evaluate.h).
  *
- * Engine choice.  The server probes for CUDA devices itself at start (a
- * CUDA context cannot be inherited across fork, so never the postmaster),
- * unless gpulike.device = cpu, which never touches CUDA.  A request runs its
- * leaves on the GPU when a device is ready, the backend did not ask for the
- * CPU, and the column has (or can get, within the device budget) a device
- * copy; any CUDA failure reruns that leaf on the CPU engine, logged, and
- * the answer says it fell back.  The CPU engine splits each column over
- * gpulike.cpu_threads threads (0: one per core).
- *
- * Evaluation.  A request is a postfix expression (client.h).  Each leaf
- * becomes a bitmap over the rows of its column that can be candidates at
- * all (not NULL, not superseded: column.h); a negated leaf is "such a row,
- * not matching" when its program is exact, and every such row when the
+ * A request is a postfix expression (client.h).  Each leaf becomes a
+ * bitmap over the rows of its column that can be candidates at all (not
+ * NULL, not superseded: column.h); a negated leaf is "such a row, not
+ * matching" when its program is exact, and every such row when the
  * program is only a superset (negating a superset could lose rows).  A
- * positive leaf the GPU matched in few rows comes back as the nonzero
- * words of its bitmap alone, and stays so while nothing needs the whole
- * bitmap, so that a selective request costs what its matches cost rather
- * than what the column's size does.  AND /
- * OR of operands over the same column are word-wise bitmap operations;
- * operands over different columns are first turned into sorted TID sets,
- * because row positions of two columns do not correspond (tidset.h).  The
- * final operand becomes the answer: candidates grouped by heap page
- * (column/candidates.h), built on the CPU engine's threads.  The answer is
- * exact when every leaf was: then a candidate's latest cached value
- * satisfies the request, and the executor may skip its recheck.
+ * leaf runs on the GPU when one is ready (engines.h), the backend did not
+ * ask for the CPU, and the column has (or can get, within the device
+ * budget) a device copy; any CUDA failure reruns that leaf on the CPU
+ * engine, logged, and the answer says it fell back.  A positive leaf the
+ * GPU matched in few rows comes back as the nonzero words of its bitmap
+ * alone, and stays so while nothing needs the whole bitmap, so that a
+ * selective request costs what its matches cost rather than what the
+ * column's size does.  AND / OR of operands over the same column are
+ * word-wise bitmap operations; operands over different columns are first
+ * turned into sorted TID sets, because row positions of two columns do
+ * not correspond (tidset.h).  The final operand becomes the answer:
+ * candidates grouped by heap page (column/candidates.h), built on the CPU
+ * engine's threads.  The answer is exact when every leaf was: then a
+ * candidate's latest cached value satisfies the request, and the executor
+ * may skip its recheck.
+ *
+ * The message was checked before it came here (requests.c): its items and
+ * programs lie within it, and its operators have their operands.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
-#include <unistd.h>
-
 #include "portability/instr_time.h"
 #include "utils/memutils.h"
 
-#include "registry/stats.h"
+#include "column/tidset.h"
 #include "engine/cpu_engine.h"
-#include "settings.h"
+#include "registry/stats.h"
+#include "server/engines.h"
 #include "server/evaluate.h"
 #include "server/store.h"
-#include "column/tidset.h"
+#include "settings.h"
 #ifdef GPULIKE_HAVE_CUDA
 #include "gpulike_cuda.h"
-#endif
-
-static bool gpu_ready = false;
-
-#ifdef GPULIKE_HAVE_CUDA
-static GlCudaDeviceInfo device_info;	/* device 0 */
-static int	device_count = 0;	/* used by the server: at most GL_MAX_GPUS */
-static uint64 devices_memory = 0;	/* their total memory */
 #endif
 
 /*
@@ -74,7 +63,6 @@ typedef struct Operand
 	uint64		ntids;
 } Operand;
 
-
 /* What one request has used so far. */
 typedef struct MatchRun
 {
@@ -88,134 +76,6 @@ typedef struct MatchRun
 	char		gpu_failure[160];	/* why, when fell_back */
 	int			fail_gpu_part;	/* gpulike.debug_gpu_fail_part of the backend */
 } MatchRun;
-
-/* Why the server uses the CPU engine, for status(); "" when it uses GPUs. */
-static char cpu_reason[256] = "";
-
-void
-gl_engines_start(void)
-{
-#ifdef GPULIKE_HAVE_CUDA
-	char		err[256];
-
-	if (gl_device_choice == GL_DEVICE_CPU)
-	{
-		strlcpy(cpu_reason, "gpulike.device = cpu", sizeof(cpu_reason));
-		ereport(LOG, (errmsg("gpulike server: gpulike.device = cpu, using the CPU engine")));
-		return;
-	}
-	if (gl_cuda_probe(&device_info, gl_debug_compute_capability, err, sizeof(err)) &&
-		device_info.device_count > 0)
-	{
-		device_count = Min(device_info.device_count, GL_MAX_GPUS);
-		for (int d = 0; d < device_count; d++)
-		{
-			GlCudaDeviceMemory memory;
-
-			if (!gl_cuda_device_memory(d, &memory, err, sizeof(err)))
-			{
-				device_count = d;
-				break;
-			}
-			devices_memory += memory.total_memory;
-		}
-	}
-	if (device_count > 0)
-	{
-		gpu_ready = true;
-		ereport(LOG,
-				(errmsg("gpulike server: using %d GPU(s), the first \"%s\" (%zu MB)",
-						device_count, device_info.name, device_info.total_memory >> 20)));
-		return;
-	}
-	snprintf(cpu_reason, sizeof(cpu_reason), "no usable GPU: %s", err);
-	ereport(gl_device_choice == GL_DEVICE_GPU ? WARNING : LOG,
-			(errmsg("gpulike server: no usable GPU, using the CPU engine"),
-			 errdetail("%s", err)));
-#else
-	strlcpy(cpu_reason, "gpulike was built without CUDA", sizeof(cpu_reason));
-	if (gl_device_choice == GL_DEVICE_GPU)
-		ereport(WARNING,
-				(errmsg("gpulike server: gpulike.device = gpu, but gpulike was built without CUDA; using the CPU engine")));
-#endif
-}
-
-bool
-gl_engines_gpu_ready(void)
-{
-	return gpu_ready;
-}
-
-int
-gl_engines_device_count(void)
-{
-#ifdef GPULIKE_HAVE_CUDA
-	return device_count;
-#else
-	return 0;
-#endif
-}
-
-int
-gl_engines_cpu_threads(void)
-{
-	long		cores;
-
-	if (gl_cpu_threads > 0)
-		return gl_cpu_threads;
-	cores = sysconf(_SC_NPROCESSORS_ONLN);
-	return cores > 0 ? (int) cores : 1;
-}
-
-uint64
-gl_engines_device_budget(void)
-{
-#ifdef GPULIKE_HAVE_CUDA
-	if (gl_gpu_memory_mb > 0)
-		return (uint64) gl_gpu_memory_mb * 1024 * 1024;
-	return (uint64) (devices_memory * 0.8);
-#else
-	return 0;
-#endif
-}
-
-void
-gl_engines_describe(GlStatusInfo *info)
-{
-	strlcpy(info->engine, gpu_ready ? "cuda" : "cpu", sizeof(info->engine));
-	strlcpy(info->cpu_reason, cpu_reason, sizeof(info->cpu_reason));
-	info->cpu_threads = gl_engines_cpu_threads();
-	info->has_device = false;
-	info->ndevices = 0;
-#ifdef GPULIKE_HAVE_CUDA
-	if (gpu_ready)
-	{
-		uint64		held[GL_MAX_GPUS];
-
-		info->has_device = true;
-		strlcpy(info->device_name, device_info.name, sizeof(info->device_name));
-		gl_store_bytes_per_device(held, device_count);
-		for (int d = 0; d < device_count; d++)
-		{
-			GlDeviceStatus *dev = &info->devices[d];
-			GlCudaDeviceMemory memory;
-			char		err[256];
-
-			/* Free memory changes; ask again (cheap next to a request). */
-			if (gl_cuda_device_memory(d, &memory, err, sizeof(err)))
-			{
-				strlcpy(dev->name, memory.name, sizeof(dev->name));
-				dev->total_bytes = memory.total_memory;
-				dev->free_bytes = memory.free_memory;
-			}
-			dev->cache_bytes = held[d];
-			info->device_total_bytes += dev->total_bytes;
-			info->device_free_bytes += dev->free_bytes;
-		}
-		info->ndevices = device_count;
-	}
-#endif
-}
 
 /* ---------------------------------------------------------- leaves */
 
@@ -306,20 +166,6 @@ gpu_match(const GlProgram *prog, GlStoredColumn *sc, bool may_list, Operand *out
 	gl_store_drop_device(sc);
 #endif
 	return false;
-}
-
-static bool
-program_valid(const GlMatchMessage *msg, Size len, const GlMatchItem *item)
-{
-	const GlProgram *prog;
-
-	if (item->program_off % 8 != 0 || item->program_size < sizeof(GlProgram) ||
-		item->program_off > len || len - item->program_off < item->program_size)
-		return false;
-	prog = (const GlProgram *) ((const char *) msg + item->program_off);
-	return prog->magic == GL_PROGRAM_MAGIC &&
-		prog->total_size == item->program_size &&
-		prog->kind >= GL_PROG_LIKE && prog->kind <= GL_PROG_DFA;
 }
 
 /*
@@ -527,10 +373,10 @@ describe_engine(const MatchRun *run, GlMatchResult *result)
 	{
 		if (run->gpus > 1)
 			snprintf(result->engine, sizeof(result->engine), "cuda (%d GPUs, %s)",
-					 run->gpus, device_info.name);
+					 run->gpus, gl_engines_gpu_name());
 		else
 			snprintf(result->engine, sizeof(result->engine), "cuda (%s)",
-					 device_info.name);
+					 gl_engines_gpu_name());
 		return;
 	}
 #endif
@@ -564,50 +410,48 @@ build_answer(Operand *op, const GlVisibleBlocks *visible, bool exact,
 	return gl_answer_from_tids(op->tids, op->ntids, answer);
 }
 
-/* A counting request's all-visible blocks, if it is one and well formed. */
-static bool
-visible_blocks_of(const GlMatchMessage *msg, Size len, GlVisibleBlocks *visible)
+/*
+ * Each column the request used, once: its LRU stamp and query count, and
+ * the request in its statistics.
+ */
+static void
+note_columns_used(const GlMatchMessage *msg, const GlAnswer *answer,
+				  const MatchRun *run)
 {
-	Size		bytes = gl_bitmap_words(msg->visible_blocks) * sizeof(uint64);
+	for (uint32 i = 0; i < msg->nitems; i++)
+	{
+		const GlMatchItem *item = &msg->items[i];
+		bool		seen = false;
 
-	visible->bits = NULL;
-	visible->nblocks = 0;
-	if (msg->visible_blocks == 0)
-		return true;
-	if (msg->visible_off % sizeof(uint64) != 0 || msg->visible_off > len ||
-		len - msg->visible_off < bytes)
-		return false;
-	visible->bits = (const uint64 *) ((const char *) msg + msg->visible_off);
-	visible->nblocks = msg->visible_blocks;
-	return true;
+		if (item->op != GL_MATCH_LEAF)
+			continue;
+		for (uint32 j = 0; j < i && !seen; j++)
+			seen = msg->items[j].op == GL_MATCH_LEAF && msg->items[j].slot == item->slot;
+		if (seen)
+			continue;
+		gl_store_note_query(gl_store_lookup(item->slot, item->generation));
+		gl_stats_count_request(item->slot, item->generation,
+							   answer->ncandidates + answer->counted,
+							   run->engine_ms, run->fell_back ? run->gpu_failure : NULL);
+	}
 }
 
 bool
-gl_engines_run_match(const GlMatchMessage *msg, Size len, GlAnswer *answer,
-					 GlMatchResult *result, char *why, size_t whylen)
+gl_evaluate_match(const GlMatchMessage *msg, const GlVisibleBlocks *visible,
+				  GlAnswer *answer, GlMatchResult *result,
+				  char *why, size_t whylen)
 {
-	Operand    *stack;
+	Operand    *stack = palloc(msg->nitems * sizeof(Operand));
 	int			depth = 0;
-	uint32		i;
 	MatchRun	run = {0};
-	GlVisibleBlocks visible;
 	instr_time	start;
 	instr_time	elapsed;
 
 	run.exact = true;
-
-	if (len < offsetof(GlMatchMessage, items) || msg->nitems == 0 ||
-		msg->nitems > (len - offsetof(GlMatchMessage, items)) / sizeof(GlMatchItem) ||
-		!visible_blocks_of(msg, len, &visible))
-	{
-		snprintf(why, whylen, "malformed gpulike request");
-		return false;
-	}
-	run.use_gpu = gpu_ready && msg->device_choice != GL_DEVICE_CPU;
+	run.use_gpu = gl_engines_gpu_ready() && msg->device_choice != GL_DEVICE_CPU;
 	run.fail_gpu_part = msg->fail_gpu_part;
-	stack = palloc(msg->nitems * sizeof(Operand));
 
-	for (i = 0; i < msg->nitems; i++)
+	for (uint32 i = 0; i < msg->nitems; i++)
 	{
 		const GlMatchItem *item = &msg->items[i];
 
@@ -615,11 +459,6 @@ gl_engines_run_match(const GlMatchMessage *msg, Size len, GlAnswer *answer,
 		{
 			GlStoredColumn *sc = gl_store_lookup(item->slot, item->generation);
 
-			if (!program_valid(msg, len, item))
-			{
-				snprintf(why, whylen, "malformed gpulike request");
-				return false;
-			}
 			if (sc == NULL)
 			{
 				snprintf(why, whylen,
@@ -629,27 +468,15 @@ gl_engines_run_match(const GlMatchMessage *msg, Size len, GlAnswer *answer,
 			}
 			eval_leaf(msg, item, sc, &stack[depth++], &run);
 		}
-		else if ((item->op == GL_MATCH_AND || item->op == GL_MATCH_OR) &&
-				 item->noperands >= 1 && item->noperands <= (uint32) depth)
+		else
 		{
 			combine(&stack[depth - item->noperands], item->noperands, item->op);
 			depth -= item->noperands - 1;
 		}
-		else
-		{
-			snprintf(why, whylen, "malformed gpulike request");
-			return false;
-		}
-	}
-	if (depth != 1)
-	{
-		snprintf(why, whylen, "malformed gpulike request");
-		return false;
 	}
 
 	INSTR_TIME_SET_CURRENT(start);
-	if (!build_answer(&stack[0], visible.bits != NULL ? &visible : NULL,
-					  run.exact, answer))
+	if (!build_answer(&stack[0], visible, run.exact, answer))
 	{
 		snprintf(why, whylen, "gpulike server: out of memory building an answer");
 		return false;
@@ -657,24 +484,7 @@ gl_engines_run_match(const GlMatchMessage *msg, Size len, GlAnswer *answer,
 	INSTR_TIME_SET_CURRENT(elapsed);
 	INSTR_TIME_SUBTRACT(elapsed, start);
 
-	/* Count each column used once, in its registry entry. */
-	for (i = 0; i < msg->nitems; i++)
-	{
-		const GlMatchItem *item = &msg->items[i];
-		uint32		j;
-		bool		seen = false;
-
-		if (item->op != GL_MATCH_LEAF)
-			continue;
-		for (j = 0; j < i && !seen; j++)
-			seen = msg->items[j].op == GL_MATCH_LEAF && msg->items[j].slot == item->slot;
-		if (seen)
-			continue;
-		gl_store_note_query(gl_store_lookup(item->slot, item->generation));
-		gl_stats_count_request(item->slot, item->generation,
-							   answer->ncandidates + answer->counted,
-							   run.engine_ms, run.fell_back ? run.gpu_failure : NULL);
-	}
+	note_columns_used(msg, answer, &run);
 
 	result->answer_bytes = answer->nbytes;
 	result->npages = answer->npages;

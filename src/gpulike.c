@@ -1,0 +1,57 @@
+/*-------------------------------------------------------------------------
+ *
+ * gpulike.c
+ *	  The module's entry point: _PG_init registers what each room needs.
+ *
+ * gpulike works only when loaded through shared_preload_libraries: its
+ * server is a background worker started by the postmaster and talks to
+ * backends through shared memory reserved at startup.  Loaded any other way
+ * (CREATE EXTENSION in a cluster that does not preload it) the library stays
+ * inert: every query keeps its ordinary plan, and CREATE EXTENSION says so.
+ *
+ * Under shared_preload_libraries, the owner of each shared-memory structure
+ * reserves it (the registry of cached columns, the delta log of row
+ * changes, the server's mailbox), the cache room watches DDL and registers
+ * its reload launcher, and the server registers its background worker.  In
+ * every process the settings are defined and the planner and executor
+ * hooked.  This file is the top of the house: it calls into the rooms, and
+ * no room calls into it.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "fmgr.h"
+
+#include "cache/ddl_watch.h"
+#include "cache/reload_worker.h"
+#include "protocol/mailbox.h"
+#include "registry/registry.h"
+#include "scan/paths.h"
+#include "scan/scan.h"
+#include "server/server.h"
+#include "settings.h"
+#include "sync/delta_log.h"
+
+PG_MODULE_MAGIC;
+
+void		_PG_init(void);
+
+void
+_PG_init(void)
+{
+	gl_define_settings();
+
+	if (gl_preloaded)
+	{
+		gl_registry_shmem_register();
+		gl_delta_log_shmem_register();
+		gl_ddl_watch_init();
+		gl_reload_launcher_register();
+		gl_mailbox_shmem_register();
+		gl_server_register();
+	}
+	gl_planner_init();
+	gl_count_paths_init();
+	gl_executor_init();
+}
