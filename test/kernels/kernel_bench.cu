@@ -37,7 +37,7 @@ extern "C"
 #include "engine/cpu_engine.h"
 #include "program/like_build.h"
 #include "program/multi_build.h"
-#include "program/program_builder.h"
+#include "program/dfa_build.h"
 }
 #include "gpulike_cuda.h"
 #include "program_prep.h"
@@ -329,12 +329,7 @@ dfa_chain(const std::vector<std::string> &seq)
 	uint16_t	ascii_color[128];
 	std::vector<uint16_t> trans;
 	std::vector<uint8_t> flags;
-	GlProgramBuilder b;
-	GlProgram  *hdr;
-	uint32_t	o_trans,
-				o_flags,
-				o_ascii,
-				o_ranges;
+	GlDfaSpec	spec;
 
 	for (auto &w : seq)
 	{
@@ -370,23 +365,18 @@ dfa_chain(const std::vector<std::string> &seq)
 	flags[nstates - 1] = GL_DFA_ACCEPT;
 	for (int c = 0; c < 128; c++)
 		ascii_color[c] = (uint16_t) c;
-	gl_builder_init(&b, GL_PROG_DFA);
-	o_trans = gl_builder_add(&b, trans.data(), trans.size() * 2);
-	o_flags = gl_builder_add(&b, flags.data(), flags.size());
-	o_ascii = gl_builder_add(&b, ascii_color, sizeof(ascii_color));
-	o_ranges = gl_builder_add(&b, NULL, 0);
-	hdr = gl_builder_header(&b);
-	hdr->utf8 = 1;
-	hdr->u.dfa.nstates = nstates;
-	hdr->u.dfa.ncolors = ncolors;
-	hdr->u.dfa.start_state = 0;
-	hdr->u.dfa.default_color = 128;
-	hdr->u.dfa.trans_off = o_trans;
-	hdr->u.dfa.flags_off = o_flags;
-	hdr->u.dfa.ascii_color_off = o_ascii;
-	hdr->u.dfa.nranges = 0;
-	hdr->u.dfa.ranges_off = o_ranges;
-	return gl_builder_finish(&b);
+	spec.nstates = nstates;
+	spec.ncolors = ncolors;
+	spec.start_state = 0;
+	spec.trans = trans.data();
+	spec.flags = flags.data();
+	spec.ascii_color = ascii_color;
+	spec.ranges = NULL;
+	spec.nranges = 0;
+	spec.default_color = 128;
+	spec.exact = true;
+	spec.utf8 = true;
+	return gl_build_dfa(&spec);
 }
 
 #include "kernel_bench_layouts.cuh"

@@ -39,7 +39,7 @@ extern "C"
 #include "engine/cpu_engine.h"
 #include "program/like_build.h"
 #include "program/multi_build.h"
-#include "program/program_builder.h"
+#include "program/dfa_build.h"
 }
 #include "gpulike_cuda.h"
 #include "program_prep.h"
@@ -216,13 +216,8 @@ random_dfa(bool utf8, uint32_t max_states)
 	std::vector<uint8_t> flags(nstates);
 	uint16_t	ascii_color[128];
 	std::vector<GlColorRange> ranges(nranges);
-	GlProgramBuilder b;
-	uint32_t	off_trans,
-				off_flags,
-				off_ascii,
-				off_ranges;
 	uint32_t	cp = 128;
-	GlProgram  *hdr;
+	GlDfaSpec	spec;
 
 	for (auto &t : trans)
 		t = (uint16_t) rnd(nstates);
@@ -242,23 +237,18 @@ random_dfa(bool utf8, uint32_t max_states)
 		r.pad = 0;
 		cp = r.hi + 1;
 	}
-	gl_builder_init(&b, GL_PROG_DFA);
-	off_trans = gl_builder_add(&b, trans.data(), trans.size() * sizeof(uint16_t));
-	off_flags = gl_builder_add(&b, flags.data(), flags.size());
-	off_ascii = gl_builder_add(&b, ascii_color, sizeof(ascii_color));
-	off_ranges = gl_builder_add(&b, ranges.data(), ranges.size() * sizeof(GlColorRange));
-	hdr = gl_builder_header(&b);
-	hdr->utf8 = utf8;
-	hdr->u.dfa.nstates = nstates;
-	hdr->u.dfa.ncolors = ncolors;
-	hdr->u.dfa.start_state = rnd(nstates);
-	hdr->u.dfa.default_color = rnd(ncolors);
-	hdr->u.dfa.trans_off = off_trans;
-	hdr->u.dfa.flags_off = off_flags;
-	hdr->u.dfa.ascii_color_off = off_ascii;
-	hdr->u.dfa.nranges = nranges;
-	hdr->u.dfa.ranges_off = off_ranges;
-	return gl_builder_finish(&b);
+	spec.nstates = nstates;
+	spec.ncolors = ncolors;
+	spec.start_state = rnd(nstates);
+	spec.trans = trans.data();
+	spec.flags = flags.data();
+	spec.ascii_color = ascii_color;
+	spec.ranges = ranges.data();
+	spec.nranges = nranges;
+	spec.default_color = rnd(ncolors);
+	spec.exact = true;
+	spec.utf8 = utf8;
+	return gl_build_dfa(&spec);
 }
 
 /* ---------------------------------------------------------------- compare */
