@@ -55,3 +55,22 @@ _PG_init(void)
 	gl_count_paths_init();
 	gl_executor_init();
 }
+
+/*
+ * gpulike.cpu_engine_benchmark() was a benchmark, not part of the product:
+ * version 1.2 drops it (test/bench/cpu_engine.sql brings its own module).
+ * The 1.0 script still declares it, and CREATE FUNCTION ... LANGUAGE C
+ * looks the symbol up, so the library keeps the name for installing 1.0
+ * and for installations not yet updated.
+ */
+PG_FUNCTION_INFO_V1(gl_cpu_engine_benchmark);
+
+Datum
+gl_cpu_engine_benchmark(PG_FUNCTION_ARGS)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			 errmsg("gpulike.cpu_engine_benchmark() was removed in gpulike 1.2"),
+			 errhint("ALTER EXTENSION gpulike UPDATE drops it; the benchmark is test/bench/cpu_engine.sql in gpulike's source.")));
+	PG_RETURN_NULL();			/* keep compiler quiet */
+}

@@ -1,9 +1,16 @@
 /*-------------------------------------------------------------------------
  *
  * bench_sql.c
- *	  gpulike.cpu_engine_benchmark(tbl, col, pattern, op): the CPU engine
- *	  on one core against PostgreSQL's own operator function, same process,
- *	  same strings.
+ *	  cpu_engine_benchmark(tbl, col, pattern, op) for test/bench/cpu_engine.sql:
+ *	  the CPU engine on one core against PostgreSQL's own operator
+ *	  function, same process, same strings.
+ *
+ * A test-only loadable module, gpulike_bench (this directory's Makefile),
+ * not part of gpulike.so nor of the extension's script: the benchmark
+ * creates the function for its session.  The module calls gpulike's own
+ * compiler and CPU engine, which gpulike.so exports; the benchmark loads
+ * gpulike first (LOAD 'gpulike'), and PostgreSQL loads every library with
+ * RTLD_GLOBAL, so this module's references to them resolve there.
  *
  * The column's values are read once (SPI) into both a GlColumn and an array
  * of text datums, so neither side pays for heap access, detoasting or
@@ -38,7 +45,9 @@
 #include "engine/cpu_engine.h"
 #include "pattern/compile.h"
 
-PG_FUNCTION_INFO_V1(gl_cpu_engine_benchmark);
+PG_MODULE_MAGIC;
+
+PG_FUNCTION_INFO_V1(gl_bench_cpu_engine);
 
 #define BENCH_RUNS	3
 
@@ -204,7 +213,7 @@ measure(Oid relid, const char *colname, const GlProgram *prog, PGFunction pg_fn,
 }
 
 Datum
-gl_cpu_engine_benchmark(PG_FUNCTION_ARGS)
+gl_bench_cpu_engine(PG_FUNCTION_ARGS)
 {
 	Oid			relid = PG_GETARG_OID(0);
 	char	   *colname = NameStr(*PG_GETARG_NAME(1));
