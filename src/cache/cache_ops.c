@@ -41,10 +41,10 @@
 #include "cache/cache_undo.h"
 #include "cache/loader.h"
 #include "cache/registration.h"
-#include "registry/registry.h"
-#include "registry/stats.h"
 #include "cache/sync_triggers.h"
 #include "cache/trigger_setup.h"
+#include "registry/registry.h"
+#include "registry/stats.h"
 #include "settings.h"
 
 /* ------------------------------------------------------------ checking */

@@ -33,8 +33,8 @@
 #include "utils/memutils.h"
 
 #include "cache/cache_undo.h"
-#include "registry/registry.h"
 #include "cache/trigger_setup.h"
+#include "registry/registry.h"
 
 typedef enum UndoKind
 {

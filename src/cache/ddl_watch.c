@@ -50,10 +50,10 @@
 #include "utils/snapmgr.h"
 
 #include "cache/cache_ops.h"
-#include "cache/registration.h"
-#include "registry/registry.h"
-#include "cache/sync_triggers.h"
 #include "cache/ddl_watch.h"
+#include "cache/registration.h"
+#include "cache/sync_triggers.h"
+#include "registry/registry.h"
 
 static object_access_hook_type prev_object_access_hook = NULL;
 

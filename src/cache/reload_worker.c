@@ -54,9 +54,9 @@
 
 #include "cache/cache_ops.h"
 #include "cache/registration.h"
-#include "registry/registry.h"
 #include "cache/reload_worker.h"
 #include "protocol/mailbox.h"
+#include "registry/registry.h"
 
 PGDLLEXPORT void gl_reload_launcher_main(Datum arg);
 PGDLLEXPORT void gl_reload_worker_main(Datum arg);

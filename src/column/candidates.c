@@ -19,7 +19,7 @@
  * blocks its visibility map calls all-visible, a page of the sorted prefix
  * whose candidates are all certain, on such a block, with no delta row on
  * it, is not listed at all: its candidates are added to the answer's count
- * (the executor would count them unread anyway, plan/heap_pages.c).  That
+ * (the executor would count them unread anyway, scan/heap_pages.c).  That
  * walk goes page by page through the column's page index, popcounting the
  * bitmap between page boundaries, so a dense answer over 15 M rows costs a
  * few hundred thousand popcounts instead of 15 M TID reads and records.

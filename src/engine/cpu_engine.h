@@ -1,18 +1,18 @@
 /*-------------------------------------------------------------------------
  *
- * engine.h
- *	  The matching engines' common interface.
+ * cpu_engine.h
+ *	  The CPU engine: one GlProgram over one value, or over a column with
+ *	  one bit per matching row (cpu_engine.c).
  *
- * An engine evaluates one GlProgram over a column and sets one bit per
- * matching row.  The CPU engine is always built, exact, and the reference
- * the CUDA engine is tested against.  Engines are leaves: they include only
- * pattern/program.h and column/column.h, never call palloc or elog, and are
- * safe to run from the server's worker threads.
+ * Always built, exact, and the reference the CUDA engine (cuda/,
+ * gpulike_cuda.h) is tested against.  A leaf: it includes only the
+ * program room's headers and column/column.h, never calls palloc or elog,
+ * and is safe to run from the server's worker threads.
  *
  *-------------------------------------------------------------------------
  */
-#ifndef GPULIKE_ENGINE_H
-#define GPULIKE_ENGINE_H
+#ifndef GPULIKE_CPU_ENGINE_H
+#define GPULIKE_CPU_ENGINE_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -32,4 +32,4 @@ extern bool gl_cpu_match_value(const GlProgram *prog, const char *s, uint32_t le
 extern bool gl_cpu_match_column(const GlProgram *prog, const GlColumn *col,
 								uint64_t *result, int nthreads);
 
-#endif							/* GPULIKE_ENGINE_H */
+#endif							/* GPULIKE_CPU_ENGINE_H */

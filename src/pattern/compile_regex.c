@@ -40,9 +40,9 @@
 #include "utils/memutils.h"
 
 #include "pattern/compile_regex.h"
-#include "program/dfa_build.h"
 #include "pattern/regex_dfa.h"
 #include "pattern/regex_export.h"
+#include "program/dfa_build.h"
 
 /*
  * Subset construction may pass through many more states than the minimal

@@ -3,10 +3,12 @@
  * program.h
  *	  The compiled form of one pattern predicate: what every engine runs.
  *
- * The pattern compiler (backend side, src/pattern/compile*.c) turns
- * "column OP pattern" into a GlProgram.  The CPU engine (src/engine/) and the
- * CUDA kernels (cuda/) both run GlPrograms, and both include only this
- * header and column.h, so the two engines cannot drift apart.
+ * The pattern compiler (backend side, src/pattern/) turns "column OP
+ * pattern" into a GlProgram, through the builders of this room
+ * (like_build.h, multi_build.h, dfa_build.h), which the tests use too.
+ * The CPU engine (src/engine/) and the CUDA kernels (cuda/) both run
+ * GlPrograms, and both include only this room's headers and column.h, so
+ * the two engines cannot drift apart.
  *
  * A program is one contiguous, position-independent blob: a fixed header
  * followed by sections addressed by byte offsets from the start of the blob.

@@ -4,8 +4,8 @@
  *	  Sessions: one DSM segment with a request and a response shm_mq (see
  *	  session.h), both ends of them: a backend's and the server's.
  *
- * Segment layout: a GlSessionLayout header with the two queue sizes, then
- * the request queue, then the response queue, each MAXALIGNed.  The backend
+ * Segment layout: a GlSessionLayout header with the request queue's size,
+ * then the request queue, then the response queue, each MAXALIGNed.  The backend
  * creates the segment, is the sender of the first queue and the receiver of
  * the second; the server attaches as the opposite ends.
  *
@@ -30,10 +30,10 @@
 #include "protocol/mailbox.h"
 #include "protocol/session.h"
 
+/* The response queue follows the request queue; each knows its own size. */
 typedef struct GlSessionLayout
 {
-	Size		request_queue;
-	Size		response_queue;
+	Size		request_queue;	/* bytes */
 } GlSessionLayout;
 
 /* How often a waiting backend looks at the server's liveness. */
@@ -92,7 +92,6 @@ gl_session_open(Size request_queue, Size response_queue, const char **why_not)
 	}
 	layout = dsm_segment_address(session->seg);
 	layout->request_queue = request_queue;
-	layout->response_queue = response_queue;
 
 	outq = shm_mq_create(request_queue_address(layout), request_queue);
 	shm_mq_set_sender(outq, MyProc);

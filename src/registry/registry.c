@@ -429,7 +429,6 @@ gl_registry_finish_load(int slot, uint64 generation)
 		entry->generation = generation;
 		entry->load_generation = 0;
 		entry->stale_reason[0] = '\0';
-		entry->last_used = GetCurrentTimestamp();
 		registry->extra[slot].retry_after = 0;
 		registry->extra[slot].failures = 0;
 		registry->extra[slot].rebuild_wanted = false;
@@ -693,7 +692,7 @@ gl_registry_slot_state(int slot, uint64 *ready_generation)
 
 void
 gl_registry_publish(int slot, uint64 generation, const GlCacheHolding *held,
-					TimestampTz queried_at)
+					bool count_query)
 {
 	GlCacheEntry *entry = &registry->entries[slot];
 
@@ -701,11 +700,8 @@ gl_registry_publish(int slot, uint64 generation, const GlCacheHolding *held,
 	if (entry->state != GL_CACHE_EMPTY && entry->generation == generation)
 	{
 		entry->held = *held;
-		if (queried_at != 0)
-		{
+		if (count_query)
 			entry->queries_served++;
-			entry->last_used = queried_at;
-		}
 	}
 	LWLockRelease(registry_lock_ptr);
 }

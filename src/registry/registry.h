@@ -109,7 +109,6 @@ typedef struct GlCacheEntry
 	/* published by the server */
 	GlCacheHolding held;
 	uint64		queries_served;
-	TimestampTz last_used;
 	GlCacheStats stats;
 } GlCacheEntry;
 
@@ -255,12 +254,11 @@ extern GlCacheState gl_registry_slot_state(int slot, uint64 *ready_generation);
 
 /*
  * What the server holds of (slot, generation), while that is the slot's
- * ready copy: sizes and devices, and, when queried_at is not 0, one more
- * query served at that time.
+ * ready copy: sizes and devices, and one more query served if counted.
  */
 extern void gl_registry_publish(int slot, uint64 generation,
 								const GlCacheHolding *held,
-								TimestampTz queried_at);
+								bool count_query);
 
 /* -------------------------------------------------------- the reloader */
 

@@ -2,7 +2,7 @@
  *
  * stats.h
  *	  Cumulative statistics per cached column: what each part of gpulike
- *	  counts into the registry entry's GlCacheStats (cache/registry.h).
+ *	  counts into the registry entry's GlCacheStats (registry.h).
  *
  * Each function takes the registry lock itself and raises no error, so
  * the server, the executor's end of scan and the sync trigger may call it.

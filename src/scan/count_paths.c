@@ -5,7 +5,7 @@
  *
  * SELECT count(*) FROM t WHERE c NOT LIKE '%x%' over 15 M rows: the server
  * answers in milliseconds, and on all-visible pages the executor need not
- * read a single row (plan/heap_pages.c) -- but returning 15 M empty rows to
+ * read a single row (heap_pages.c) -- but returning 15 M empty rows to
  * an Aggregate node costs more than everything else together.  So for a
  * query that only counts the rows of one relation, we offer paths in the
  * grouping relation that count inside the scan and return one row:
@@ -53,10 +53,10 @@
 #include "optimizer/tlist.h"
 #include "utils/fmgroids.h"
 
-#include "settings.h"
 #include "scan/paths.h"
 #include "scan/quals.h"
 #include "scan/scan.h"
+#include "settings.h"
 
 static create_upper_paths_hook_type prev_create_upper_paths_hook = NULL;
 

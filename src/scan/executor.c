@@ -10,13 +10,13 @@
  *
  *	1. On the first call of a pass (the scan's start, or a rescan whose
  *	   Params changed), evaluate the patterns, compile them and send one
- *	   request (plan/request.c).  The server answers with the candidate
+ *	   request (request.c).  The server answers with the candidate
  *	   tuples grouped by heap page: every tuple any snapshot may see that
  *	   satisfies the offloaded expression, plus possibly others (dead
  *	   versions, superset matching).
  *
  *	2. For each candidate page, find its candidates visible to the query's
- *	   snapshot under one pin and one lock (plan/heap_pages.c), and return
+ *	   snapshot under one pin and one lock (heap_pages.c), and return
  *	   them from the buffer.
  *
  *	3. Recheck the offloaded quals ("Recheck Cond") only when the answer is
@@ -40,20 +40,20 @@
  *	   visibility map's all-visible bits with the request, and the answer
  *	   lists only the candidates that need a look at their page
  *	   (column/candidates.h).  The planner decides when the map is worth
- *	   sending (plan/count_paths.c).
+ *	   sending (count_paths.c).
  *
  * When the server cannot answer (not running, cache stale or evicted) or
  * a pattern is refused in a way that leaves nothing to ask, the same pass
  * reads the whole heap instead, with the query's snapshot, and all quals
  * are evaluated: the rows are exactly PostgreSQL's, only slower.
  *
- * Output COUNT (plan/count_paths.c) is the same pass with the rows counted
+ * Output COUNT (count_paths.c) is the same pass with the rows counted
  * here instead of returned: one row comes out, holding the count in each
  * count(*) column of the scan tuple.
  *
  * Parallel.  A parallel-aware scan (under a Gather) shares one request per
  * pass and splits the candidate pages among the participants
- * (plan/parallel_scan.c); each participant counts or returns the rows of
+ * (parallel_scan.c); each participant counts or returns the rows of
  * the pages it claimed.  Run without a parallel context (no workers were
  * planned after all), it behaves as a serial scan.
  *
@@ -84,9 +84,9 @@
 #include "utils/rel.h"
 
 #include "registry/stats.h"
-#include "settings.h"
 #include "scan/parallel_scan.h"
 #include "scan/scan.h"
+#include "settings.h"
 
 static Node *create_scan_state(CustomScan *cscan);
 static void begin_scan(CustomScanState *node, EState *estate, int eflags);

@@ -49,8 +49,8 @@
 #include "utils/rel.h"
 #include "utils/ruleutils.h"
 
-#include "settings.h"
 #include "scan/scan.h"
+#include "settings.h"
 
 static List *
 cached_column_names(GlScanState *state)

@@ -2,7 +2,7 @@
  *
  * heap_pages.h
  *	  Turning the server's candidate pages into the visible rows of each
- *	  heap page, a page at a time (plan/heap_pages.c).
+ *	  heap page, a page at a time (heap_pages.c).
  *
  *-------------------------------------------------------------------------
  */

@@ -2,7 +2,7 @@
  *
  * parallel_scan.h
  *	  The state a parallel-aware GpuLike scan shares among its participants
- *	  (plan/parallel_scan.c).
+ *	  (parallel_scan.c).
  *
  *-------------------------------------------------------------------------
  */

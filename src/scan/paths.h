@@ -2,14 +2,14 @@
  *
  * paths.h
  *	  What the GpuLike scan paths (planner.c) and the count paths built on
- *	  them (plan/count_paths.c) share.
+ *	  them (count_paths.c) share.
  *
  * A GpuLike CustomPath keeps in custom_private
  *	list_make4(offloaded	the offloaded parts of its clauses,
  *			   exact_clauses	the clauses those parts cover exactly,
  *			   on_device	Integer: the cached columns are on the GPU,
  *			   selectivity	Float: the share of rows that are candidates,
- *							counted on a sample (plan/sample_estimate.c),
+ *							counted on a sample (sample_estimate.c),
  *							or -1: PostgreSQL's estimate).
  *
  *-------------------------------------------------------------------------

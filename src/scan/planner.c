@@ -6,19 +6,19 @@
  *
  * set_rel_pathlist_hook runs after PostgreSQL has built its own paths for a
  * base relation.  For a plain heap table with offloadable restriction
- * clauses over usable column caches (plan/quals.c decides which), we add
+ * clauses over usable column caches (quals.c decides which), we add
  *
  *	- a GpuLike path, parallel-safe when the relation is (it may then run
  *	  inside a worker: the inner side of a parallel join, a subplan);
  *	- a partial, parallel-aware GpuLike path, which the planner can put
  *	  under a Gather: one request, the candidate pages split among the
- *	  participants (plan/parallel_scan.c);
+ *	  participants (parallel_scan.c);
  *	- for join clauses whose pattern comes from another relation, paths
  *	  parameterized by that relation, which a nested loop rescans once per
  *	  outer row;
  *
  * and let add_path() compare them with the sequential, parallel, index and
- * bitmap paths already there; the cheapest wins.  plan/count_paths.c adds
+ * bitmap paths already there; the cheapest wins.  count_paths.c adds
  * count(*) above them.
  *
  * Quals.  A clause whose offloadable part is the whole clause is covered
@@ -39,7 +39,7 @@
  *
  * with candidates = selectivity of the offloaded clauses * rows (counted
  * on a sample of the cached column for a large table, see
- * plan/sample_estimate.c; PostgreSQL's own estimate otherwise), and pages
+ * sample_estimate.c; PostgreSQL's own estimate otherwise), and pages
  * from the Mackert-Lohman estimate of the distinct pages they fall on, as
  * for a bitmap heap scan.  When
  * nothing of the row is needed and the answer is expected exact, pages the
@@ -66,11 +66,11 @@
 #include "optimizer/paths.h"
 #include "optimizer/restrictinfo.h"
 
-#include "settings.h"
 #include "scan/paths.h"
 #include "scan/quals.h"
 #include "scan/sample_estimate.h"
 #include "scan/scan.h"
+#include "settings.h"
 
 /*
  * Planner cost of matching one cached row.  Measured against PostgreSQL's

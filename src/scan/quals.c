@@ -38,8 +38,8 @@
 #include "optimizer/optimizer.h"
 #include "utils/lsyscache.h"
 
-#include "registry/registry.h"
 #include "pattern/compile.h"
+#include "registry/registry.h"
 #include "scan/quals.h"
 
 struct GlOffloadContext

@@ -12,8 +12,8 @@
 #include "nodes/execnodes.h"
 #include "utils/relcache.h"
 
-#include "scan/quals.h"
 #include "client/client.h"
+#include "scan/quals.h"
 
 /*
  * The offloaded expression in negation normal form: NOTs are pushed down

@@ -36,12 +36,12 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
-#include "registry/registry.h"
+#include "client/client.h"
 #include "column/column.h"
 #include "engine/cpu_engine.h"
+#include "registry/registry.h"
 #include "scan/quals.h"
 #include "scan/sample_estimate.h"
-#include "client/client.h"
 
 /* Tables smaller than this keep PostgreSQL's estimate: planning is dearer. */
 #define SAMPLE_MIN_TUPLES	100000

@@ -2,7 +2,7 @@
  *
  * sample_estimate.h
  *	  How many candidates an offloaded expression will have, counted on a
- *	  sample of the cached column (plan/sample_estimate.c).
+ *	  sample of the cached column (sample_estimate.c).
  *
  *-------------------------------------------------------------------------
  */

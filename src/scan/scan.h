@@ -2,15 +2,15 @@
  *
  * scan.h
  *	  The GpuLike custom scan: plan methods and execution state, shared by
- *	  the planner (planner.c, plan/count_paths.c), the executor
- *	  (executor.c, plan/heap_pages.c, plan/parallel_scan.c) and EXPLAIN
+ *	  the planner (planner.c, count_paths.c), the executor
+ *	  (executor.c, heap_pages.c, parallel_scan.c) and EXPLAIN
  *	  (explain.c).
  *
  * A CustomScan made by the planner carries
  *	scan.plan.qual	ROWS: the quals the offloaded expression does not
  *					cover exactly, always evaluated ("Filter");
  *	custom_exprs	list_make3(offloaded, recheck, count_filter):
- *					offloaded	the offloaded expressions (plan/quals.c),
+ *					offloaded	the offloaded expressions (quals.c),
  *								implicitly ANDed: what the server evaluates;
  *					recheck		the quals the offloaded expression covers
  *								exactly: evaluated only when the answer is
@@ -25,7 +25,7 @@
  *					(executor.c).
  *
  * ROWS scans the relation (scanrelid > 0) and returns its rows.  COUNT
- * replaces an aggregate of count(*) over such a scan (plan/count_paths.c):
+ * replaces an aggregate of count(*) over such a scan (count_paths.c):
  * scanrelid is 0, and custom_scan_tlist holds the count Aggrefs and the
  * relation's Vars its quals use (which also name the relation).
  *
@@ -40,9 +40,9 @@
 #include "nodes/extensible.h"
 #include "utils/dsa.h"
 
+#include "client/client.h"
 #include "scan/heap_pages.h"
 #include "scan/request.h"
-#include "client/client.h"
 
 #define GL_SCAN_NAME "GpuLike"
 

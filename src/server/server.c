@@ -8,10 +8,10 @@
  * registers one static worker, "gpulike server" (its mailbox in shared
  * memory is protocol/mailbox.c's).  Nothing touches CUDA there: the
  * postmaster forks every process, and a CUDA context does not survive a
- * fork, so the worker probes devices itself once it runs (engines.c).  If it exits (an error, or
- * pg_terminate_backend), the postmaster starts it again after
- * GL_SERVER_RESTART_SECONDS; backends waiting on the dead one notice the pid
- * and generation change and give up cleanly.
+ * fork, so the worker probes devices itself once it runs (engines.c).  If
+ * it exits (an error, or pg_terminate_backend), the postmaster starts it
+ * again after GL_SERVER_RESTART_SECONDS; backends waiting on the dead one
+ * notice the pid and generation change and give up cleanly.
  *
  * The worker initializes a connection to no database
  * (BackgroundWorkerInitializeConnection(NULL, NULL)): it reads no catalogs,

@@ -99,8 +99,7 @@ gl_store_publish(GlStoredColumn *sc, bool count_query)
 	held.nparts = sc->nparts;
 	memcpy(held.part_device, sc->part_device, sizeof(held.part_device));
 	memcpy(held.part_bytes, sc->part_bytes, sizeof(held.part_bytes));
-	gl_registry_publish(sc->slot, sc->generation, &held,
-						count_query ? sc->last_used : 0);
+	gl_registry_publish(sc->slot, sc->generation, &held, count_query);
 }
 
 /* ------------------------------------------------------- the device copy */

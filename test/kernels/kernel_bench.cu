@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * kernel_bench.cu
- *	  Kernel throughput on comment-like text (make -C cuda bench).
+ *	  Kernel throughput on comment-like text (make -C test/kernels bench).
  *
  * Builds >= 2 GB of TPC-H-like comments on the host (words of the TPC-H
  * text grammar, rows of 19-78 bytes), uploads them with gl_cuda_upload(),

@@ -1,8 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * kernel_bench_layouts.cuh
- *	  kernel_bench's layout study: the pivoted tiles of DESIGN.md §4
- *	  (Sitaridi & Ross) against the contiguous stream the engine uses.
+ *	  kernel_bench's layout study, kept as the record of a rejected layout:
+ *	  the pivoted tiles of DESIGN.md §4 (Sitaridi & Ross) against the
+ *	  contiguous stream the engine uses (cuda/device_column.h says why).
  *
  * Pivot-w: 32 consecutive rows form a tile; word k (w bytes) of row i sits
  * at tile_base + (k * 32 + i) * w, so a warp (one row per lane) reads one

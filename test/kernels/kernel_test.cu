@@ -2,7 +2,7 @@
  *
  * kernel_test.cu
  *	  Every CUDA kernel against the CPU engine, bit for bit (a standalone
- *	  program: make -C cuda check).
+ *	  program: make -C test/kernels check).
  *
  * Columns: random text over a small alphabet (so patterns hit often), text
  * with 2-, 3- and 4-byte UTF-8 characters (and the Kelvin sign and long s
@@ -12,9 +12,9 @@
  * Programs: LIKE and ILIKE from random patterns through the real builder
  * (like_build.c), in UTF-8 and single-byte mode, and patterns cut from the
  * column's own rows in every anchor form (the sieve); Aho–Corasick from random
- * literal lists (multi_build.c); random DFAs built by hand (random tables,
- * flags, colors and code point ranges; some too large for shared memory,
- * which the kernels then read from global memory).  Each case compares
+ * literal lists (multi_build.c); random DFAs (random tables, flags, colors
+ * and code point ranges, assembled by dfa_build.c; some too large for
+ * shared memory, which the kernels then read from global memory).  Each case compares
  * gl_cuda_match() with gl_cpu_match_column() twice -- as planned (the
  * stream kernel where the byte DFA fits) and with the byte DFA refused
  * (skims and per-row kernels) -- and prints one TAP line each; malformed
