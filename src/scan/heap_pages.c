@@ -75,6 +75,7 @@
 #include "storage/predicate.h"
 #include "utils/spccache.h"
 
+#include "column/column.h"
 #include "scan/heap_pages.h"
 
 /*

@@ -10,7 +10,7 @@
 #ifndef GPULIKE_EVALUATE_H
 #define GPULIKE_EVALUATE_H
 
-#include "column/candidates.h"
+#include "column/answer.h"
 #include "protocol/protocol.h"
 
 /*
