@@ -42,6 +42,7 @@ CUDA_HOME ?= /usr/local/cuda
 ifneq ($(NO_CUDA),1)
 NVCC ?= $(or $(shell command -v nvcc 2>/dev/null),$(wildcard $(CUDA_HOME)/bin/nvcc))
 endif
+# Every .cu under cuda/ is the engine's (its test programs: test/kernels).
 CUDA_SRCS := $(call gl_sources,cuda/*.cu)
 CUDA_OBJS = $(CUDA_SRCS:.cu=.o)
 include $(GL_SRCDIR)/cuda/archs.mk
