@@ -42,7 +42,8 @@ CUDA_HOME ?= /usr/local/cuda
 ifneq ($(NO_CUDA),1)
 NVCC ?= $(or $(shell command -v nvcc 2>/dev/null),$(wildcard $(CUDA_HOME)/bin/nvcc))
 endif
-CUDA_SRCS := $(filter-out cuda/kernel_test.cu cuda/kernel_bench.cu,$(call gl_sources,cuda/*.cu))
+# Every .cu under cuda/ is the engine's (its test programs: test/kernels).
+CUDA_SRCS := $(call gl_sources,cuda/*.cu)
 CUDA_OBJS = $(CUDA_SRCS:.cu=.o)
 include $(GL_SRCDIR)/cuda/archs.mk
 NVCC_FLAGS = -O3 -std=c++17 -Xcompiler -fPIC -I$(GL_SRCDIR)/src -I$(GL_SRCDIR)/cuda \

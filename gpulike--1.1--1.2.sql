@@ -125,3 +125,8 @@ CREATE FUNCTION gpulike.status(
 	LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED;
 COMMENT ON FUNCTION gpulike.status() IS
 	'The gpulike server: running or not, engine, GPUs (the first one''s name, memory of all), threads, pid, uptime, memory held, why the CPU engine';
+
+-- ==== cpu_engine_benchmark() was a benchmark, not part of the product:
+-- ==== test/bench/cpu_engine.sql brings its own module now.
+
+DROP FUNCTION gpulike.cpu_engine_benchmark(regclass, name, text, text);

@@ -36,7 +36,7 @@
 
 #include <cuda_runtime.h>
 
-#include "pattern/program.h"
+#include "program/program.h"
 
 constexpr uint32_t GL_BYTE_DFA_SKIP = 0;
 constexpr uint32_t GL_BYTE_DFA_START = 1;

@@ -324,7 +324,6 @@ append_rows(GlDeviceColumn *part, const GlColumn *col, uint64_t from, uint64_t t
 	}
 	part->nrows = to - base;
 	part->nbytes = new_nbytes;
-	part->raw_bytes += add_raw;
 	part->nchunks = new_nchunks;
 	return true;
 }

@@ -108,7 +108,6 @@ struct GlDeviceColumn
 	GlDeviceColumn *next;		/* the next part, on the next device */
 	uint64_t	nrows;
 	uint64_t	nbytes;			/* stream bytes used: values + separators */
-	uint64_t	raw_bytes;		/* value bytes alone (for reporting) */
 	uint64_t	nchunks;		/* chunks covering nbytes */
 	uint64_t	capacity_bytes; /* allocated for data */
 	uint64_t	capacity_rows;	/* allocated for nulls (multiple of 64) */

@@ -25,7 +25,7 @@ extern "C"
 
 /* Inside the C linkage block: C++ includers get C names for these too. */
 #include "column/column.h"
-#include "pattern/program.h"
+#include "program/program.h"
 
 typedef struct GlCudaDeviceInfo
 {

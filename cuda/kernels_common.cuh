@@ -19,7 +19,7 @@
 
 #include <stdint.h>
 
-#include "pattern/program.h"
+#include "program/program.h"
 #include "device_column.h"
 
 /* Device twin of gl_program_section() (program.h is plain C, host only). */

@@ -38,7 +38,7 @@
 
 extern "C"
 {
-#include "engine/cpu_like.h"
+#include "program/byte_frequency.h"
 }
 
 static const uint32_t MIN_RUN_CHARS = 3;

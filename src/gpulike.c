@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * gpulike.c
- *	  Module entry point: GUCs, and the hooks each part of gpulike registers.
+ *	  The module's entry point: _PG_init registers what each room needs.
  *
  * gpulike works only when loaded through shared_preload_libraries: its
  * server is a background worker started by the postmaster and talks to
@@ -9,180 +9,68 @@
  * (CREATE EXTENSION in a cluster that does not preload it) the library stays
  * inert: every query keeps its ordinary plan, and CREATE EXTENSION says so.
  *
+ * Under shared_preload_libraries, the owner of each shared-memory structure
+ * reserves it (the registry of cached columns, the delta log of row
+ * changes, the server's mailbox), the cache room watches DDL and registers
+ * its reload launcher, and the server registers its background worker.  In
+ * every process the settings are defined and the planner and executor
+ * hooked.  This file is the top of the house: it calls into the rooms, and
+ * no room calls into it.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
-#include <limits.h>
-
 #include "fmgr.h"
-#include "miscadmin.h"
-#include "utils/guc.h"
 
-#include "gpulike.h"
+#include "cache/ddl_watch.h"
+#include "cache/reload_worker.h"
+#include "protocol/mailbox.h"
+#include "registry/registry.h"
+#include "scan/paths.h"
+#include "scan/scan.h"
+#include "server/server.h"
+#include "settings.h"
+#include "sync/delta_log.h"
 
 PG_MODULE_MAGIC;
 
-bool		gl_enabled = true;
-int			gl_device_choice = GL_DEVICE_AUTO;
-int			gl_cpu_threads = 0;
-int			gl_gpu_memory_mb = 0;
-int			gl_gpu_split_parts = 0;
-int			gl_gpu_split_min_kb = 64 * 1024;
-int			gl_debug_gpu_fail_part = -1;
-int			gl_debug_compute_capability = 0;
-int			gl_host_memory_mb = 4096;
-int			gl_max_columns_per_owner = 64;
-int			gl_host_memory_per_owner_mb = 1024;
-double		gl_rebuild_garbage_fraction = 0.5;
-int			gl_delta_log_kb = 65536;
-bool		gl_regression_mode = false;
-double		gl_request_cost = 500.0;
-double		gl_page_cost = 0.5;
-int			gl_recheck_choice = GL_RECHECK_AUTO;
-bool		gl_enable_parallel = true;
-bool		gl_enable_count = true;
-int			gl_fallback_log_level = LOG;
-
-bool		gl_preloaded = false;
-
-static const struct config_enum_entry device_options[] = {
-	{"auto", GL_DEVICE_AUTO, false},
-	{"gpu", GL_DEVICE_GPU, false},
-	{"cpu", GL_DEVICE_CPU, false},
-	{NULL, 0, false}
-};
-
-static const struct config_enum_entry recheck_options[] = {
-	{"auto", GL_RECHECK_AUTO, false},
-	{"always", GL_RECHECK_ALWAYS, false},
-	{NULL, 0, false}
-};
-
-/* Levels a heap fallback may be reported at (client_min_messages' order). */
-static const struct config_enum_entry fallback_log_level_options[] = {
-	{"debug1", DEBUG1, false},
-	{"log", LOG, false},
-	{"notice", NOTICE, false},
-	{"warning", WARNING, false},
-	{NULL, 0, false}
-};
-
 void		_PG_init(void);
-
-static void
-define_gucs(void)
-{
-	DefineCustomBoolVariable("gpulike.enabled",
-							 "Lets the planner use gpulike's custom scan.",
-							 NULL, &gl_enabled, true,
-							 PGC_USERSET, 0, NULL, NULL, NULL);
-	DefineCustomEnumVariable("gpulike.device",
-							 "Engine that answers queries: auto (GPU when present), gpu, or cpu.",
-							 "With gpu, a query runs on the CPU engine only if the GPU fails.",
-							 &gl_device_choice, GL_DEVICE_AUTO, device_options,
-							 PGC_USERSET, 0, NULL, NULL, NULL);
-	DefineCustomIntVariable("gpulike.cpu_threads",
-							"Threads of the CPU engine in the gpulike server (0 = one per core).",
-							NULL, &gl_cpu_threads, 0, 0, 1024,
-							PGC_SIGHUP, 0, NULL, NULL, NULL);
-	DefineCustomIntVariable("gpulike.gpu_memory",
-							"Device memory the column caches may use (0 = 80% of the device).",
-							NULL, &gl_gpu_memory_mb, 0, 0, INT_MAX,
-							PGC_SIGHUP, GUC_UNIT_MB, NULL, NULL, NULL);
-	DefineCustomIntVariable("gpulike.gpu_split_parts",
-							"Parts a column is split into over the GPUs (0 = one per GPU).",
-							"Parts go to the GPUs in turn; more parts than GPUs put several on one.",
-							&gl_gpu_split_parts, 0, 0, GL_MAX_GPU_PARTS,
-							PGC_SIGHUP, 0, NULL, NULL, NULL);
-	DefineCustomIntVariable("gpulike.gpu_split_min_size",
-							"Columns smaller than this stay whole on one GPU.",
-							NULL, &gl_gpu_split_min_kb, 64 * 1024, 0, INT_MAX,
-							PGC_SIGHUP, GUC_UNIT_KB, NULL, NULL, NULL);
-	DefineCustomIntVariable("gpulike.debug_gpu_fail_part",
-							"Makes this part of every column fail on the GPU, as a device error would (-1 = none).",
-							"For tests of the fallback to the CPU engine.",
-							&gl_debug_gpu_fail_part, -1, -1, GL_MAX_GPU_PARTS - 1,
-							PGC_SUSET, GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
-	DefineCustomIntVariable("gpulike.host_memory",
-							"Host memory the column caches may use.",
-							NULL, &gl_host_memory_mb, 4096, 16, INT_MAX,
-							PGC_SIGHUP, GUC_UNIT_MB, NULL, NULL, NULL);
-	DefineCustomIntVariable("gpulike.max_columns_per_owner",
-							"Columns the tables of one role may have cached, unless a superuser caches them (-1 = no limit).",
-							"Counted over all databases; checked by gpulike.cache().",
-							&gl_max_columns_per_owner, 64, -1, INT_MAX,
-							PGC_SUSET, 0, NULL, NULL, NULL);
-	DefineCustomIntVariable("gpulike.host_memory_per_owner",
-							"Host memory the cached columns of one role's tables may use, unless a superuser caches them (-1 = no limit).",
-							"Counted over all databases; checked by gpulike.cache() as it loads.",
-							&gl_host_memory_per_owner_mb, 1024, -1, INT_MAX,
-							PGC_SUSET, GUC_UNIT_MB, NULL, NULL, NULL);
-	DefineCustomRealVariable("gpulike.rebuild_garbage_fraction",
-							 "Share of a cache's rows that may be dead or superseded versions before it is rebuilt.",
-							 "The rebuild reads the table again, as gpulike.reload() does; 1 turns it off.",
-							 &gl_rebuild_garbage_fraction, 0.5, 0.05, 1.0,
-							 PGC_SIGHUP, 0, NULL, NULL, NULL);
-	DefineCustomBoolVariable("gpulike.regression_mode",
-							 "Hides device names and timings in EXPLAIN and status output.",
-							 NULL, &gl_regression_mode, false,
-							 PGC_USERSET, 0, NULL, NULL, NULL);
-	DefineCustomRealVariable("gpulike.request_cost",
-							 "Planner cost of one request to the gpulike server.",
-							 NULL, &gl_request_cost, 500.0, 0.0, 1e10,
-							 PGC_USERSET, 0, NULL, NULL, NULL);
-	DefineCustomRealVariable("gpulike.page_cost",
-							 "Planner cost of reading one heap page of candidate rows.",
-							 NULL, &gl_page_cost, 0.5, 0.0, 1e10,
-							 PGC_USERSET, 0, NULL, NULL, NULL);
-	DefineCustomEnumVariable("gpulike.recheck",
-							 "When the offloaded quals are evaluated again on the candidate rows.",
-							 "auto: only when the server's answer is lossy; always: on every candidate.",
-							 &gl_recheck_choice, GL_RECHECK_AUTO, recheck_options,
-							 PGC_USERSET, 0, NULL, NULL, NULL);
-	DefineCustomBoolVariable("gpulike.enable_parallel",
-							 "Lets the planner use parallel GpuLike scans.",
-							 NULL, &gl_enable_parallel, true,
-							 PGC_USERSET, 0, NULL, NULL, NULL);
-	DefineCustomEnumVariable("gpulike.fallback_log_level",
-							 "Message level of the report when a GpuLike scan reads the heap instead of its cache.",
-							 "Every such fallback is also counted in gpulike.stat_caches.",
-							 &gl_fallback_log_level, LOG, fallback_log_level_options,
-							 PGC_SUSET, 0, NULL, NULL, NULL);
-	DefineCustomBoolVariable("gpulike.enable_count",
-							 "Lets the planner answer count(*) from a GpuLike scan without returning its rows.",
-							 NULL, &gl_enable_count, true,
-							 PGC_USERSET, 0, NULL, NULL, NULL);
-	/* Set at server start, which only a preloaded library sees. */
-	if (process_shared_preload_libraries_in_progress)
-	{
-		DefineCustomIntVariable("gpulike.delta_log_size",
-								"Shared memory for row changes not yet applied to the caches.",
-								"When it overflows, the affected caches are rebuilt.",
-								&gl_delta_log_kb, 65536, 64, 4 * 1024 * 1024,
-								PGC_POSTMASTER, GUC_UNIT_KB, NULL, NULL, NULL);
-		DefineCustomIntVariable("gpulike.debug_compute_capability",
-								"Compute capability the server's probe assumes for its GPUs, as 10 * major + minor (0 = their own).",
-								"For tests of the refusal of GPUs older than the kernels support.",
-								&gl_debug_compute_capability, 0, 0, 1000,
-								PGC_POSTMASTER, GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
-	}
-	MarkGUCPrefixReserved("gpulike");
-}
 
 void
 _PG_init(void)
 {
-	gl_preloaded = process_shared_preload_libraries_in_progress;
-
-	define_gucs();
+	gl_define_settings();
 
 	if (gl_preloaded)
 	{
-		gl_sync_init();
-		gl_server_init();
+		gl_registry_shmem_register();
+		gl_delta_log_shmem_register();
+		gl_ddl_watch_init();
+		gl_reload_launcher_register();
+		gl_mailbox_shmem_register();
+		gl_server_register();
 	}
 	gl_planner_init();
 	gl_count_paths_init();
 	gl_executor_init();
+}
+
+/*
+ * gpulike.cpu_engine_benchmark() was a benchmark, not part of the product:
+ * version 1.2 drops it (test/bench/cpu_engine.sql brings its own module).
+ * The 1.0 script still declares it, and CREATE FUNCTION ... LANGUAGE C
+ * looks the symbol up, so the library keeps the name for installing 1.0
+ * and for installations not yet updated.
+ */
+PG_FUNCTION_INFO_V1(gl_cpu_engine_benchmark);
+
+Datum
+gl_cpu_engine_benchmark(PG_FUNCTION_ARGS)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			 errmsg("gpulike.cpu_engine_benchmark() was removed in gpulike 1.2"),
+			 errhint("ALTER EXTENSION gpulike UPDATE drops it; the benchmark is test/bench/cpu_engine.sql in gpulike's source.")));
+	PG_RETURN_NULL();			/* keep compiler quiet */
 }

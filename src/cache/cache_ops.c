@@ -41,11 +41,11 @@
 #include "cache/cache_undo.h"
 #include "cache/loader.h"
 #include "cache/registration.h"
-#include "cache/registry_internal.h"
-#include "cache/stats.h"
 #include "cache/sync_triggers.h"
 #include "cache/trigger_setup.h"
-#include "gpulike.h"
+#include "registry/registry.h"
+#include "registry/stats.h"
+#include "settings.h"
 
 /* ------------------------------------------------------------ checking */
 
@@ -352,17 +352,6 @@ register_leaves(GlRegistration *parent, List *registrations)
 
 /* ------------------------------------------------------------- caching */
 
-static int
-find_slot(Oid relid, AttrNumber attnum)
-{
-	int			slot;
-
-	LWLockAcquire(gl_registry_lock(), LW_SHARED);
-	slot = gl_registry_find(relid, attnum);
-	LWLockRelease(gl_registry_lock());
-	return slot;
-}
-
 /*
  * Step 1: the sync triggers fire ALWAYS for every writer, and the table is
  * locked for the load.  Returns the row trigger's function, or InvalidOid
@@ -424,7 +413,7 @@ owner_quota(Relation rel, int slot)
 	if (slot >= 0 && gl_registry_snapshot(slot, &entry) && entry.owner == owner)
 	{
 		columns--;
-		bytes -= Min(bytes, entry.host_bytes);
+		bytes -= Min(bytes, entry.held.host_bytes);
 	}
 	if (gl_max_columns_per_owner >= 0 && columns >= gl_max_columns_per_owner)
 		ereport(ERROR,
@@ -477,7 +466,7 @@ gl_cache_column(Oid relid, const char *attname, GlLoadMode mode)
 	else
 		rel = table_open(relid, AccessShareLock);
 	attnum = gl_cacheable_column(rel, attname);
-	slot = find_slot(relid, attnum);
+	slot = gl_registry_lookup(relid, attnum);
 	/* refuse before any DDL */
 	if (mode == GL_LOAD_EXPLICIT)
 	{
@@ -500,7 +489,7 @@ gl_cache_column(Oid relid, const char *attname, GlLoadMode mode)
 	{
 		GlCacheEntry entry;
 
-		slot = find_slot(relid, attnum);
+		slot = gl_registry_lookup(relid, attnum);
 		if (slot < 0 || !gl_registry_wants_reload(slot, GetCurrentTimestamp()) ||
 			!gl_registry_snapshot(slot, &entry))
 		{
@@ -554,7 +543,7 @@ gl_cache_column(Oid relid, const char *attname, GlLoadMode mode)
 static void
 forget_slot(Oid relid, AttrNumber attnum)
 {
-	int			slot = find_slot(relid, attnum);
+	int			slot = gl_registry_lookup(relid, attnum);
 
 	if (slot < 0)
 		return;

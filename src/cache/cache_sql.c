@@ -47,9 +47,9 @@
 
 #include "cache/cache_ops.h"
 #include "cache/registration.h"
-#include "cache/registry_internal.h"
-#include "gpulike.h"
-#include "sync/delta_log_internal.h"
+#include "registry/registry.h"
+#include "settings.h"
+#include "sync/delta_log.h"
 
 /* Columns of gpulike.cache_slots() since version 1.1 (9 in 1.0). */
 #define CACHE_SLOTS_COLUMNS 13
@@ -72,7 +72,7 @@ PG_FUNCTION_INFO_V1(gl_registration_added);
 static void
 require_preloaded(void)
 {
-	if (!gl_preloaded || gl_registry_entries() == NULL)
+	if (!gl_preloaded || !gl_registry_available())
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("gpulike is not loaded through shared_preload_libraries"),
@@ -346,29 +346,29 @@ gl_cache_slots_sql(PG_FUNCTION_ARGS)
 		values[0] = ObjectIdGetDatum(entry.relid);
 		values[1] = Int16GetDatum(entry.attnum);
 		values[2] = PointerGetDatum(state_text(&entry, version_1_0));
-		values[3] = Int64GetDatum((int64) entry.nrows);
-		values[4] = Int64GetDatum((int64) entry.host_bytes);
-		values[5] = Int64GetDatum((int64) entry.device_bytes);
-		if (entry.device[0] == '\0')
+		values[3] = Int64GetDatum((int64) entry.held.nrows);
+		values[4] = Int64GetDatum((int64) entry.held.host_bytes);
+		values[5] = Int64GetDatum((int64) entry.held.device_bytes);
+		if (entry.held.device[0] == '\0')
 			nulls[6] = true;
 		else
-			values[6] = CStringGetTextDatum(gl_regression_mode ? "hidden" : entry.device);
+			values[6] = CStringGetTextDatum(gl_regression_mode ? "hidden" : entry.held.device);
 		values[7] = Int64GetDatum((int64) gl_delta_log_pending_slot(i));
 		values[8] = Int64GetDatum((int64) entry.queries_served);
-		if (entry.nparts > 0)
+		if (entry.held.nparts > 0)
 		{
 			Datum		gpus[GL_MAX_GPU_PARTS];
 			Datum		bytes[GL_MAX_GPU_PARTS];
 
-			for (int k = 0; k < entry.nparts; k++)
+			for (int k = 0; k < entry.held.nparts; k++)
 			{
-				gpus[k] = Int32GetDatum(entry.part_device[k]);
-				bytes[k] = Int64GetDatum((int64) entry.part_bytes[k]);
+				gpus[k] = Int32GetDatum(entry.held.part_device[k]);
+				bytes[k] = Int64GetDatum((int64) entry.held.part_bytes[k]);
 			}
-			values[9] = PointerGetDatum(construct_array(gpus, entry.nparts, INT4OID,
+			values[9] = PointerGetDatum(construct_array(gpus, entry.held.nparts, INT4OID,
 														sizeof(int32), true,
 														TYPALIGN_INT));
-			values[10] = PointerGetDatum(construct_array(bytes, entry.nparts, INT8OID,
+			values[10] = PointerGetDatum(construct_array(bytes, entry.held.nparts, INT8OID,
 														 sizeof(int64), FLOAT8PASSBYVAL,
 														 TYPALIGN_DOUBLE));
 		}
@@ -413,7 +413,7 @@ gl_registration_added(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
 				 errmsg("gpulike.registration_added must be fired AFTER INSERT FOR EACH ROW")));
-	if (gl_registry_entries() == NULL)
+	if (!gl_registry_available())
 		return PointerGetDatum(NULL);
 
 	tuple = trigdata->tg_trigtuple;

@@ -33,8 +33,8 @@
 #include "utils/memutils.h"
 
 #include "cache/cache_undo.h"
-#include "cache/registry_internal.h"
 #include "cache/trigger_setup.h"
+#include "registry/registry.h"
 
 typedef enum UndoKind
 {
@@ -66,7 +66,7 @@ undo_action(UndoAction *action)
 	{
 		case UNDO_LOAD:
 			if (action->registered_here)
-				gl_registry_release(action->slot);
+				gl_registry_forget(action->slot);
 			else
 				gl_registry_cancel_load(action->slot, action->generation,
 										"load failed or rolled back");

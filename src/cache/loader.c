@@ -111,9 +111,9 @@
 #include "utils/rel.h"
 
 #include "cache/loader.h"
-#include "cache/registry_internal.h"
+#include "client/load_stream.h"
 #include "column/column.h"
-#include "server/loader_api.h"
+#include "registry/registry.h"
 
 /* Update the progress shown in gpulike.caches every this many pages. */
 #define PROGRESS_EVERY_PAGES 128

@@ -54,9 +54,9 @@
 
 #include "cache/cache_ops.h"
 #include "cache/registration.h"
-#include "cache/registry_internal.h"
 #include "cache/reload_worker.h"
-#include "server/loader_api.h"
+#include "protocol/mailbox.h"
+#include "registry/registry.h"
 
 PGDLLEXPORT void gl_reload_launcher_main(Datum arg);
 PGDLLEXPORT void gl_reload_worker_main(Datum arg);
@@ -316,9 +316,7 @@ defer_failed(Oid relid, const char *attname)
 	CommitTransactionCommand();
 	if (attnum == InvalidAttrNumber)
 		return;
-	LWLockAcquire(gl_registry_lock(), LW_SHARED);
-	slot = gl_registry_find(relid, attnum);
-	LWLockRelease(gl_registry_lock());
+	slot = gl_registry_lookup(relid, attnum);
 	if (slot >= 0)
 		gl_registry_defer_retry(slot, false);
 }

@@ -45,10 +45,12 @@
 #include "utils/rel.h"
 
 #include "cache/sync_triggers.h"
-#include "sync/ddl_watch.h"
 
 #define ROW_TRIGGER_NAME "gpulike_sync"
 #define TRUNCATE_TRIGGER_NAME "gpulike_sync_truncate"
+
+/* Set while we create, enable or drop sync triggers ourselves. */
+static bool changing_triggers = false;
 
 static Oid
 sync_function_oid(const char *name)
@@ -250,6 +252,12 @@ gl_sync_triggers_state(Relation rel)
 		GL_SYNC_READY : GL_SYNC_NEEDS_DDL;
 }
 
+bool
+gl_sync_triggers_changing(void)
+{
+	return changing_triggers;
+}
+
 Oid
 gl_sync_row_function(void)
 {
@@ -264,7 +272,7 @@ gl_sync_triggers_ensure(Relation rel, bool enable)
 	bool		ok;
 
 	/* our own DDL must not mark the caches we are about to build stale */
-	gl_ddl_watch_paused = true;
+	changing_triggers = true;
 	PG_TRY();
 	{
 		ok = ensure_trigger(rel, ROW_TRIGGER_NAME, row_function, true,
@@ -275,7 +283,7 @@ gl_sync_triggers_ensure(Relation rel, bool enable)
 	}
 	PG_FINALLY();
 	{
-		gl_ddl_watch_paused = false;
+		changing_triggers = false;
 	}
 	PG_END_TRY();
 	CommandCounterIncrement();
@@ -287,7 +295,7 @@ gl_sync_triggers_drop(Relation rel)
 {
 	const char *functions[] = {"sync_row", "sync_truncate"};
 
-	gl_ddl_watch_paused = true;
+	changing_triggers = true;
 	PG_TRY();
 	{
 		for (int i = 0; i < lengthof(functions); i++)
@@ -303,7 +311,7 @@ gl_sync_triggers_drop(Relation rel)
 	}
 	PG_FINALLY();
 	{
-		gl_ddl_watch_paused = false;
+		changing_triggers = false;
 	}
 	PG_END_TRY();
 	CommandCounterIncrement();

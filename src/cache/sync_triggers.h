@@ -36,6 +36,13 @@ extern Oid	gl_sync_triggers_ensure(Relation rel, bool enable);
 /* Drop both sync triggers of rel, if present (last column uncached). */
 extern void gl_sync_triggers_drop(Relation rel);
 
+/*
+ * Are we changing sync triggers ourselves right now (creating them,
+ * enabling them ALWAYS, dropping them)?  The DDL watch ignores that DDL:
+ * it must not mark the cache being built stale.
+ */
+extern bool gl_sync_triggers_changing(void);
+
 /* Is this the OID of gpulike.sync_row() or gpulike.sync_truncate()? */
 extern bool gl_is_sync_function(Oid funcoid);
 

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "pattern/program.h"
+#include "program/program.h"
 
 extern bool gl_cpu_match_dfa(const GlProgram *prog, const char *s, uint32_t len);
 

@@ -41,36 +41,7 @@
 #endif
 
 #include "engine/cpu_like.h"
-
-/*
- * How common a byte is in typical text, 0 (rare) .. 255 (very common):
- * letters by English frequency, then space, punctuation, digits, capitals.
- * Only the order matters; a poor guess costs speed, never correctness.
- * The GPU sieve (cuda/program_prep.cu) picks its probes with it too.
- */
-int
-gl_byte_commonness(uint8_t b)
-{
-	static const char by_frequency[] = "etaoinshrdlcumwfgypbvkjxqz";
-	const char *hit;
-
-	if (b == ' ')
-		return 255;
-	if (b >= 'a' && b <= 'z')
-	{
-		hit = strchr(by_frequency, b);
-		return 250 - (int) (hit - by_frequency) * 4;
-	}
-	if (b == '.' || b == ',' || b == '-' || b == '\'')
-		return 120;
-	if (b >= '0' && b <= '9')
-		return 90;
-	if (b >= 'A' && b <= 'Z')
-		return 80;
-	if (b >= 0x80 && b < 0xC0)
-		return 70;				/* UTF-8 continuation bytes */
-	return 40;
-}
+#include "program/byte_frequency.h"
 
 /*
  * If position j accepts only one or two ASCII characters (a literal, or an

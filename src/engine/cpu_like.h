@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "pattern/program.h"
+#include "program/program.h"
 
 typedef struct GlLikeSegPlan
 {
@@ -45,9 +45,6 @@ typedef struct GlLikePlan
 	GlLikeSegPlan *segs;
 	GlLikeSegPlan inline_segs[GL_LIKE_INLINE_SEGMENTS];
 } GlLikePlan;
-
-/* How common byte b is in text (higher: more common); picks rare anchors. */
-extern int	gl_byte_commonness(uint8_t b);
 
 /* false only when memory for a plan with many segments ran out */
 extern bool gl_cpu_like_prepare(const GlProgram *prog, GlLikePlan *plan);

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "pattern/program.h"
+#include "program/program.h"
 
 typedef struct GlMultiPlan
 {

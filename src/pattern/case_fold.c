@@ -33,7 +33,7 @@
 #include "utils/memutils.h"
 
 #include "pattern/case_fold.h"
-#include "pattern/like_build.h"
+#include "program/like_build.h"
 
 typedef struct CaseMove
 {

@@ -13,7 +13,7 @@
 #ifndef GPULIKE_COMPILE_H
 #define GPULIKE_COMPILE_H
 
-#include "pattern/program.h"
+#include "program/program.h"
 
 typedef enum GlPatternOp
 {

@@ -36,8 +36,8 @@
 
 #include "pattern/case_fold.h"
 #include "pattern/compile_like.h"
-#include "pattern/like_build.h"
-#include "pattern/multi_build.h"
+#include "program/like_build.h"
+#include "program/multi_build.h"
 
 /* Copy a malloc'd leaf program into palloc'd memory. */
 static GlProgram *

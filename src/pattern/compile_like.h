@@ -8,7 +8,7 @@
 #ifndef GPULIKE_COMPILE_LIKE_H
 #define GPULIKE_COMPILE_LIKE_H
 
-#include "pattern/program.h"
+#include "program/program.h"
 
 /* One LIKE (or ILIKE) pattern; palloc'd program, or NULL with *refusal. */
 extern GlProgram *gl_compile_like(text *pattern, bool case_insensitive,

@@ -40,9 +40,9 @@
 #include "utils/memutils.h"
 
 #include "pattern/compile_regex.h"
-#include "pattern/program_builder.h"
 #include "pattern/regex_dfa.h"
 #include "pattern/regex_export.h"
+#include "program/dfa_build.h"
 
 /*
  * Subset construction may pass through many more states than the minimal
@@ -151,43 +151,6 @@ build_ranges(const GlRegexColorMap *map, const int *final_column,
 	return nranges;
 }
 
-/* The program blob (malloc'd by the builder), or NULL if memory ran out. */
-static GlProgram *
-assemble_program(const GlRegexDfa *dfa, const uint16 *ascii_column,
-				 const GlColorRange *ranges, int nranges,
-				 uint32 default_column, bool exact, bool utf8)
-{
-	GlProgramBuilder b;
-	uint32		trans_off,
-				flags_off,
-				ascii_off,
-				ranges_off;
-	GlProgram  *header;
-
-	gl_builder_init(&b, GL_PROG_DFA);
-	trans_off = gl_builder_add(&b, dfa->trans,
-							   (Size) dfa->nstates * dfa->ncolumns * sizeof(uint16));
-	flags_off = gl_builder_add(&b, dfa->flags, dfa->nstates);
-	ascii_off = gl_builder_add(&b, ascii_column, 128 * sizeof(uint16));
-	ranges_off = gl_builder_add(&b, ranges, nranges * sizeof(GlColorRange));
-	header = gl_builder_header(&b);
-	if (header != NULL)
-	{
-		header->exact = exact ? 1 : 0;
-		header->utf8 = utf8 ? 1 : 0;
-		header->u.dfa.nstates = dfa->nstates;
-		header->u.dfa.ncolors = dfa->ncolumns;
-		header->u.dfa.start_state = dfa->start;
-		header->u.dfa.default_color = default_column;
-		header->u.dfa.trans_off = trans_off;
-		header->u.dfa.flags_off = flags_off;
-		header->u.dfa.ascii_color_off = ascii_off;
-		header->u.dfa.nranges = nranges;
-		header->u.dfa.ranges_off = ranges_off;
-	}
-	return gl_builder_finish(&b);
-}
-
 /*
  * Everything after compilation, in a scratch memory context.  Returns the
  * builder's malloc'd program, or NULL with *refusal set (palloc'd in the
@@ -211,6 +174,7 @@ program_from_regex(const regex_t *re, bool utf8, const char **refusal)
 	int			ncolors;
 	int			ncolumns;
 	int			i;
+	GlDfaSpec	spec;
 	GlProgram  *prog;
 
 	gl_regex_export_colormap(re, max_codepoint, &map);
@@ -252,8 +216,18 @@ program_from_regex(const regex_t *re, bool utf8, const char **refusal)
 		ascii_column[i] = (uint16) final_column[map.ascii[i]];
 	nranges = build_ranges(&map, final_column, dfa.ncolumns, &default_column, &ranges);
 
-	prog = assemble_program(&dfa, ascii_column, ranges, nranges,
-							default_column, exact, utf8);
+	spec.nstates = dfa.nstates;
+	spec.ncolors = dfa.ncolumns;
+	spec.start_state = dfa.start;
+	spec.trans = dfa.trans;
+	spec.flags = dfa.flags;
+	spec.ascii_color = ascii_column;
+	spec.ranges = ranges;
+	spec.nranges = nranges;
+	spec.default_color = default_column;
+	spec.exact = exact;
+	spec.utf8 = utf8;
+	prog = gl_build_dfa(&spec);
 	if (prog == NULL)
 		*refusal = "out of memory building the regex program";
 	return prog;

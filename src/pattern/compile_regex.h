@@ -8,7 +8,7 @@
 #ifndef GPULIKE_COMPILE_REGEX_H
 #define GPULIKE_COMPILE_REGEX_H
 
-#include "pattern/program.h"
+#include "program/program.h"
 
 /*
  * Compile with PostgreSQL's own regex compiler (so errors are PostgreSQL's),

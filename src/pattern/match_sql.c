@@ -28,7 +28,7 @@
 #include "utils/array.h"
 #include "utils/builtins.h"
 
-#include "engine/engine.h"
+#include "engine/cpu_engine.h"
 #include "pattern/compile.h"
 
 PG_FUNCTION_INFO_V1(gl_match);

@@ -40,8 +40,8 @@
 #include "miscadmin.h"
 #include "port/pg_bitutils.h"
 
-#include "pattern/program.h"
 #include "pattern/regex_dfa.h"
+#include "program/program.h"
 
 /* At most this many transition cells (2 bytes each) while constructing. */
 #define GL_DFA_MAX_CELLS	(4 * 1024 * 1024)

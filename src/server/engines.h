@@ -1,36 +1,32 @@
 /*-------------------------------------------------------------------------
  *
  * engines.h
- *	  The gpulike server's choice of engine and its evaluation of MATCH
- *	  requests: program leaves on the CPU or CUDA engine, bitmap algebra,
- *	  candidates by heap page out.
+ *	  The gpulike server's engines and devices: which engine answers (the
+ *	  CUDA engine where a usable GPU was found at start, the CPU engine
+ *	  always), the GPUs it uses, their memory budget, and what status()
+ *	  says of them (engines.c).
  *
  *-------------------------------------------------------------------------
  */
 #ifndef GPULIKE_ENGINES_H
 #define GPULIKE_ENGINES_H
 
-#include "column/candidates.h"
-#include "column/column.h"
-#include "server/protocol.h"
+#include "protocol/protocol.h"
 
 /* Probe devices (never in the postmaster: called by the server itself). */
 extern void gl_engines_start(void);
 
 extern bool gl_engines_gpu_ready(void);
 extern int	gl_engines_device_count(void);	/* GPUs the server uses */
+extern const char *gl_engines_gpu_name(void);	/* the first one's */
 extern int	gl_engines_cpu_threads(void);
+/* Device bytes the cached columns' copies may take over all GPUs. */
 extern uint64 gl_engines_device_budget(void);
-extern void gl_engines_describe(GlStatusInfo *info);
 
 /*
- * Evaluate a MATCH message: fills *answer (malloc'd: gl_answer_free it)
- * and result, and returns true; or false with a reason in why when the
- * server cannot answer (a column not loaded, a stale generation, a
- * malformed request, out of memory).
+ * The engine, why it is the CPU's, the threads, and each GPU's name and
+ * memory (not what the caches hold there: the store knows that).
  */
-extern bool gl_engines_run_match(const GlMatchMessage *msg, Size len,
-								 GlAnswer *answer, GlMatchResult *result,
-								 char *why, size_t whylen);
+extern void gl_engines_describe(GlStatusInfo *info);
 
 #endif							/* GPULIKE_ENGINES_H */

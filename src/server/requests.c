@@ -3,14 +3,22 @@
  * requests.c
  *	  What the gpulike server does with each message (protocol.h).
  *
+ * Every message is checked here before anything reads its contents: its
+ * length, and for a MATCH every item, program and operator (a request
+ * the server cannot read is not answered).  The store first syncs with
+ * the registry and the delta log (gl_store_sync) before any message whose
+ * answer depends on what it holds: MATCH, SAMPLE, STATUS, LOAD_BEGIN and
+ * LOAD_END.
+ *
  * MATCH: apply the delta log first (every row a query's snapshot can see
  * was logged before that snapshot was taken, hence before the request was
  * sent), then check that each leaf's cache is still ready under the
  * generation the backend named (a cache can turn stale between the
- * backend's check and now), evaluate, and stream the answer's page records
- * back in chunks.  Anything that prevents an exact answer is an UNAVAILABLE reply:
- * the backend then lets PostgreSQL answer.  MATCH, SAMPLE and STATUS come
- * over a backend's kept session, which stays open after the answer.
+ * backend's check and now), evaluate (evaluate.c), and stream the
+ * answer's page records back in chunks.  Anything that prevents an exact
+ * answer is an UNAVAILABLE reply: the backend then lets PostgreSQL
+ * answer.  MATCH, SAMPLE and STATUS come over a backend's kept session,
+ * which stays open after the answer.
  *
  * LOAD_BEGIN / LOAD_ROWS / LOAD_END: build a new column for (slot,
  * generation) in the store beside the serving one, and put it in its
@@ -27,9 +35,10 @@
  */
 #include "postgres.h"
 
-#include "storage/itemptr.h"
-
+#include "program/program.h"
+#include "protocol/session.h"
 #include "server/engines.h"
+#include "server/evaluate.h"
 #include "server/requests.h"
 #include "server/store.h"
 
@@ -78,36 +87,97 @@ send_answer(GlServerSession *ss, const GlAnswer *answer)
 	}
 }
 
+/* Does a leaf's program lie within the message, whole and well formed? */
+static bool
+program_valid(const GlMatchMessage *msg, Size len, const GlMatchItem *item)
+{
+	const GlProgram *prog;
+
+	if (item->program_off % 8 != 0 || item->program_size < sizeof(GlProgram) ||
+		item->program_off > len || len - item->program_off < item->program_size)
+		return false;
+	prog = (const GlProgram *) ((const char *) msg + item->program_off);
+	return prog->magic == GL_PROGRAM_MAGIC &&
+		prog->total_size == item->program_size &&
+		prog->kind >= GL_PROG_LIKE && prog->kind <= GL_PROG_DFA;
+}
+
+/*
+ * Is msg (len bytes) a MATCH the evaluator can read: at least one item,
+ * all of them within the message, every leaf's program too, every AND and
+ * OR popping operands that are there, one operand left at the end, and a
+ * counting request's bitmap within the message?  *visible gets the bitmap
+ * (bits NULL when the request does not count).
+ */
+static bool
+match_valid(const GlMatchMessage *msg, Size len, GlVisibleBlocks *visible)
+{
+	Size		bitmap_bytes;
+	uint32		depth = 0;
+
+	if (len < offsetof(GlMatchMessage, items) || msg->nitems == 0 ||
+		msg->nitems > (len - offsetof(GlMatchMessage, items)) / sizeof(GlMatchItem))
+		return false;
+	for (uint32 i = 0; i < msg->nitems; i++)
+	{
+		const GlMatchItem *item = &msg->items[i];
+
+		if (item->op == GL_MATCH_LEAF && program_valid(msg, len, item))
+			depth++;
+		else if ((item->op == GL_MATCH_AND || item->op == GL_MATCH_OR) &&
+				 item->noperands >= 1 && item->noperands <= depth)
+			depth -= item->noperands - 1;
+		else
+			return false;
+	}
+	if (depth != 1)
+		return false;
+
+	visible->bits = NULL;
+	visible->nblocks = 0;
+	if (msg->visible_blocks == 0)
+		return true;
+	bitmap_bytes = gl_bitmap_words(msg->visible_blocks) * sizeof(uint64);
+	if (msg->visible_off % sizeof(uint64) != 0 || msg->visible_off > len ||
+		len - msg->visible_off < bitmap_bytes)
+		return false;
+	visible->bits = (const uint64 *) ((const char *) msg + msg->visible_off);
+	visible->nblocks = msg->visible_blocks;
+	return true;
+}
+
 static void
 serve_match(GlServerSession *ss, const char *data, Size len)
 {
 	const GlMatchMessage *msg = (const GlMatchMessage *) data;
+	GlVisibleBlocks visible;
 	GlReply		reply;
 	GlAnswer	answer;
-	uint32		i;
 
 	gl_store_sync();
 
-	if (len >= offsetof(GlMatchMessage, items) &&
-		msg->nitems <= (len - offsetof(GlMatchMessage, items)) / sizeof(GlMatchItem))
+	if (!match_valid(msg, len, &visible))
 	{
-		for (i = 0; i < msg->nitems; i++)
-		{
-			const GlMatchItem *item = &msg->items[i];
+		send_failure(ss, GL_REPLY_UNAVAILABLE, "malformed gpulike request");
+		return;
+	}
+	for (uint32 i = 0; i < msg->nitems; i++)
+	{
+		const GlMatchItem *item = &msg->items[i];
 
-			if (item->op == GL_MATCH_LEAF &&
-				!gl_store_registry_ready(item->slot, item->generation))
-			{
-				send_failure(ss, GL_REPLY_UNAVAILABLE,
-							 "the gpulike cache changed (stale or rebuilt) since the query started");
-				return;
-			}
+		if (item->op == GL_MATCH_LEAF &&
+			!gl_store_registry_ready(item->slot, item->generation))
+		{
+			send_failure(ss, GL_REPLY_UNAVAILABLE,
+						 "the gpulike cache changed (stale or rebuilt) since the query started");
+			return;
 		}
 	}
 
 	memset(&reply, 0, sizeof(reply));
-	if (!gl_engines_run_match(msg, len, &answer, &reply.u.match,
-							  reply.message, sizeof(reply.message)))
+	if (!gl_evaluate_match(msg, visible.bits != NULL ? &visible : NULL,
+						   &answer, &reply.u.match,
+						   reply.message, sizeof(reply.message)))
 	{
 		send_failure(ss, GL_REPLY_UNAVAILABLE, reply.message);
 		return;
@@ -136,6 +206,8 @@ serve_load_begin(GlServerSession *ss, const char *data, Size len)
 		send_failure(ss, GL_REPLY_ERROR, "gpulike: malformed load request");
 		return;
 	}
+	/* columns of forgotten slots give their memory back first */
+	gl_store_sync();
 	memset(&reply, 0, sizeof(reply));
 	if (!gl_store_load_begin(msg->slot, msg->generation, msg->rows_hint,
 							 msg->bytes_hint, msg->byte_limit,
@@ -187,8 +259,6 @@ serve_load_end(GlServerSession *ss, Size len)
 	memset(&reply, 0, sizeof(reply));
 	ss->loading = false;
 	switch (gl_store_load_end(ss->load_slot, ss->load_generation,
-							  &reply.u.load.nrows, &reply.u.load.host_bytes,
-							  &reply.u.load.device_bytes,
 							  reply.message, sizeof(reply.message)))
 	{
 		case GL_LOAD_INSTALLED:
@@ -203,24 +273,6 @@ serve_load_end(GlServerSession *ss, Size len)
 			send_failure(ss, GL_REPLY_ERROR, reply.message);
 			break;
 	}
-}
-
-static void
-serve_forget(GlServerSession *ss, const char *data, Size len)
-{
-	const GlForgetMessage *msg = (const GlForgetMessage *) data;
-	GlReply		reply;
-
-	if (len != sizeof(GlForgetMessage))
-	{
-		send_failure(ss, GL_REPLY_ERROR, "gpulike: malformed forget request");
-		return;
-	}
-	gl_store_forget(msg->slot);
-	memset(&reply, 0, sizeof(reply));
-	reply.status = GL_REPLY_OK;
-	send_reply(ss, &reply);
-	ss->finished = true;
 }
 
 /* Rows of a column for the planner's estimates (protocol.h). */
@@ -261,17 +313,23 @@ serve_sample(GlServerSession *ss, const char *data, Size len)
 		ss->finished = true;
 }
 
+/* The engine, the GPUs and what the caches hold (gpulike.status(), devices()). */
 static void
 serve_status(GlServerSession *ss)
 {
 	GlReply		reply;
+	GlStatusInfo *status = &reply.u.status;
+	uint64		held[GL_MAX_GPUS];
 	int			ncolumns;
 
+	gl_store_sync();
 	memset(&reply, 0, sizeof(reply));
-	gl_engines_describe(&reply.u.status);
-	gl_store_totals(&ncolumns, &reply.u.status.host_bytes,
-					&reply.u.status.device_bytes);
-	reply.u.status.ncolumns = ncolumns;
+	gl_engines_describe(status);
+	gl_store_bytes_per_device(held, status->ndevices);
+	for (int d = 0; d < status->ndevices; d++)
+		status->devices[d].cache_bytes = held[d];
+	gl_store_totals(&ncolumns, &status->host_bytes, &status->device_bytes);
+	status->ncolumns = ncolumns;
 	reply.status = GL_REPLY_OK;
 	send_reply(ss, &reply);
 }
@@ -307,9 +365,6 @@ gl_serve_message(GlServerSession *ss, const char *data, Size len)
 			break;
 		case GL_MSG_LOAD_END:
 			serve_load_end(ss, len);
-			break;
-		case GL_MSG_FORGET:
-			serve_forget(ss, data, len);
 			break;
 		case GL_MSG_STATUS:
 			serve_status(ss);

@@ -8,7 +8,7 @@
 #ifndef GPULIKE_REQUESTS_H
 #define GPULIKE_REQUESTS_H
 
-#include "server/protocol.h"
+#include "protocol/session.h"
 
 /* The server's side of one conversation (protocol.h). */
 typedef struct GlServerSession

@@ -4,14 +4,14 @@
  *	  The gpulike server: a background worker that owns the column caches
  *	  and the engines, and answers backends' requests.
  *
- * Registration.  Under shared_preload_libraries, gl_server_init() reserves
- * the server's shared memory (server_shmem.c) and registers one static
- * worker, "gpulike server".  Nothing touches CUDA there: the postmaster
- * forks every process, and a CUDA context does not survive a fork, so the
- * worker probes devices itself once it runs.  If it exits (an error, or
- * pg_terminate_backend), the postmaster starts it again after
- * GL_SERVER_RESTART_SECONDS; backends waiting on the dead one notice the pid
- * and generation change and give up cleanly.
+ * Registration.  Under shared_preload_libraries, gl_server_register()
+ * registers one static worker, "gpulike server" (its mailbox in shared
+ * memory is protocol/mailbox.c's).  Nothing touches CUDA there: the
+ * postmaster forks every process, and a CUDA context does not survive a
+ * fork, so the worker probes devices itself once it runs (engines.c).  If
+ * it exits (an error, or pg_terminate_backend), the postmaster starts it
+ * again after GL_SERVER_RESTART_SECONDS; backends waiting on the dead one
+ * notice the pid and generation change and give up cleanly.
  *
  * The worker initializes a connection to no database
  * (BackgroundWorkerInitializeConnection(NULL, NULL)): it reads no catalogs,
@@ -19,13 +19,14 @@
  * and can be signalled with pg_terminate_backend like any backend.
  *
  * Main loop.  One thread serves everything, one message at a time:
- * backends post DSM handles (server_shmem.c), the loop attaches them as
+ * backends post DSM handles (protocol/mailbox.c), the loop attaches them as
  * sessions and polls each session's request queue without blocking, so a
  * long load streaming in does not stop queries from being answered
  * between its batches.  A session gets a few messages per turn.  Matching
- * itself runs on the engines' threads (engines.c), which never call
- * palloc or elog.  About once a second, and before every MATCH, the delta
- * log is applied (store.c).
+ * itself runs on the engines' threads (evaluate.c), which never call
+ * palloc or elog.  About once a second, and before every message whose
+ * answer depends on what it holds, the store syncs with the delta log and
+ * the registry (store.c).
  *
  * An ERROR while serving a message ends only that conversation: it is
  * logged, the session is dropped (its backend sees the queue detach and
@@ -47,11 +48,13 @@
 #include "utils/guc.h"
 #include "utils/memutils.h"
 
-#include "gpulike.h"
+#include "protocol/mailbox.h"
+#include "protocol/session.h"
 #include "server/engines.h"
 #include "server/requests.h"
-#include "server/server_shmem.h"
+#include "server/server.h"
 #include "server/store.h"
+#include "settings.h"
 
 #define GL_SERVER_RESTART_SECONDS	2
 #define GL_SYNC_INTERVAL_MS			1000
@@ -64,11 +67,9 @@ static List *sessions = NIL;
 static MemoryContext request_context = NULL;
 
 void
-gl_server_init(void)
+gl_server_register(void)
 {
 	BackgroundWorker worker;
-
-	gl_server_shmem_register();
 
 	memset(&worker, 0, sizeof(worker));
 	worker.bgw_flags = BGWORKER_SHMEM_ACCESS |

@@ -14,14 +14,6 @@
  * registry learns of the new generation from the server, in the same step
  * as the swap (gl_registry_finish_load).
  *
- * Host memory: every column counts at its allocated capacity
- * (gl_column_host_bytes), a loading one with its queue; a load that pushes
- * the total past gpulike.host_memory fails, and so does one that passes
- * its own byte limit (its table owner's quota).  A rebuild needs room for
- * both copies until the swap.  Delta rows are always accepted: refusing
- * them would make the column miss rows; enforce_bounds deals with the
- * overshoot.
- *
  * The column a finished load replaced is kept a moment longer, retired
  * (RETIRED_GRACE_MS), for requests that named its generation before the
  * swap: a query resolves the generation after taking its snapshot, and the
@@ -32,122 +24,74 @@
  * once), and is freed after the grace period, or first when memory is
  * short.  Without it, queries in flight at a swap would read the heap.
  *
- * Device copies of serving columns are managed in store_device.c.
+ * The registry (registry.h) is what every process reads of the store: the
+ * store publishes a column's sizes and devices whenever they change
+ * (stored_column.c).  The store follows the registry, never the other way
+ * round: gl_store_sync, once a second and before the server answers a
+ * MATCH, a SAMPLE, a STATUS or the beginning or end of a load, frees the
+ * serving and retired columns whose slot is no longer ready under their
+ * generation (uncached, dropped, stale, rebuilt), and the loading column
+ * of a slot that was forgotten (its load then fails at its next message).
+ * So forgetting a slot is a registry change alone.  At server start
+ * nothing is held, so entries that were ready are marked evicted: their
+ * data went with the old server.
  *
- * The registry (src/cache/) shows what the store holds: the store writes
- * nrows, bytes, device, counters of a slot whenever they change, and only
- * while the registry entry still has the column's generation.  Entries the
- * registry no longer wants (uncached, rebuilt under a new generation) are
- * dropped by gl_store_sync.  At server start nothing is held, so entries
- * that were ready are marked evicted: their data went with the old server.
+ * Host memory: every column counts at its allocated capacity
+ * (gl_column_host_bytes), a loading one with its queue; a load that pushes
+ * the total past gpulike.host_memory fails, and so does one that passes
+ * its own byte limit (its table owner's quota).  A rebuild needs room for
+ * both copies until the swap.  Delta rows are always accepted: refusing
+ * them would make the column miss rows; enforce_bounds deals with the
+ * overshoot.
+ *
+ * Device memory (CUDA builds).  A serving column gets a device copy when
+ * it is loaded or used while the GPU engine is in use.  A column of
+ * gpulike.gpu_split_min_size or more is split into gpulike.gpu_split_parts
+ * parts (0: one per GPU), placed on the GPUs in turn beginning with the
+ * one holding the fewest bytes; a smaller column goes whole to that GPU.
+ * When the copies would exceed the device budget (engines.h), the least
+ * recently used other copies are dropped first; a column that still does
+ * not fit is served by the CPU engine and tried again on its next use.
+ * The size of a copy is known only after the upload, so room is made for
+ * an upper estimate first and the budget checked again afterwards.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
-#include "storage/lwlock.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
 
-#include "cache/registry.h"
-#include "cache/registry_internal.h"
-#include "cache/stats.h"
-#include "gpulike.h"
+#include "protocol/protocol.h"
+#include "registry/registry.h"
+#include "registry/stats.h"
 #include "server/engines.h"
-#include "server/protocol.h"
 #include "server/store.h"
+#include "settings.h"
 #include "sync/delta_log.h"
 
-static int	store_nslots = 0;
-static GlStoredColumn **serving = NULL;
-static GlStoredColumn **loading = NULL;
-static GlStoredColumn **retired = NULL;
-static bool *changed = NULL;		/* slots whose counters need publishing */
-static bool *serving_missed = NULL;	/* lost a delta row (out of memory) */
-static bool *loading_missed = NULL;
+/* The columns of one registry slot. */
+typedef struct StoreSlot
+{
+	GlStoredColumn *serving;	/* answers requests */
+	GlStoredColumn *loading;	/* being loaded beside it */
+	GlStoredColumn *retired;	/* the one the last load replaced, for a
+								 * moment */
+} StoreSlot;
+
+static StoreSlot *slots = NULL;
+static int	nslots = 0;
 static int	evicted_at_start = 0;
 
 /* How long a replaced column answers requests that named it. */
 #define RETIRED_GRACE_MS	5000
 
-/* "cpu", or the devices holding parts: "cuda:0", "cuda:0,cuda:1". */
-static void
-describe_devices(const GlStoredColumn *sc, char *buf, size_t len)
-{
-	int			k;
-
-	if (sc->device == NULL)
-	{
-		strlcpy(buf, "cpu", len);
-		return;
-	}
-	buf[0] = '\0';
-	for (k = 0; k < gl_store_gpus_of(sc); k++)
-	{
-		char		name[16];
-
-		snprintf(name, sizeof(name), "%scuda:%d", k > 0 ? "," : "", sc->part_device[k]);
-		strlcat(buf, name, len);
-	}
-}
-
-void
-gl_store_publish(GlStoredColumn *sc, bool count_query)
-{
-	GlCacheEntry *entry = &gl_registry_entries()[sc->slot];
-
-	LWLockAcquire(gl_registry_lock(), LW_EXCLUSIVE);
-	if (entry->state != GL_CACHE_EMPTY && entry->generation == sc->generation)
-	{
-		entry->nrows = sc->col.nrows;
-		entry->host_bytes = gl_column_host_bytes(&sc->col);
-		entry->device_bytes = sc->device_bytes;
-		describe_devices(sc, entry->device, sizeof(entry->device));
-		entry->nparts = sc->nparts;
-		memcpy(entry->part_device, sc->part_device, sizeof(entry->part_device));
-		memcpy(entry->part_bytes, sc->part_bytes, sizeof(entry->part_bytes));
-		if (count_query)
-		{
-			entry->queries_served++;
-			entry->last_used = sc->last_used;
-		}
-	}
-	LWLockRelease(gl_registry_lock());
-}
-
 void
 gl_store_init(void)
 {
-	GlCacheEntry *entries = gl_registry_entries();
-	int			i;
-
-	store_nslots = gl_registry_size();
-	serving = MemoryContextAllocZero(TopMemoryContext,
-									 store_nslots * sizeof(GlStoredColumn *));
-	loading = MemoryContextAllocZero(TopMemoryContext,
-									 store_nslots * sizeof(GlStoredColumn *));
-	retired = MemoryContextAllocZero(TopMemoryContext,
-									 store_nslots * sizeof(GlStoredColumn *));
-	changed = MemoryContextAllocZero(TopMemoryContext, store_nslots * sizeof(bool));
-	serving_missed = MemoryContextAllocZero(TopMemoryContext,
-											store_nslots * sizeof(bool));
-	loading_missed = MemoryContextAllocZero(TopMemoryContext,
-											store_nslots * sizeof(bool));
-
-	LWLockAcquire(gl_registry_lock(), LW_EXCLUSIVE);
-	for (i = 0; i < store_nslots; i++)
-	{
-		if (entries[i].state != GL_CACHE_READY)
-			continue;
-		entries[i].state = GL_CACHE_EVICTED;
-		evicted_at_start++;
-		entries[i].nrows = 0;
-		entries[i].host_bytes = 0;
-		entries[i].device_bytes = 0;
-		entries[i].device[0] = '\0';
-		entries[i].nparts = 0;
-	}
-	LWLockRelease(gl_registry_lock());
+	nslots = gl_registry_size();
+	slots = MemoryContextAllocZero(TopMemoryContext, nslots * sizeof(StoreSlot));
+	evicted_at_start = gl_registry_evict_all();
 }
 
 /*
@@ -162,34 +106,24 @@ gl_store_request_reloads(void)
 	evicted_at_start = 0;
 }
 
-bool
-gl_store_slot_valid(int slot)
+static bool
+slot_valid(int slot)
 {
-	return slot >= 0 && slot < store_nslots;
-}
-
-/* The column serving a slot, whatever its generation (NULL if none). */
-GlStoredColumn *
-gl_store_serving(int slot)
-{
-	return gl_store_slot_valid(slot) ? serving[slot] : NULL;
-}
-
-int
-gl_store_nslots(void)
-{
-	return store_nslots;
+	return slot >= 0 && slot < nslots;
 }
 
 GlStoredColumn *
 gl_store_lookup(int slot, uint64 generation)
 {
-	if (!gl_store_slot_valid(slot))
+	StoreSlot  *s;
+
+	if (!slot_valid(slot))
 		return NULL;
-	if (serving[slot] != NULL && serving[slot]->generation == generation)
-		return serving[slot];
-	if (retired[slot] != NULL && retired[slot]->generation == generation)
-		return retired[slot];
+	s = &slots[slot];
+	if (s->serving != NULL && s->serving->generation == generation)
+		return s->serving;
+	if (s->retired != NULL && s->retired->generation == generation)
+		return s->retired;
 	return NULL;
 }
 
@@ -205,16 +139,17 @@ static uint64
 host_bytes_total(bool with_loading)
 {
 	uint64		total = 0;
-	int			i;
 
-	for (i = 0; i < store_nslots; i++)
+	for (int i = 0; i < nslots; i++)
 	{
-		if (serving[i])
-			total += gl_column_host_bytes(&serving[i]->col);
-		if (retired[i])
-			total += gl_column_host_bytes(&retired[i]->col);
-		if (loading[i] && with_loading)
-			total += loading_bytes(loading[i]);
+		StoreSlot  *s = &slots[i];
+
+		if (s->serving)
+			total += gl_column_host_bytes(&s->serving->col);
+		if (s->retired)
+			total += gl_column_host_bytes(&s->retired->col);
+		if (s->loading && with_loading)
+			total += loading_bytes(s->loading);
 	}
 	return total;
 }
@@ -226,55 +161,25 @@ host_budget(void)
 }
 
 static void
-free_column(GlStoredColumn *sc)
+free_retired(StoreSlot *s)
 {
-	free(sc->sample);
-	gl_deferred_free(&sc->deferred);
-	gl_store_drop_device(sc);
-	gl_column_free(&sc->col);
-	pfree(sc);
-}
-
-static void
-free_retired(int slot)
-{
-	if (retired[slot] != NULL)
-		free_column(retired[slot]);
-	retired[slot] = NULL;
+	if (s->retired != NULL)
+		gl_store_free_column(s->retired);
+	s->retired = NULL;
 }
 
 /* The serving column of a slot was replaced: keep it for a moment. */
 static void
-retire_serving(int slot)
+retire_serving(StoreSlot *s)
 {
-	free_retired(slot);
-	retired[slot] = serving[slot];
-	serving[slot] = NULL;
-	if (retired[slot] != NULL)
+	free_retired(s);
+	s->retired = s->serving;
+	s->serving = NULL;
+	if (s->retired != NULL)
 	{
-		gl_store_drop_device(retired[slot]);
-		retired[slot]->retired_at = GetCurrentTimestamp();
+		gl_store_drop_device(s->retired);
+		s->retired->retired_at = GetCurrentTimestamp();
 	}
-}
-
-bool
-gl_store_sample(GlStoredColumn *sc, uint32 max_rows,
-				const char **rows, uint32 *nrows, size_t *nbytes)
-{
-	if (sc->sample == NULL || sc->sample_rows > max_rows ||
-		sc->col.nrows > sc->sample_taken_at + sc->sample_taken_at / 10)
-	{
-		free(sc->sample);
-		sc->sample = gl_column_sample(&sc->col, max_rows, GL_SAMPLE_MAX_BYTES,
-									  &sc->sample_rows, &sc->sample_bytes);
-		if (sc->sample == NULL)
-			return false;
-		sc->sample_taken_at = sc->col.nrows;
-	}
-	*rows = sc->sample;
-	*nrows = sc->sample_rows;
-	*nbytes = sc->sample_bytes;
-	return true;
 }
 
 /* ------------------------------------------------------------ loading */
@@ -288,18 +193,17 @@ gl_store_load_begin(int slot, uint64 generation, uint64 rows_hint,
 	uint64		used = host_bytes_total(true);
 	uint64		room = used < host_budget() ? host_budget() - used : 0;
 
-	if (!gl_store_slot_valid(slot))
+	if (!slot_valid(slot))
 	{
 		snprintf(err, errlen, "gpulike: invalid cache slot %d", slot);
 		return false;
 	}
-	if (loading[slot] != NULL)
+	if (slots[slot].loading != NULL)
 	{
 		/* A newer load of the slot supersedes an unfinished older one. */
-		free_column(loading[slot]);
-		loading[slot] = NULL;
+		gl_store_free_column(slots[slot].loading);
+		slots[slot].loading = NULL;
 	}
-	loading_missed[slot] = false;
 
 	/*
 	 * The hints size the first allocation; keep that within the budget so
@@ -325,22 +229,22 @@ gl_store_load_begin(int slot, uint64 generation, uint64 rows_hint,
 		snprintf(err, errlen, "gpulike: out of memory starting to load a column");
 		return false;
 	}
-	loading[slot] = sc;
+	slots[slot].loading = sc;
 	return true;
 }
 
 static GlStoredColumn *
 loading_column(int slot, uint64 generation, char *err, size_t errlen)
 {
-	if (!gl_store_slot_valid(slot) || loading[slot] == NULL ||
-		loading[slot]->generation != generation)
+	if (!slot_valid(slot) || slots[slot].loading == NULL ||
+		slots[slot].loading->generation != generation)
 	{
 		snprintf(err, errlen,
 				 "gpulike: the load of cache slot %d was abandoned by the server",
 				 slot);
 		return NULL;
 	}
-	return loading[slot];
+	return slots[slot].loading;
 }
 
 bool
@@ -408,16 +312,15 @@ malformed:
  * generation.
  */
 GlLoadEndStatus
-gl_store_load_end(int slot, uint64 generation, uint64 *nrows,
-				  uint64 *host_bytes, uint64 *device_bytes,
-				  char *err, size_t errlen)
+gl_store_load_end(int slot, uint64 generation, char *err, size_t errlen)
 {
 	GlStoredColumn *sc = loading_column(slot, generation, err, errlen);
+	StoreSlot  *s;
 	GlCacheEntry entry;
 
 	if (sc == NULL)
 		return GL_LOAD_FAILED;
-	if (loading_missed[slot] || !gl_deferred_replay(&sc->deferred, &sc->col))
+	if (sc->missed || !gl_deferred_replay(&sc->deferred, &sc->col))
 	{
 		snprintf(err, errlen, "gpulike: out of memory applying changes to a column being loaded");
 		gl_store_load_abort(slot, generation);
@@ -435,62 +338,40 @@ gl_store_load_end(int slot, uint64 generation, uint64 *nrows,
 		gl_store_load_abort(slot, generation);
 		return GL_LOAD_WENT_STALE;
 	}
-	loading[slot] = NULL;
-	retire_serving(slot);
-	serving[slot] = sc;
-	serving_missed[slot] = false;
-	changed[slot] = false;
+	s = &slots[slot];
+	s->loading = NULL;
+	retire_serving(s);
+	s->serving = sc;
 	sc->last_used = GetCurrentTimestamp();
 
 	(void) gl_store_ensure_device(sc);
 	gl_store_publish(sc, false);
-
-	*nrows = sc->col.nrows;
-	*host_bytes = gl_column_host_bytes(&sc->col);
-	*device_bytes = sc->device_bytes;
 	return GL_LOAD_INSTALLED;
 }
 
 void
 gl_store_load_abort(int slot, uint64 generation)
 {
-	if (gl_store_slot_valid(slot) && loading[slot] != NULL &&
-		loading[slot]->generation == generation)
+	if (slot_valid(slot) && slots[slot].loading != NULL &&
+		slots[slot].loading->generation == generation)
 	{
-		free_column(loading[slot]);
-		loading[slot] = NULL;
-		loading_missed[slot] = false;
+		gl_store_free_column(slots[slot].loading);
+		slots[slot].loading = NULL;
 	}
-}
-
-void
-gl_store_forget(int slot)
-{
-	if (!gl_store_slot_valid(slot))
-		return;
-	if (serving[slot] != NULL)
-		free_column(serving[slot]);
-	if (loading[slot] != NULL)
-		free_column(loading[slot]);
-	free_retired(slot);
-	serving[slot] = NULL;
-	loading[slot] = NULL;
-	changed[slot] = false;
-	serving_missed[slot] = false;
-	loading_missed[slot] = false;
 }
 
 /* -------------------------------------------------------------- sync */
 
 /*
- * Called by gl_delta_log_drain for every pending entry, oldest first, with
- * the log's drain lock held (writers keep appending meanwhile): plain
- * appends, no ereport.  A version is appended as not known live (its
- * writer may yet abort); an ended tuple stops being known live.  A column
- * being loaded queues its changes until the scan is complete.  A row that
- * cannot be kept is remembered and dealt with by gl_store_sync or the
- * load's end.
+ * gl_delta_log_drain calls apply_delta for every pending entry, oldest
+ * first, with the log's drain lock held (writers keep appending
+ * meanwhile): plain appends, no ereport.  A version is appended as not
+ * known live (its writer may yet abort); an ended tuple stops being known
+ * live.  A column being loaded queues its changes until the scan is
+ * complete.  A change a column cannot keep marks it `missed`, for
+ * gl_store_sync or the load's end to deal with.
  */
+
 /* One entry for one column; false if a new version could not be kept. */
 static bool
 apply_to_column(const GlDeltaRow *row, GlStoredColumn *sc)
@@ -517,28 +398,29 @@ defer_change(const GlDeltaRow *row, GlStoredColumn *sc)
 static void
 apply_delta(const GlDeltaRow *row, void *arg)
 {
+	StoreSlot  *s;
 	GlStoredColumn *sc;
-	int			slot = row->slot;
 
-	if (!gl_store_slot_valid(slot))
+	if (!slot_valid(row->slot))
 		return;
-	sc = serving[slot];
+	s = &slots[row->slot];
+	sc = s->serving;
 	if (sc != NULL && sc->generation == row->generation)
 	{
 		if (apply_to_column(row, sc))
-			changed[slot] = true;
+			sc->changed = true;
 		else
-			serving_missed[slot] = true;
+			sc->missed = true;
 	}
-	sc = loading[slot];
+	sc = s->loading;
 	if (sc != NULL && sc->generation == row->generation &&
 		!defer_change(row, sc))
-		loading_missed[slot] = true;
+		sc->missed = true;
 	/* a retired column that cannot keep up is of no use */
-	sc = retired[slot];
+	sc = s->retired;
 	if (sc != NULL && sc->generation == row->generation &&
 		!apply_to_column(row, sc))
-		free_retired(slot);
+		free_retired(s);
 }
 
 /*
@@ -548,12 +430,11 @@ apply_delta(const GlDeltaRow *row, void *arg)
 static void
 drop_serving(int slot, const char *reason)
 {
-	uint64		generation = serving[slot]->generation;
+	uint64		generation = slots[slot].serving->generation;
 
 	gl_stats_count_memory_drop(slot);
-	free_column(serving[slot]);
-	serving[slot] = NULL;
-	changed[slot] = false;
+	gl_store_free_column(slots[slot].serving);
+	slots[slot].serving = NULL;
 	gl_registry_mark_generation_stale(slot, generation, reason);
 }
 
@@ -573,18 +454,14 @@ invalidate_serving(int slot)
 bool
 gl_store_registry_ready(int slot, uint64 generation)
 {
-	GlCacheEntry *entry;
-	bool		ready;
+	uint64		ready;
 
-	if (!gl_store_slot_valid(slot))
+	if (!slot_valid(slot) ||
+		gl_registry_slot_state(slot, &ready) != GL_CACHE_READY)
 		return false;
-	entry = &gl_registry_entries()[slot];
-	LWLockAcquire(gl_registry_lock(), LW_SHARED);
-	ready = entry->state == GL_CACHE_READY &&
-		(entry->generation == generation ||
-		 (retired[slot] != NULL && retired[slot]->generation == generation));
-	LWLockRelease(gl_registry_lock());
-	return ready;
+	return ready == generation ||
+		(slots[slot].retired != NULL &&
+		 slots[slot].retired->generation == generation);
 }
 
 /*
@@ -603,9 +480,9 @@ enforce_bounds(void)
 {
 	int			i;
 
-	for (i = 0; i < store_nslots; i++)
+	for (i = 0; i < nslots; i++)
 	{
-		GlStoredColumn *sc = serving[i];
+		GlStoredColumn *sc = slots[i].serving;
 
 		if (sc == NULL || gl_rebuild_garbage_fraction >= 1.0 ||
 			sc->col.nrows < GARBAGE_MIN_ROWS ||
@@ -618,15 +495,16 @@ enforce_bounds(void)
 	}
 
 	/* retired columns go first; loads check themselves: they fail rather than evict */
-	for (i = 0; i < store_nslots && host_bytes_total(false) > host_budget(); i++)
-		free_retired(i);
+	for (i = 0; i < nslots && host_bytes_total(false) > host_budget(); i++)
+		free_retired(&slots[i]);
 	while (host_bytes_total(false) > host_budget())
 	{
 		int			victim = -1;
 
-		for (i = 0; i < store_nslots; i++)
-			if (serving[i] != NULL &&
-				(victim < 0 || serving[i]->col.ngarbage > serving[victim]->col.ngarbage))
+		for (i = 0; i < nslots; i++)
+			if (slots[i].serving != NULL &&
+				(victim < 0 ||
+				 slots[i].serving->col.ngarbage > slots[victim].serving->col.ngarbage))
 				victim = i;
 		if (victim < 0)
 			break;
@@ -637,6 +515,15 @@ enforce_bounds(void)
 	}
 }
 
+/* Was the slot forgotten (uncache, DROP, ...)?  Its load is then of no use. */
+static bool
+slot_forgotten(int slot)
+{
+	uint64		ready;
+
+	return gl_registry_slot_state(slot, &ready) == GL_CACHE_EMPTY;
+}
+
 void
 gl_store_sync(void)
 {
@@ -644,42 +531,47 @@ gl_store_sync(void)
 
 	gl_delta_log_drain(apply_delta, NULL);
 
-	for (i = 0; i < store_nslots; i++)
+	for (i = 0; i < nslots; i++)
 	{
-		GlStoredColumn *sc = serving[i];
+		StoreSlot  *s = &slots[i];
+		GlStoredColumn *sc = s->serving;
 
-		if (sc != NULL && serving_missed[i])
+		if (s->loading != NULL && slot_forgotten(i))
+		{
+			gl_store_free_column(s->loading);
+			s->loading = NULL;
+		}
+		if (sc == NULL)
+			continue;
+		if (sc->missed)
 		{
 			invalidate_serving(i);
-			serving_missed[i] = false;
-			changed[i] = false;
 			continue;
 		}
 		/* stale, uncached, or replaced by a newer copy: nobody asks for it */
-		if (sc != NULL && !gl_store_registry_ready(i, sc->generation))
+		if (!gl_store_registry_ready(i, sc->generation))
 		{
-			free_column(sc);
-			serving[i] = NULL;
-			changed[i] = false;
+			gl_store_free_column(sc);
+			s->serving = NULL;
 			continue;
 		}
-		if (sc != NULL && changed[i])
+		if (sc->changed)
 		{
 			if (sc->device != NULL)
 				(void) gl_store_ensure_device(sc);
 			gl_store_publish(sc, false);
+			sc->changed = false;
 		}
-		changed[i] = false;
 	}
-	for (i = 0; i < store_nslots; i++)
+	for (i = 0; i < nslots; i++)
 	{
-		GlStoredColumn *sc = retired[i];
+		GlStoredColumn *sc = slots[i].retired;
 
 		if (sc != NULL &&
 			(TimestampDifferenceExceeds(sc->retired_at, GetCurrentTimestamp(),
 										RETIRED_GRACE_MS) ||
 			 !gl_store_registry_ready(i, sc->generation)))
-			free_retired(i);
+			free_retired(&slots[i]);
 	}
 	enforce_bounds();
 }
@@ -699,19 +591,152 @@ gl_store_totals(int *ncolumns, uint64 *host_bytes, uint64 *device_bytes)
 	*ncolumns = 0;
 	*host_bytes = 0;
 	*device_bytes = 0;
-	for (i = 0; i < store_nslots; i++)
+	for (i = 0; i < nslots; i++)
 	{
-		if (serving[i] == NULL)
+		if (slots[i].serving == NULL)
 			continue;
 		(*ncolumns)++;
-		*host_bytes += gl_column_host_bytes(&serving[i]->col);
-		*device_bytes += serving[i]->device_bytes;
+		*host_bytes += gl_column_host_bytes(&slots[i].serving->col);
+		*device_bytes += slots[i].serving->device_bytes;
 	}
-	for (i = 0; i < store_nslots; i++)
+	for (i = 0; i < nslots; i++)
 	{
-		if (loading[i] != NULL)
-			*host_bytes += loading_bytes(loading[i]);
-		if (retired[i] != NULL)
-			*host_bytes += gl_column_host_bytes(&retired[i]->col);
+		if (slots[i].loading != NULL)
+			*host_bytes += loading_bytes(slots[i].loading);
+		if (slots[i].retired != NULL)
+			*host_bytes += gl_column_host_bytes(&slots[i].retired->col);
 	}
 }
+
+/* ------------------------------------------------------ device memory */
+
+#ifdef GPULIKE_HAVE_CUDA
+
+static uint64
+device_bytes_total(void)
+{
+	uint64		total = 0;
+
+	for (int i = 0; i < nslots; i++)
+		if (slots[i].serving != NULL)
+			total += slots[i].serving->device_bytes;
+	return total;
+}
+
+/* Drop least recently used device copies (not keep's) until need fits. */
+static bool
+make_device_room(uint64 need, GlStoredColumn *keep)
+{
+	uint64		budget = gl_engines_device_budget();
+
+	while (device_bytes_total() + need > budget)
+	{
+		GlStoredColumn *victim = NULL;
+
+		for (int i = 0; i < nslots; i++)
+		{
+			GlStoredColumn *sc = slots[i].serving;
+
+			if (sc == NULL || sc == keep || sc->device == NULL)
+				continue;
+			if (victim == NULL || sc->last_used < victim->last_used)
+				victim = sc;
+		}
+		if (victim == NULL)
+			return false;
+		ereport(LOG,
+				(errmsg("gpulike server: evicting cache slot %d from the GPU to make room",
+						victim->slot)));
+		gl_store_drop_device(victim);
+		gl_store_publish(victim, false);
+		gl_stats_count_gpu_eviction(victim->slot);
+	}
+	return true;
+}
+
+void
+gl_store_fit_device_budget(void)
+{
+	(void) make_device_room(0, NULL);
+}
+
+void
+gl_store_bytes_per_device(uint64 *held, int ndevices)
+{
+	memset(held, 0, ndevices * sizeof(uint64));
+	for (int i = 0; i < nslots; i++)
+	{
+		GlStoredColumn *sc = slots[i].serving;
+
+		if (sc != NULL && sc->device != NULL)
+			for (int k = 0; k < sc->nparts; k++)
+				if (sc->part_device[k] < ndevices)
+					held[sc->part_device[k]] += sc->part_bytes[k];
+	}
+}
+
+/* The GPU whose parts hold the fewest bytes: where the next copy begins. */
+static int
+emptiest_device(void)
+{
+	uint64		held[GL_MAX_GPUS];
+	int			ndevices = gl_engines_device_count();
+	int			best = 0;
+
+	gl_store_bytes_per_device(held, ndevices);
+	for (int d = 1; d < ndevices; d++)
+		if (held[d] < held[best])
+			best = d;
+	return best;
+}
+
+/* Into how many parts to split sc over the GPUs (gpulike.gpu_split_*). */
+static int
+parts_for(const GlStoredColumn *sc)
+{
+	if (sc->col.nbytes < (uint64) gl_gpu_split_min_kb * 1024)
+		return 1;
+	return gl_gpu_split_parts > 0 ? gl_gpu_split_parts : gl_engines_device_count();
+}
+
+bool
+gl_store_ensure_device(GlStoredColumn *sc)
+{
+	/* an empty column is no work for a GPU; a retired one answers on the CPU */
+	if (!gl_engines_gpu_ready() || sc->col.nrows == 0 || sc->retired_at != 0)
+		return false;
+	if (sc->device != NULL)
+		return gl_store_append_device(sc);
+
+	/* Values plus per-row length, offset and padding: a rough upper bound. */
+	if (!make_device_room(sc->col.nbytes + sc->col.nrows * 16, sc) ||
+		!gl_store_upload(sc, parts_for(sc), emptiest_device()))
+		return false;
+	if (!make_device_room(0, sc))
+	{
+		gl_store_drop_device(sc);
+		return false;
+	}
+	return true;
+}
+
+#else							/* !GPULIKE_HAVE_CUDA */
+
+void
+gl_store_fit_device_budget(void)
+{
+}
+
+void
+gl_store_bytes_per_device(uint64 *held, int ndevices)
+{
+	memset(held, 0, ndevices * sizeof(uint64));
+}
+
+bool
+gl_store_ensure_device(GlStoredColumn *sc)
+{
+	return false;
+}
+
+#endif							/* GPULIKE_HAVE_CUDA */

@@ -31,13 +31,15 @@
  */
 #include "postgres.h"
 
+#include "miscadmin.h"
+#include "storage/ipc.h"
 #include "storage/lwlock.h"
 #include "storage/shmem.h"
 #include "utils/memutils.h"
 
-#include "cache/registry_internal.h"
-#include "gpulike.h"
-#include "sync/delta_log_internal.h"
+#include "registry/registry.h"
+#include "settings.h"
+#include "sync/delta_log.h"
 
 #define GL_DELTA_TRANCHE "gpulike delta log"
 
@@ -69,34 +71,42 @@ static GlDeltaLogShared *delta_log = NULL;
 static LWLock *log_lock = NULL;		/* head, tail, ring writes */
 static LWLock *drain_lock = NULL;	/* one drainer at a time */
 
+static shmem_request_hook_type prev_shmem_request_hook = NULL;
+static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
+
 static uint64
 ring_bytes(void)
 {
 	return TYPEALIGN(8, (uint64) gl_delta_log_kb * 1024);
 }
 
-Size
-gl_delta_log_shmem_size(void)
+static Size
+delta_log_shmem_size(void)
 {
 	return add_size(offsetof(GlDeltaLogShared, ring), ring_bytes());
 }
 
-void
-gl_delta_log_shmem_request(void)
+static void
+delta_log_shmem_request(void)
 {
-	RequestAddinShmemSpace(gl_delta_log_shmem_size());
+	if (prev_shmem_request_hook)
+		prev_shmem_request_hook();
+	RequestAddinShmemSpace(delta_log_shmem_size());
 	RequestNamedLWLockTranche(GL_DELTA_TRANCHE, 2);
 }
 
-/* Called from the shmem startup hook, with AddinShmemInitLock held. */
-void
-gl_delta_log_shmem_init(void)
+static void
+delta_log_shmem_startup(void)
 {
 	bool		found;
 	LWLockPadded *locks;
 
+	if (prev_shmem_startup_hook)
+		prev_shmem_startup_hook();
+
+	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
 	delta_log = ShmemInitStruct("gpulike delta log",
-								gl_delta_log_shmem_size(), &found);
+								delta_log_shmem_size(), &found);
 	locks = GetNamedLWLockTranche(GL_DELTA_TRANCHE);
 	log_lock = &locks[0].lock;
 	drain_lock = &locks[1].lock;
@@ -108,6 +118,21 @@ gl_delta_log_shmem_init(void)
 		for (int i = 0; i < GL_REGISTRY_SLOTS; i++)
 			pg_atomic_init_u64(&delta_log->slot_pending[i], 0);
 	}
+	LWLockRelease(AddinShmemInitLock);
+}
+
+/*
+ * Since PostgreSQL 15 shared memory and LWLock tranches may only be
+ * requested from shmem_request_hook, and attached from shmem_startup_hook;
+ * both are chained.
+ */
+void
+gl_delta_log_shmem_register(void)
+{
+	prev_shmem_request_hook = shmem_request_hook;
+	shmem_request_hook = delta_log_shmem_request;
+	prev_shmem_startup_hook = shmem_startup_hook;
+	shmem_startup_hook = delta_log_shmem_startup;
 }
 
 /* Copy n bytes into the ring at position pos, wrapping at the end. */

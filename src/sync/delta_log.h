@@ -38,9 +38,22 @@ typedef struct GlDeltaRow
 	bool		isnull;
 } GlDeltaRow;
 
-typedef void (*GlDeltaApply) (const GlDeltaRow *row, void *arg);
+/* Reserve the log's shared memory (_PG_init, under shared_preload_libraries). */
+extern void gl_delta_log_shmem_register(void);
+
+/*
+ * Writer side (the sync trigger): append all entries of one row change, or
+ * none of them; false when they do not fit (the caller then marks the
+ * caches stale).  Never waits for space.
+ */
+extern bool gl_delta_log_append(const GlDeltaRow *rows, int nrows);
+
+/* Entries of one slot not yet drained (for the caches view). */
+extern uint64 gl_delta_log_pending_slot(int slot);
 
 /* Server side: apply and remove every pending entry, oldest first. */
+typedef void (*GlDeltaApply) (const GlDeltaRow *row, void *arg);
+
 extern void gl_delta_log_drain(GlDeltaApply apply, void *arg);
 
 #endif							/* GPULIKE_DELTA_LOG_H */

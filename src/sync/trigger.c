@@ -51,21 +51,12 @@
 #include "miscadmin.h"
 #include "utils/rel.h"
 
-#include "cache/registry_internal.h"
-#include "cache/stats.h"
-#include "sync/delta_log_internal.h"
+#include "registry/registry.h"
+#include "registry/stats.h"
+#include "sync/delta_log.h"
 
 PG_FUNCTION_INFO_V1(gl_sync_row);
 PG_FUNCTION_INFO_V1(gl_sync_truncate);
-
-/* One copy of a cache of the relation the trigger fires on. */
-typedef struct SyncTarget
-{
-	int			slot;
-	uint64		generation;
-	AttrNumber	attnum;
-	Oid			relfilenode;
-} SyncTarget;
 
 typedef struct SyncTargets
 {
@@ -73,54 +64,28 @@ typedef struct SyncTargets
 	uint64		change_count;	/* registry change count when read */
 	int			ntargets;
 	int			maxtargets;
-	SyncTarget *targets;
+	GlSyncTarget *targets;		/* the ready copies and those being loaded */
 	GlDeltaRow *rows;			/* an UPDATE logs two per target */
 } SyncTargets;
 
 static void
-add_target(SyncTargets *targets, int slot, uint64 generation,
-		   const GlCacheEntry *entry)
+read_targets(SyncTargets *targets, Oid relid)
 {
-	SyncTarget *target;
+	int			n;
 
-	if (targets->ntargets == targets->maxtargets)
+	targets->relid = relid;
+	while ((n = gl_registry_sync_targets(relid, targets->targets,
+										 targets->maxtargets,
+										 &targets->change_count)) > targets->maxtargets)
 	{
-		targets->maxtargets *= 2;
+		while (targets->maxtargets < n)
+			targets->maxtargets *= 2;
 		targets->targets = repalloc(targets->targets,
-									targets->maxtargets * sizeof(SyncTarget));
+									targets->maxtargets * sizeof(GlSyncTarget));
 		targets->rows = repalloc(targets->rows,
 								 2 * targets->maxtargets * sizeof(GlDeltaRow));
 	}
-	target = &targets->targets[targets->ntargets++];
-	target->slot = slot;
-	target->generation = generation;
-	target->attnum = entry->attnum;
-	target->relfilenode = entry->relfilenode;
-}
-
-/* The ready copies and the copies being loaded. */
-static void
-read_targets(SyncTargets *targets, Oid relid)
-{
-	GlCacheEntry *entries = gl_registry_entries();
-
-	targets->relid = relid;
-	targets->ntargets = 0;
-	LWLockAcquire(gl_registry_lock(), LW_SHARED);
-	targets->change_count = gl_registry_change_count();
-	for (int i = 0; i < gl_registry_size(); i++)
-	{
-		GlCacheEntry *entry = &entries[i];
-
-		if (entry->state == GL_CACHE_EMPTY || entry->dbid != MyDatabaseId ||
-			entry->relid != relid)
-			continue;
-		if (entry->state == GL_CACHE_READY)
-			add_target(targets, i, entry->generation, entry);
-		if (entry->load_generation != 0)
-			add_target(targets, i, entry->load_generation, entry);
-	}
-	LWLockRelease(gl_registry_lock());
+	targets->ntargets = n;
 }
 
 /* The lists live as long as the FmgrInfo: the statement. */
@@ -134,7 +99,7 @@ current_targets(FmgrInfo *flinfo, Oid relid)
 		targets = MemoryContextAllocZero(flinfo->fn_mcxt, sizeof(SyncTargets));
 		targets->maxtargets = 4;
 		targets->targets = MemoryContextAlloc(flinfo->fn_mcxt,
-											  targets->maxtargets * sizeof(SyncTarget));
+											  targets->maxtargets * sizeof(GlSyncTarget));
 		targets->rows = MemoryContextAlloc(flinfo->fn_mcxt,
 										   2 * targets->maxtargets * sizeof(GlDeltaRow));
 		flinfo->fn_extra = targets;
@@ -166,7 +131,7 @@ slot_tid(TupleTableSlot *slot)
 
 /* The VERSION entry of a new tuple for one target. */
 static void
-make_version(GlDeltaRow *row, const SyncTarget *target, TupleTableSlot *slot)
+make_version(GlDeltaRow *row, const GlSyncTarget *target, TupleTableSlot *slot)
 {
 	Datum		datum;
 
@@ -192,7 +157,7 @@ make_version(GlDeltaRow *row, const SyncTarget *target, TupleTableSlot *slot)
 
 /* The ENDED entry of an updated or deleted tuple for one target. */
 static void
-make_ended(GlDeltaRow *row, const SyncTarget *target, TupleTableSlot *slot)
+make_ended(GlDeltaRow *row, const GlSyncTarget *target, TupleTableSlot *slot)
 {
 	memset(row, 0, sizeof(GlDeltaRow));
 	row->kind = GL_DELTA_ENDED;
@@ -217,7 +182,7 @@ gl_sync_row(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
 				 errmsg("gpulike.sync_row must be fired AFTER INSERT OR UPDATE OR DELETE FOR EACH ROW")));
 
-	if (gl_registry_entries() == NULL)
+	if (!gl_registry_available())
 		return PointerGetDatum(NULL);	/* not preloaded: nothing is cached */
 
 	targets = current_targets(fcinfo->flinfo, RelationGetRelid(rel));
@@ -226,7 +191,7 @@ gl_sync_row(PG_FUNCTION_ARGS)
 
 	for (int i = 0; i < targets->ntargets; i++)
 	{
-		SyncTarget *target = &targets->targets[i];
+		GlSyncTarget *target = &targets->targets[i];
 
 		if (target->relfilenode != rel->rd_node.relNode)
 		{

@@ -3,7 +3,8 @@
 -- asserted but that both count the same matches, which the benchmark
 -- function itself checks, raising an ERROR otherwise).
 --
---   psql -X -f test/bench/cpu_engine.sql          (in a database with gpulike)
+--   make -C test/bench/cpu_engine install         (once: its test-only module)
+--   psql -X -f test/bench/cpu_engine.sql          (as a superuser, in a database with gpulike)
 --   psql -X -v rows=1000000 -f test/bench/cpu_engine.sql
 --
 -- MB/s is column bytes over the best of three matching passes; ratio is
@@ -15,6 +16,16 @@
 \set QUIET on
 SET client_min_messages = warning;
 SELECT setseed(0.5) \gset
+
+-- The benchmark function, from the test-only module gpulike_bench, for
+-- this session.  It calls gpulike's compiler and CPU engine: load those
+-- first.
+LOAD 'gpulike';
+CREATE FUNCTION pg_temp.cpu_engine_benchmark(tbl regclass, col name,
+	pattern text, op text,
+	OUT gpulike_mb_per_s float8, OUT postgres_mb_per_s float8, OUT ratio float8)
+AS '$libdir/gpulike_bench', 'gl_bench_cpu_engine'
+LANGUAGE C STRICT VOLATILE;
 
 -- Comment-like text in the style of TPC-H's o_comment: 4-12 words from a
 -- small vocabulary, a few rows with "Customer ... Complaints" planted.
@@ -47,7 +58,7 @@ LANGUAGE plpgsql AS $$
 DECLARE
 	b record;
 BEGIN
-	SELECT * INTO b FROM gpulike.cpu_engine_benchmark('cpu_bench', 'comment', pat, operator);
+	SELECT * INTO b FROM pg_temp.cpu_engine_benchmark('cpu_bench', 'comment', pat, operator);
 	RETURN QUERY SELECT label, pat, operator, round(b.gpulike_mb_per_s::numeric, 0),
 		round(b.postgres_mb_per_s::numeric, 0), round(b.ratio::numeric, 2);
 EXCEPTION WHEN OTHERS THEN

@@ -2,11 +2,12 @@
 -- The gpulike server: status fields; requests over the shared-memory
 -- protocol (large TID streams, AND / OR across columns, deltas); the host
 -- memory budget; restart after pg_terminate_backend, with clear answers
--- (never a hang, never a wrong row) while it is down.
+-- (never a hang, never a wrong row) while it is down; the memory of
+-- uncached and dropped columns given back.
 --
 SET client_min_messages = warning;
 SET statement_timeout = '60s';
-SELECT plan(27);
+SELECT plan(29);
 
 -- ------------------------------------------------------------- status
 SELECT is(server, 'running', 'the server is running') FROM gpulike.status();
@@ -174,8 +175,24 @@ SELECT ok(pg_temp.wait_for_ready('server_words', 30), 'the caches are rebuilt af
 SELECT ok(pg_temp.both_ways($$SELECT count(*) FROM server_words WHERE a LIKE '%12%' AND b LIKE '%ab%'$$),
           'the new server answers correctly');
 
+-- Memory goes back with the cache: a forgotten slot's column is freed
+-- at the server's next sync with the registry, before it answers a
+-- status, so at once here.  uncache() forgets a column; so does DROP
+-- TABLE, through the DDL watch.
+CREATE TEMP TABLE held AS
+SELECT s.caches, s.host_bytes,
+	   (SELECT host_bytes FROM gpulike.caches
+		WHERE relation = 'server_words'::regclass AND attname = 'a') AS a_bytes,
+	   (SELECT host_bytes FROM gpulike.caches
+		WHERE relation = 'server_words'::regclass AND attname = 'b') AS b_bytes
+FROM gpulike.status() s;
 SELECT gpulike.uncache('server_words', 'a');
-SELECT gpulike.uncache('server_words', 'b');
+SELECT ok(s.caches = h.caches - 1 AND s.host_bytes <= h.host_bytes - h.a_bytes,
+		  'the server frees an uncached column')
+FROM gpulike.status() s, held h;
 DROP TABLE server_words;
+SELECT ok(s.caches = h.caches - 2 AND s.host_bytes <= h.host_bytes - h.a_bytes - h.b_bytes,
+		  'and the column of a dropped table')
+FROM gpulike.status() s, held h;
 
 SELECT * FROM finish();

@@ -1,16 +1,17 @@
 /*
  * candidates_test.c
- *	  Answers as page records (src/column/candidates.c): built from a row
- *	  bitmap over a column with loaded and delta rows, on 1 to 8 threads,
- *	  listing every candidate or counting those that need no reading, from
- *	  the bitmap's nonzero words alone, and from TID lists; decoded and
- *	  compared with the candidates computed directly from the rows.
+ *	  Answers as page records (src/column/answer.c, candidates.c): built
+ *	  from a row bitmap over a column with loaded and delta rows, on 1 to 8
+ *	  threads, listing every candidate or counting those that need no
+ *	  reading, from the bitmap's nonzero words alone, and from TID lists;
+ *	  decoded and compared with the candidates computed directly from the
+ *	  rows.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "column/candidates.h"
+#include "column/answer.h"
 #include "tap.h"
 
 /* (TID << 1 | uncertain), the order an answer must list candidates in */

@@ -4,8 +4,9 @@
  *	  Unit tests of the CPU engine's DFA runner (cpu_dfa.c) on hand-built
  *	  GL_PROG_DFA programs.
  *
- * The regex compiler needs a backend, so these programs are assembled
- * directly with the program builder: small automata whose answers are
+ * The regex compiler needs a backend, so these automata are made up here
+ * and assembled by the DFA builder the compiler uses (dfa_build.c): small
+ * automata whose answers are
  * obvious ("contains ab", "a$", "^é$"), code point ranges probed at their
  * borders in 2-, 3- and 4-byte UTF-8, single-byte (SQL_ASCII) decoding,
  * truncated UTF-8 at the end of a value, and random automata checked
@@ -17,8 +18,8 @@
 #include <string.h>
 
 #include "engine/cpu_dfa.h"
-#include "engine/engine.h"
-#include "pattern/program_builder.h"
+#include "engine/cpu_engine.h"
+#include "program/dfa_build.h"
 #include "tap.h"
 
 static uint32_t rng_state = 4242;
@@ -47,31 +48,21 @@ typedef struct DfaSpec
 static GlProgram *
 build_dfa(const DfaSpec *spec)
 {
-	GlProgramBuilder b;
-	uint32_t	trans_off,
-				flags_off,
-				ascii_off,
-				ranges_off;
-	GlProgram  *h;
+	GlDfaSpec	dfa = {
+		.nstates = spec->nstates,
+		.ncolors = spec->ncolumns,
+		.start_state = spec->start,
+		.trans = spec->trans,
+		.flags = spec->flags,
+		.ascii_color = spec->ascii,
+		.ranges = spec->ranges,
+		.nranges = spec->nranges,
+		.default_color = spec->default_color,
+		.exact = true,
+		.utf8 = spec->utf8,
+	};
 
-	gl_builder_init(&b, GL_PROG_DFA);
-	trans_off = gl_builder_add(&b, spec->trans,
-							   sizeof(uint16_t) * spec->nstates * spec->ncolumns);
-	flags_off = gl_builder_add(&b, spec->flags, spec->nstates);
-	ascii_off = gl_builder_add(&b, spec->ascii, sizeof(spec->ascii));
-	ranges_off = gl_builder_add(&b, spec->ranges, sizeof(GlColorRange) * spec->nranges);
-	h = gl_builder_header(&b);
-	h->utf8 = spec->utf8;
-	h->u.dfa.nstates = spec->nstates;
-	h->u.dfa.ncolors = spec->ncolumns;
-	h->u.dfa.start_state = spec->start;
-	h->u.dfa.default_color = spec->default_color;
-	h->u.dfa.trans_off = trans_off;
-	h->u.dfa.flags_off = flags_off;
-	h->u.dfa.ascii_color_off = ascii_off;
-	h->u.dfa.nranges = spec->nranges;
-	h->u.dfa.ranges_off = ranges_off;
-	return gl_builder_finish(&b);
+	return gl_build_dfa(&dfa);
 }
 
 static bool

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/engine.h"
-#include "pattern/like_build.h"
-#include "pattern/multi_build.h"
+#include "engine/cpu_engine.h"
+#include "program/like_build.h"
+#include "program/multi_build.h"
 #include "tap.h"
 
 static uint32_t rng_state = 4242;

@@ -20,8 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/engine.h"
-#include "pattern/like_build.h"
+#include "engine/cpu_engine.h"
+#include "program/like_build.h"
 #include "tap.h"
 
 /* ----------------------------------------------------------- reference */

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/engine.h"
-#include "pattern/multi_build.h"
+#include "engine/cpu_engine.h"
+#include "program/multi_build.h"
 #include "tap.h"
 
 static uint32_t rng_state = 777;

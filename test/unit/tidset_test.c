@@ -1,13 +1,10 @@
 /*-------------------------------------------------------------------------
  *
  * tidset_test.c
- *	  Unit tests of the server's TID set algebra (src/server/tidset.c):
- *	  bitmap -> TIDs, sort + unique (sorted fast path and radix sort),
- *	  intersection and union, against a simple reference (qsort and
- *	  membership over a boolean table).
- *
- * tidset.c is a leaf but lives in src/server/, which test/unit/Makefile
- * does not link; it is compiled into this test directly.
+ *	  Unit tests of the TID set algebra the server combines columns with
+ *	  (src/column/tidset.c): bitmap -> TIDs, sort + unique (sorted fast
+ *	  path and radix sort), intersection and union, against a simple
+ *	  reference (qsort and membership over a boolean table).
  *
  *-------------------------------------------------------------------------
  */
@@ -15,7 +12,7 @@
 #include <string.h>
 
 #include "tap.h"
-#include "server/tidset.c"
+#include "column/tidset.h"
 
 #define UNIVERSE	4096		/* TIDs drawn from blocks 0..63, offsets 1..64 */
 

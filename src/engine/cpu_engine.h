@@ -1,0 +1,35 @@
+/*-------------------------------------------------------------------------
+ *
+ * cpu_engine.h
+ *	  The CPU engine: one GlProgram over one value, or over a column with
+ *	  one bit per matching row (cpu_engine.c).
+ *
+ * Always built, exact, and the reference the CUDA engine (cuda/,
+ * gpulike_cuda.h) is tested against.  A leaf: it includes only the
+ * program room's headers and column/column.h, never calls palloc or elog,
+ * and is safe to run from the server's worker threads.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef GPULIKE_CPU_ENGINE_H
+#define GPULIKE_CPU_ENGINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "column/column.h"
+#include "program/program.h"
+
+/* Does one value match?  (len bytes; never NULL) */
+extern bool gl_cpu_match_value(const GlProgram *prog, const char *s, uint32_t len);
+
+/*
+ * Match rows [0, col->nrows) and write the result bitmap (gl_bitmap_words
+ * words, fully overwritten; NULL rows are 0).  nthreads <= 1 runs on the
+ * calling thread.  Returns false only if threads could not be started, in
+ * which case the caller may retry with nthreads = 1.
+ */
+extern bool gl_cpu_match_column(const GlProgram *prog, const GlColumn *col,
+								uint64_t *result, int nthreads);
+
+#endif							/* GPULIKE_CPU_ENGINE_H */

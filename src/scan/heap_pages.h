@@ -1,0 +1,107 @@
+/*-------------------------------------------------------------------------
+ *
+ * heap_pages.h
+ *	  Turning the server's candidate pages into the visible rows of each
+ *	  heap page, a page at a time (heap_pages.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef GPULIKE_PLAN_HEAP_PAGES_H
+#define GPULIKE_PLAN_HEAP_PAGES_H
+
+#include "access/htup.h"
+#include "executor/tuptable.h"
+#include "storage/buf.h"
+#include "storage/bufpage.h"
+#include "utils/rel.h"
+#include "utils/snapshot.h"
+
+#include "column/candidates.h"
+
+/*
+ * What a scan did, for EXPLAIN ANALYZE: summed over its passes, and over
+ * the participants of a parallel scan.
+ */
+typedef struct GlScanCounters
+{
+	uint64		requests;		/* sent to the server */
+	uint64		answered;		/* answered by it */
+	uint64		candidates;		/* in its answers */
+	uint64		candidate_pages;
+	uint64		heap_fetches;	/* candidates whose heap page was read */
+	uint64		unread;			/* counted on all-visible pages, not read */
+	uint64		invisible;		/* read, not visible to the snapshot */
+	uint64		rechecked_passes;
+	uint64		heap_fallbacks; /* passes that read the whole heap */
+	double		engine_ms;
+	double		answer_ms;
+	double		round_trip_ms;
+} GlScanCounters;
+
+/* Records the executor works through before asking for more. */
+#define GL_RUN_PAGES	16
+
+typedef struct GlPageRun
+{
+	int			npages;
+	int			next;
+	const GlCandidatePage *records[GL_RUN_PAGES];
+	Buffer		recent[GL_RUN_PAGES];	/* where a page was found by the
+										 * prefetch (ReadRecentBuffer), or
+										 * InvalidBuffer */
+} GlPageRun;
+
+/* The rows of one heap page the scan returns, in offset order. */
+typedef struct GlHeapPage
+{
+	BlockNumber block;
+	Buffer		buffer;			/* pinned while its rows are returned */
+	int			nrows;
+	int			next;
+	OffsetNumber offsets[MaxHeapTuplesPerPage];
+	bool		read[MaxHeapTuplesPerPage]; /* false: counted, not read */
+	HeapTupleData tuple;		/* the row returned last */
+} GlHeapPage;
+
+/*
+ * Before the pages of a new run are loaded: prefetch those that will be
+ * read, as a bitmap heap scan does, where the relation's tablespace wants
+ * prefetching at all (effective_io_concurrency > 0), and remember where
+ * the prefetch found them in shared buffers, so that reading them takes
+ * no second buffer-table lookup.
+ */
+extern void gl_page_run_start(GlPageRun *run, Relation rel,
+							  BlockNumber nblocks, bool may_skip_reads,
+							  Buffer *vmbuffer);
+
+/*
+ * Find the rows of one candidate page visible to snapshot (recent: the
+ * run's hint where the page's buffer is).  With may_skip_reads (nothing
+ * of the row is needed, no recheck), the certain candidates of an
+ * all-visible page are counted without reading the page.  Candidates at
+ * or past nblocks are not visible (the heap was truncated).
+ */
+extern void gl_heap_page_load(GlHeapPage *page, Relation rel,
+							  const GlCandidatePage *record, Buffer recent,
+							  Snapshot snapshot, bool may_skip_reads,
+							  BlockNumber nblocks, Buffer *vmbuffer,
+							  GlScanCounters *counters);
+
+/*
+ * The next row of the page: stored in heap_slot if it was read, else
+ * bare_slot (all NULL); NULL when the page is done.
+ */
+extern TupleTableSlot *gl_heap_page_next(GlHeapPage *page, Relation rel,
+										 TupleTableSlot *heap_slot,
+										 TupleTableSlot *bare_slot);
+
+extern void gl_heap_page_release(GlHeapPage *page);
+
+/*
+ * The blocks [0, nblocks) the visibility map calls all-visible now, bit b
+ * of word b / 64, palloc'd: what a counting request sends the server.
+ */
+extern uint64 *gl_all_visible_blocks(Relation rel, BlockNumber nblocks,
+									 Buffer *vmbuffer);
+
+#endif							/* GPULIKE_PLAN_HEAP_PAGES_H */

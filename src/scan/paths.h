@@ -1,0 +1,63 @@
+/*-------------------------------------------------------------------------
+ *
+ * paths.h
+ *	  What the GpuLike scan paths (planner.c) and the count paths built on
+ *	  them (count_paths.c) share.
+ *
+ * A GpuLike CustomPath keeps in custom_private
+ *	list_make4(offloaded	the offloaded parts of its clauses,
+ *			   exact_clauses	the clauses those parts cover exactly,
+ *			   on_device	Integer: the cached columns are on the GPU,
+ *			   selectivity	Float: the share of rows that are candidates,
+ *							counted on a sample (sample_estimate.c),
+ *							or -1: PostgreSQL's estimate).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef GPULIKE_PLAN_PATHS_H
+#define GPULIKE_PLAN_PATHS_H
+
+#include "nodes/extensible.h"
+#include "nodes/pathnodes.h"
+
+/* What a GpuLike path over one relation evaluates, and how. */
+typedef struct GlScanShape
+{
+	List	   *offloaded;		/* offloaded parts of the clauses */
+	List	   *attnums;		/* the cached columns they read */
+	List	   *exact_clauses;	/* clauses they cover exactly */
+	List	   *filter_clauses; /* RestrictInfos evaluated on every row */
+	bool		on_device;		/* all those columns are on the GPU */
+	Selectivity selectivity;	/* candidates / rows, or -1: PostgreSQL's */
+	bool		needs_tuple;	/* the output or a Filter reads the row */
+	bool		counted;		/* the rows are counted, not returned */
+} GlScanShape;
+
+extern const CustomPathMethods gl_path_methods;
+
+/* Hook the planner (_PG_init): planner.c, and count_paths.c for count(*). */
+extern void gl_planner_init(void);
+extern void gl_count_paths_init(void);
+
+/* The shape of a GpuLike path of rel (not parameterized). */
+extern void gl_path_shape(RelOptInfo *rel, CustomPath *path,
+						  GlScanShape *shape);
+
+/* Participants sharing a partial path's work (workers + leader's share). */
+extern double gl_parallel_divisor(int parallel_workers);
+
+/*
+ * Startup and run cost of scanning for the shape's candidates (planner.c's
+ * cost model), per participant of path (parallel_workers); *pages_read
+ * gets the heap pages it reads in all, *candidate_pages the pages its
+ * candidates are expected on.
+ */
+extern void gl_cost_scan(PlannerInfo *root, RelOptInfo *rel, Path *path,
+						 const GlScanShape *shape, Cost *startup, Cost *run,
+						 double *pages_read, double *candidate_pages);
+
+/* The scan's quals split into the recheck list and the Filter. */
+extern void gl_split_plan_clauses(CustomPath *path, List *clauses,
+								  List **recheck, List **filter);
+
+#endif							/* GPULIKE_PLAN_PATHS_H */

@@ -1,0 +1,324 @@
+/*-------------------------------------------------------------------------
+ *
+ * quals.c
+ *	  Find the part of a relation's restriction clauses that gpulike can
+ *	  evaluate over its column caches.
+ *
+ * A leaf is "column OP pattern" where OP is one of the pattern operators
+ * (~~ !~~ ~~* !~~* ~ !~ ~* !~*), column is a Var of the scanned relation
+ * (possibly relabelled, e.g. varchar -> text) whose cache is usable, and the
+ * pattern is a Const or a Param (evaluated once per scan at execution), or
+ * a Var of another relation (a join clause: the planner offers a path
+ * parameterized by that relation, and the Var becomes a Param); or the same
+ * with "OP ANY/ALL (array)".  Leaves combine with AND, OR and NOT.
+ *
+ * The executor rechecks every original qual on every candidate row, so the
+ * offloaded expression may be a superset of a clause, never a subset.  That
+ * lets us drop a non-offloadable conjunct from an AND, since "A" is a
+ * superset of "A AND x".  Under a NOT the roles swap: NOT (A AND x) is
+ * NOT A OR NOT x, and dropping x would shrink it; NOT (A OR x) is NOT A AND
+ * NOT x, where dropping x is fine.  So we track the polarity (how many NOTs
+ * are above us) and drop children only of nodes that act as a conjunction
+ * at that polarity.  Every other node needs all of its children.
+ *
+ * That reasoning holds in SQL's three-valued logic too, because a scan only
+ * returns rows where the qual is TRUE: TRUE(NOT x) = FALSE(x),
+ * FALSE(A AND B) = FALSE(A) OR FALSE(B), and so on, and the server's leaves
+ * are exactly "TRUE" (positive) and "FALSE" (negated): a NULL value
+ * satisfies neither.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "miscadmin.h"
+#include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
+#include "nodes/primnodes.h"
+#include "optimizer/optimizer.h"
+#include "utils/lsyscache.h"
+
+#include "pattern/compile.h"
+#include "registry/registry.h"
+#include "scan/quals.h"
+
+struct GlOffloadContext
+{
+	RelOptInfo *rel;
+	Relation	relation;
+	List	   *cached_attnums; /* known usable */
+	List	   *uncached_attnums;	/* known unusable */
+	List	   *device_attnums; /* usable and in GPU memory */
+};
+
+static Node *
+strip_relabel(Node *node)
+{
+	while (node && IsA(node, RelabelType))
+		node = (Node *) ((RelabelType *) node)->arg;
+	return node;
+}
+
+/* Is the column cached and its cache usable?  Asks the registry once. */
+static bool
+column_is_cached(GlOffloadContext *ctx, AttrNumber attnum)
+{
+	GlCacheInfo info;
+
+	if (list_member_int(ctx->cached_attnums, attnum))
+		return true;
+	if (list_member_int(ctx->uncached_attnums, attnum))
+		return false;
+	if (gl_cache_usable(ctx->relation, attnum, &info))
+	{
+		ctx->cached_attnums = lappend_int(ctx->cached_attnums, attnum);
+		if (info.on_device)
+			ctx->device_attnums = lappend_int(ctx->device_attnums, attnum);
+		return true;
+	}
+	ctx->uncached_attnums = lappend_int(ctx->uncached_attnums, attnum);
+	return false;
+}
+
+/*
+ * A pattern the executor can evaluate once per scan: a Const, a Param, or a
+ * Var of another relation.
+ */
+static bool
+is_scan_constant(Node *pattern, GlOffloadContext *ctx)
+{
+	pattern = strip_relabel(pattern);
+	if (IsA(pattern, Const))
+		return true;
+	if (IsA(pattern, Param))
+	{
+		Param	   *param = (Param *) pattern;
+
+		return param->paramkind == PARAM_EXTERN ||
+			param->paramkind == PARAM_EXEC;
+	}
+	if (IsA(pattern, Var))
+	{
+		Var		   *var = (Var *) pattern;
+
+		return var->varlevelsup == 0 && var->varno != ctx->rel->relid;
+	}
+	return false;
+}
+
+bool
+gl_qual_is_leaf(Expr *expr)
+{
+	return IsA(expr, OpExpr) || IsA(expr, ScalarArrayOpExpr);
+}
+
+/*
+ * Fill *leaf from an OpExpr or ScalarArrayOpExpr; false when it is not a
+ * pattern operator applied to a plain column.
+ */
+static bool
+split_leaf(Expr *expr, GlQualLeaf *leaf)
+{
+	Oid			opno;
+	List	   *args;
+	Node	   *column;
+
+	memset(leaf, 0, sizeof(*leaf));
+	if (IsA(expr, OpExpr))
+	{
+		OpExpr	   *opexpr = (OpExpr *) expr;
+
+		opno = opexpr->opno;
+		args = opexpr->args;
+		leaf->collation = opexpr->inputcollid;
+	}
+	else if (IsA(expr, ScalarArrayOpExpr))
+	{
+		ScalarArrayOpExpr *saop = (ScalarArrayOpExpr *) expr;
+
+		opno = saop->opno;
+		args = saop->args;
+		leaf->collation = saop->inputcollid;
+		leaf->is_array = true;
+		leaf->array_use_or = saop->useOr;
+	}
+	else
+		return false;
+
+	if (list_length(args) != 2 ||
+		!gl_pattern_operator(opno, &leaf->op, &leaf->op_negated))
+		return false;
+
+	column = strip_relabel(linitial(args));
+	if (!IsA(column, Var) || ((Var *) column)->varlevelsup != 0 ||
+		((Var *) column)->varattno <= 0)
+		return false;
+	leaf->attnum = ((Var *) column)->varattno;
+	leaf->pattern = (Expr *) lsecond(args);
+	return true;
+}
+
+void
+gl_qual_leaf(Expr *expr, GlQualLeaf *leaf)
+{
+	if (!split_leaf(expr, leaf))
+		elog(ERROR, "gpulike: unexpected node in offloaded expression: %d",
+			 (int) nodeTag(expr));
+}
+
+/*
+ * Is the leaf a constant regex the compiler refuses (its automaton would
+ * be too large)?  Such a leaf is left to PostgreSQL when planning:
+ * otherwise the scan would find out at execution and read the whole heap.
+ * The compiler keeps its verdict (compile_regex.c), so planning the same
+ * regex again costs a lookup; and an invalid regex raises PostgreSQL's
+ * error here, as PostgreSQL's own estimate of it does.
+ */
+static bool
+refused_regex(const GlQualLeaf *leaf)
+{
+	Const	   *pattern = (Const *) strip_relabel((Node *) leaf->pattern);
+	const char *refusal;
+	GlProgram  *prog;
+
+	if ((leaf->op != GL_OP_REGEX && leaf->op != GL_OP_IREGEX) || leaf->is_array ||
+		!IsA(pattern, Const) || pattern->constisnull)
+		return false;
+	prog = gl_compile_pattern(leaf->op, DatumGetTextPP(pattern->constvalue),
+							  leaf->collation, &refusal);
+	if (prog == NULL)
+		return true;
+	pfree(prog);
+	return false;
+}
+
+static bool
+offloadable_leaf(Expr *expr, GlOffloadContext *ctx)
+{
+	GlQualLeaf	leaf;
+	Var		   *column;
+
+	if (!split_leaf(expr, &leaf))
+		return false;
+	column = (Var *) strip_relabel(linitial(IsA(expr, OpExpr) ?
+											((OpExpr *) expr)->args :
+											((ScalarArrayOpExpr *) expr)->args));
+	if (column->varno != ctx->rel->relid)
+		return false;
+	if (!is_scan_constant((Node *) leaf.pattern, ctx))
+		return false;
+
+	/*
+	 * The compiler refuses nondeterministic collations at execution anyway;
+	 * not offering a path at all keeps such queries on PostgreSQL's plans.
+	 */
+	if (OidIsValid(leaf.collation) &&
+		!get_collation_isdeterministic(leaf.collation))
+		return false;
+	if (!column_is_cached(ctx, leaf.attnum))
+		return false;
+	return !refused_regex(&leaf);
+}
+
+/*
+ * The offloadable part of clause under the given polarity, or NULL when it
+ * has none that is a superset of the clause.
+ */
+static Expr *
+offloadable_part(Expr *clause, bool negated, GlOffloadContext *ctx)
+{
+	BoolExpr   *boolexpr;
+	bool		conjunction;
+	List	   *parts = NIL;
+	ListCell   *lc;
+
+	check_stack_depth();
+
+	if (gl_qual_is_leaf(clause))
+		return offloadable_leaf(clause, ctx) ? clause : NULL;
+	if (!IsA(clause, BoolExpr))
+		return NULL;
+
+	boolexpr = (BoolExpr *) clause;
+	if (boolexpr->boolop == NOT_EXPR)
+	{
+		Expr	   *part = offloadable_part(linitial(boolexpr->args),
+											!negated, ctx);
+
+		return part ? make_notclause(part) : NULL;
+	}
+
+	conjunction = (boolexpr->boolop == AND_EXPR) != negated;
+	foreach(lc, boolexpr->args)
+	{
+		Expr	   *part = offloadable_part(lfirst(lc), negated, ctx);
+
+		if (part != NULL)
+			parts = lappend(parts, part);
+		else if (!conjunction)
+			return NULL;
+	}
+	if (parts == NIL)
+		return NULL;
+	if (list_length(parts) == 1)
+		return linitial(parts);
+	if (boolexpr->boolop == AND_EXPR)
+		return make_andclause(parts);
+	return make_orclause(parts);
+}
+
+GlOffloadContext *
+gl_offload_begin(RelOptInfo *rel, Relation relation)
+{
+	GlOffloadContext *ctx = palloc0(sizeof(GlOffloadContext));
+
+	ctx->rel = rel;
+	ctx->relation = relation;
+	return ctx;
+}
+
+Expr *
+gl_offloadable_part(GlOffloadContext *ctx, Expr *clause, Relids *outer_relids)
+{
+	Expr	   *part = offloadable_part(clause, false, ctx);
+	ListCell   *lc;
+
+	*outer_relids = NULL;
+	if (part == NULL)
+		return NULL;
+	foreach(lc, pull_var_clause((Node *) part, 0))
+	{
+		Var		   *var = lfirst_node(Var, lc);
+
+		if (var->varno != ctx->rel->relid)
+			*outer_relids = bms_add_member(*outer_relids, var->varno);
+	}
+	return part;
+}
+
+bool
+gl_offload_on_device(GlOffloadContext *ctx, List *attnums)
+{
+	ListCell   *lc;
+
+	foreach(lc, attnums)
+	{
+		if (!list_member_int(ctx->device_attnums, lfirst_int(lc)))
+			return false;
+	}
+	return true;
+}
+
+List *
+gl_offloaded_attnums(List *offloaded, Index relid)
+{
+	Bitmapset  *attrs = NULL;
+	List	   *attnums = NIL;
+	int			attidx = -1;
+
+	pull_varattnos((Node *) offloaded, relid, &attrs);
+	while ((attidx = bms_next_member(attrs, attidx)) >= 0)
+		attnums = lappend_int(attnums,
+							  attidx + FirstLowInvalidHeapAttributeNumber);
+	return attnums;
+}

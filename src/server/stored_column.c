@@ -1,0 +1,188 @@
+/*-------------------------------------------------------------------------
+ *
+ * stored_column.c
+ *	  One column held by the gpulike server (see stored_column.h).
+ *
+ * A stored column is a GlColumn (column.h: values in row order, their
+ * TIDs, NULL and liveness flags) of one registry slot and generation,
+ * plus what the server keeps beside it: a copy on the GPUs, a sample for
+ * the planner, and, while it is loading, the changes logged meanwhile.
+ *
+ * The device copy (CUDA builds).  A column is uploaded whole, or split
+ * into parts of consecutive rows that the CUDA engine places on the GPUs
+ * in turn from a first one, and matches at once; how many parts and which
+ * GPU first, and whether there is room, the store decides
+ * (gl_store_ensure_device).  Rows the delta log added since are appended
+ * before the copy is used.  Any CUDA failure (a full device among them)
+ * drops the copy; the CPU engine keeps answering from the host copy.  The
+ * size of a copy is known only after the upload (the layout is the CUDA
+ * engine's).
+ *
+ * The registry (registry.h) shows what the server holds of each ready
+ * copy: rows, host and device bytes, the devices its parts are on, and
+ * the queries it served.  gl_store_publish writes them, and the registry
+ * keeps them only while the slot is still ready under this column's
+ * generation.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "protocol/protocol.h"
+#include "registry/registry.h"
+#include "server/stored_column.h"
+#ifdef GPULIKE_HAVE_CUDA
+#include "gpulike_cuda.h"
+#endif
+
+void
+gl_store_free_column(GlStoredColumn *sc)
+{
+	free(sc->sample);
+	gl_deferred_free(&sc->deferred);
+	gl_store_drop_device(sc);
+	gl_column_free(&sc->col);
+	pfree(sc);
+}
+
+bool
+gl_store_sample(GlStoredColumn *sc, uint32 max_rows,
+				const char **rows, uint32 *nrows, size_t *nbytes)
+{
+	if (sc->sample == NULL || sc->sample_rows > max_rows ||
+		sc->col.nrows > sc->sample_taken_at + sc->sample_taken_at / 10)
+	{
+		free(sc->sample);
+		sc->sample = gl_column_sample(&sc->col, max_rows, GL_SAMPLE_MAX_BYTES,
+									  &sc->sample_rows, &sc->sample_bytes);
+		if (sc->sample == NULL)
+			return false;
+		sc->sample_taken_at = sc->col.nrows;
+	}
+	*rows = sc->sample;
+	*nrows = sc->sample_rows;
+	*nbytes = sc->sample_bytes;
+	return true;
+}
+
+/* "cpu", or the devices holding parts: "cuda:0", "cuda:0,cuda:1". */
+static void
+describe_devices(const GlStoredColumn *sc, char *buf, size_t len)
+{
+	int			k;
+
+	if (sc->device == NULL)
+	{
+		strlcpy(buf, "cpu", len);
+		return;
+	}
+	buf[0] = '\0';
+	for (k = 0; k < gl_store_gpus_of(sc); k++)
+	{
+		char		name[16];
+
+		snprintf(name, sizeof(name), "%scuda:%d", k > 0 ? "," : "", sc->part_device[k]);
+		strlcat(buf, name, len);
+	}
+}
+
+void
+gl_store_publish(GlStoredColumn *sc, bool count_query)
+{
+	GlCacheHolding held;
+
+	memset(&held, 0, sizeof(held));
+	held.nrows = sc->col.nrows;
+	held.host_bytes = gl_column_host_bytes(&sc->col);
+	held.device_bytes = sc->device_bytes;
+	describe_devices(sc, held.device, sizeof(held.device));
+	held.nparts = sc->nparts;
+	memcpy(held.part_device, sc->part_device, sizeof(held.part_device));
+	memcpy(held.part_bytes, sc->part_bytes, sizeof(held.part_bytes));
+	gl_registry_publish(sc->slot, sc->generation, &held, count_query);
+}
+
+/* ------------------------------------------------------- the device copy */
+
+/* GPUs holding parts of sc: parts go to the GPUs in turn. */
+int
+gl_store_gpus_of(const GlStoredColumn *sc)
+{
+	int			k;
+
+	for (k = 1; k < sc->nparts; k++)
+		if (sc->part_device[k] == sc->part_device[0])
+			break;
+	return sc->device != NULL ? Max(k, 1) : 0;
+}
+
+void
+gl_store_drop_device(GlStoredColumn *sc)
+{
+#ifdef GPULIKE_HAVE_CUDA
+	if (sc->device != NULL)
+		gl_cuda_free(sc->device);
+#endif
+	sc->device = NULL;
+	sc->device_rows = 0;
+	sc->device_bytes = 0;
+	sc->nparts = 0;
+}
+
+#ifdef GPULIKE_HAVE_CUDA
+
+/* After an upload or append: sizes of the copy and of each part. */
+static void
+note_device_sizes(GlStoredColumn *sc)
+{
+	GlCudaPart	parts[GL_MAX_GPU_PARTS];
+	int			k;
+
+	sc->device_rows = sc->col.nrows;
+	sc->device_bytes = gl_cuda_device_bytes(sc->device);
+	sc->nparts = Min(gl_cuda_parts(sc->device, parts, GL_MAX_GPU_PARTS), GL_MAX_GPU_PARTS);
+	for (k = 0; k < sc->nparts; k++)
+	{
+		sc->part_device[k] = parts[k].device;
+		sc->part_bytes[k] = parts[k].bytes;
+	}
+}
+
+bool
+gl_store_upload(GlStoredColumn *sc, int nparts, int first_device)
+{
+	char		err[256];
+
+	sc->device = gl_cuda_upload(&sc->col, nparts, first_device,
+								err, sizeof(err));
+	if (sc->device == NULL)
+	{
+		ereport(LOG,
+				(errmsg("gpulike server: could not upload cache slot %d to the GPU: %s",
+						sc->slot, err)));
+		return false;
+	}
+	note_device_sizes(sc);
+	return true;
+}
+
+bool
+gl_store_append_device(GlStoredColumn *sc)
+{
+	char		err[256];
+
+	if (sc->device_rows >= sc->col.nrows)
+		return true;
+	if (!gl_cuda_append(sc->device, &sc->col, sc->device_rows,
+						err, sizeof(err)))
+	{
+		ereport(LOG,
+				(errmsg("gpulike server: could not append rows on the GPU: %s", err)));
+		gl_store_drop_device(sc);
+		return false;
+	}
+	note_device_sizes(sc);
+	return true;
+}
+
+#endif							/* GPULIKE_HAVE_CUDA */

@@ -1,0 +1,81 @@
+/*-------------------------------------------------------------------------
+ *
+ * stored_column.h
+ *	  One column held by the gpulike server: its host copy, its copy on
+ *	  the GPUs, its sample for the planner, and what it tells the registry
+ *	  (stored_column.c).  Which columns there are, and the memory budgets
+ *	  they share, are the store's (store.h).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef GPULIKE_STORED_COLUMN_H
+#define GPULIKE_STORED_COLUMN_H
+
+#include "utils/timestamp.h"
+
+#include "column/column.h"
+#include "column/deferred.h"
+#include "settings.h"
+
+typedef struct GlStoredColumn
+{
+	int			slot;
+	uint64		generation;
+	GlColumn	col;
+	struct GlDeviceColumn *device;	/* cuda/gpulike_cuda.h; NULL: not on the GPU */
+	uint64		device_rows;	/* rows of col present in the device copy */
+	uint64		device_bytes;
+	/* the device copy's parts: where each is, and its bytes */
+	int			nparts;
+	int			part_device[GL_MAX_GPU_PARTS];
+	uint64		part_bytes[GL_MAX_GPU_PARTS];
+	TimestampTz last_used;
+	/* the planner's sample (gl_store_sample), packed as gl_column_sample's */
+	char	   *sample;
+	uint32		sample_rows;
+	size_t		sample_bytes;
+	uint64		sample_taken_at;	/* col.nrows then */
+	/* while loading: changes logged meanwhile, and the quota (0: none) */
+	GlDeferred	deferred;
+	uint64		byte_limit;
+	/* when a newer copy replaced it (0: never; store.c: retired) */
+	TimestampTz retired_at;
+	/* the store's bookkeeping (store.c: sync) */
+	bool		changed;		/* serving: rows came that the registry has
+								 * not been told of */
+	bool		missed;			/* a logged change could not be kept (out of
+								 * memory): the column is not exact */
+} GlStoredColumn;
+
+/* Free the column, its device copy, its queue and its sample. */
+extern void gl_store_free_column(GlStoredColumn *sc);
+
+/*
+ * A sample of sc's rows for the planner (gl_column_sample), kept until the
+ * column has grown by a tenth: an estimate does not need the latest rows.
+ * False on out-of-memory.
+ */
+extern bool gl_store_sample(GlStoredColumn *sc, uint32 max_rows,
+							const char **rows, uint32 *nrows, size_t *nbytes);
+
+/*
+ * Write a column's sizes and devices to its registry slot (only while the
+ * slot is ready under its generation), and count a query if asked.
+ */
+extern void gl_store_publish(GlStoredColumn *sc, bool count_query);
+
+/*
+ * The device copy.  Upload sc in nparts parts placed on the GPUs in turn
+ * from first_device, or append the rows it lacks; false, logged, when
+ * CUDA fails (the copy is then dropped).  Drop frees it; gpus_of says how
+ * many GPUs hold parts of it (0: none).  The room for a copy, and which
+ * GPU gets it, are the store's to choose (gl_store_ensure_device).
+ */
+#ifdef GPULIKE_HAVE_CUDA
+extern bool gl_store_upload(GlStoredColumn *sc, int nparts, int first_device);
+extern bool gl_store_append_device(GlStoredColumn *sc);
+#endif
+extern void gl_store_drop_device(GlStoredColumn *sc);
+extern int	gl_store_gpus_of(const GlStoredColumn *sc);
+
+#endif							/* GPULIKE_STORED_COLUMN_H */

@@ -1,0 +1,487 @@
+/*-------------------------------------------------------------------------
+ *
+ * kernel_bench.cu
+ *	  Kernel throughput on comment-like text (make -C test/kernels bench).
+ *
+ * Builds >= 2 GB of TPC-H-like comments on the host (words of the TPC-H
+ * text grammar, rows of 19-78 bytes), uploads them with gl_cuda_upload(),
+ * and times gl_cuda_match() (its device time, median of 5) per matcher and
+ * pattern class.  Throughput is column value bytes / kernel time, and the
+ * same as a percentage of the read bandwidth of this device, measured in
+ * the same run by a plain streaming-read kernel over the same buffer.
+ * Every GPU answer is counted against the CPU engine's.
+ *
+ * Then: adversarial text (runs of 'a', rows ending in 'b' once in a
+ * while) for the same matchers, as a ratio to the average-text figure; and
+ * the layouts: device bytes / raw bytes of the contiguous stream against
+ * pivoted tiles (32 rows, w-byte words, each tile padded to its longest
+ * row) for w = 4, 8, 16, with the throughput of a thread-per-row Shift-And
+ * over each pivoted layout for the same literal.
+ *
+ * Usage: kernel_bench [gigabytes, default 2.1]
+ *
+ * A column larger than LARGE_COLUMN_GB (issue: throughput must hold for
+ * columns of 60 GB and more on one H200) is measured alone: no
+ * adversarial column and no layout study beside it, the read bandwidth
+ * measured on a smaller buffer, and the host and device bytes it takes
+ * are printed.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include <algorithm>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <string>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+extern "C"
+{
+#include "column/column.h"
+#include "engine/cpu_engine.h"
+#include "program/like_build.h"
+#include "program/multi_build.h"
+#include "program/dfa_build.h"
+}
+#include "gpulike_cuda.h"
+#include "program_prep.h"
+#include "test_random.h"
+
+/* Columns above this many GB are measured alone (see the header). */
+static const double LARGE_COLUMN_GB = 16;
+
+static const char *const words[] = {
+	"furiously", "carefully", "quickly", "blithely", "slyly", "fluffily", "ruthlessly",
+	"regular", "express", "final", "pending", "special", "ironic", "even", "bold",
+	"silent", "unusual", "daring", "idle", "close", "permanent", "quiet", "busy",
+	"packages", "requests", "accounts", "deposits", "foxes", "ideas", "theodolites",
+	"pinto", "beans", "instructions", "dependencies", "excuses", "platelets",
+	"asymptotes", "courts", "dolphins", "multipliers", "sauternes", "warthogs",
+	"frets", "dinos", "attainments", "somas", "Tiresias", "patterns", "forges",
+	"sleep", "wake", "are", "cajole", "haggle", "nag", "use", "boost", "affix",
+	"detect", "integrate", "maintain", "nod", "was", "lose", "sublate", "solve",
+	"thrash", "promise", "engage", "hinder", "print", "x-ray", "breach", "eat",
+	"grow", "impress", "mold", "poach", "serve", "run", "dazzle", "snooze", "doze",
+	"about", "above", "across", "after", "against", "along", "among", "around",
+	"at", "atop", "before", "behind", "beneath", "beside", "between", "beyond",
+	"by", "during", "for", "from", "inside", "into", "near", "of", "on", "over",
+	"past", "since", "through", "to", "toward", "under", "until", "upon", "with",
+	"the", "the", "the", "Customer", "Complaints", "never", "always", "sometimes",
+};
+static const int nwords = sizeof(words) / sizeof(words[0]);
+
+static GlXorshift rng = {0x2545F4914F6CDD1DULL};
+
+static uint32_t
+rnd(uint32_t n)
+{
+	return rng.below(n);
+}
+
+static void
+die(const char *what, const char *msg)
+{
+	printf("kernel_bench: %s: %s\n", what, msg);
+	exit(2);
+}
+
+/* One comment: words until the target length (19..78), cut there. */
+static uint32_t
+make_comment(char *out)
+{
+	uint32_t	target = 19 + rnd(60);
+	uint32_t	len = 0;
+
+	while (len < target)
+	{
+		const char *w = words[rnd(nwords)];
+		size_t		wl = strlen(w);
+
+		if (len > 0)
+			out[len++] = ' ';
+		memcpy(out + len, w, wl);
+		len += (uint32_t) wl;
+	}
+	return target;
+}
+
+static void
+build_column(GlColumn *col, uint64_t bytes, bool adversarial)
+{
+	char		buf[256];
+
+	if (!gl_column_init(col, bytes / 45, bytes + 4096))
+		die("host column", "out of memory");
+	while (col->nbytes < bytes)
+	{
+		uint32_t	len;
+
+		if (adversarial)
+		{
+			len = 19 + rnd(60);
+			memset(buf, 'a', len);
+			if (rnd(100) == 0)
+				buf[len - 1] = 'b';
+		}
+		else
+			len = make_comment(buf);
+		if (!gl_column_append(col, gl_tid_make((uint32_t) (col->nrows / 256), (uint16_t) (col->nrows % 256 + 1)),
+							  buf, len, 0))
+			die("host column", "out of memory");
+	}
+}
+
+/* ------------------------------------------------------- read bandwidth */
+
+__global__ static void
+read_kernel(const uint4 *p, uint64_t n, uint32_t *sink)
+{
+	uint32_t	acc = 0;
+
+	for (uint64_t i = blockIdx.x * (uint64_t) blockDim.x + threadIdx.x; i < n;
+		 i += (uint64_t) gridDim.x * blockDim.x)
+	{
+		uint4		v = __ldg(p + i);
+
+		acc ^= v.x ^ v.y ^ v.z ^ v.w;
+	}
+	if (acc == 0x12345678)
+		*sink = acc;
+}
+
+static double
+median(std::vector<double> v)
+{
+	std::sort(v.begin(), v.end());
+	return v[v.size() / 2];
+}
+
+/* GB/s of a plain streaming read over bytes of device memory. */
+static double
+read_bandwidth(uint64_t bytes)
+{
+	uint4	   *buf;
+	uint32_t   *sink;
+	cudaEvent_t a,
+				b;
+	std::vector<double> ms;
+	int			sms;
+
+	if (cudaMalloc(&buf, bytes) != cudaSuccess || cudaMalloc(&sink, 4) != cudaSuccess)
+		die("read bandwidth", "cudaMalloc failed");
+	cudaMemset(buf, 1, bytes);
+	cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+	cudaEventCreate(&a);
+	cudaEventCreate(&b);
+	for (int i = 0; i < 7; i++)
+	{
+		float		t;
+
+		cudaEventRecord(a);
+		read_kernel<<<sms * 8, 512>>>(buf, bytes / 16, sink);
+		cudaEventRecord(b);
+		cudaEventSynchronize(b);
+		cudaEventElapsedTime(&t, a, b);
+		if (i > 0)
+			ms.push_back(t);
+	}
+	if (cudaGetLastError() != cudaSuccess)
+		die("read bandwidth", "kernel failed");
+	cudaFree(buf);
+	cudaFree(sink);
+	return bytes / (median(ms) * 1e6);
+}
+
+/* ---------------------------------------------------------------- cases */
+
+typedef struct Result
+{
+	double		gbps;
+	double		ms;
+	uint64_t	matches;
+} Result;
+
+static uint64_t
+popcount(const std::vector<uint64_t> &bits)
+{
+	uint64_t	n = 0;
+
+	for (uint64_t w : bits)
+		n += __builtin_popcountll(w);
+	return n;
+}
+
+/* Which kernels gl_cuda_match() runs for prog (program_prep.cu decides). */
+static std::string
+plan_of(const GlProgram *prog)
+{
+	GlPreparedProgram pp;
+	char		err[256];
+	size_t		shared_limit = 48 * 1024;
+	std::string plan = "?";
+
+	gl_shared_memory_limit(&shared_limit, err, sizeof(err));
+	if (gl_prepare_program(prog, shared_limit, UINT32_MAX, &pp, err, sizeof(err)))
+		plan = std::string(gl_plan_name(&pp)) +
+			(pp.byte_dfa.nstates > 0 ? std::to_string(pp.byte_dfa.nstates) : "");
+	gl_prepared_free(&pp);
+	return plan;
+}
+
+static Result
+time_program(GlDeviceColumn *dcol, const GlColumn *col, const GlProgram *prog,
+			 const char *cls, const char *what, double read_gbps)
+{
+	std::vector<uint64_t> gpu(gl_bitmap_words(col->nrows)), cpu(gpu.size());
+	std::vector<double> times;
+	char		err[256];
+	Result		r;
+
+	for (int i = 0; i < 6; i++)
+	{
+		GlCudaResult whole = {gpu.data()};
+		double		ms;
+
+		if (!gl_cuda_match(dcol, prog, -1, &whole, &ms, err, sizeof(err)))
+			die(what, err);
+		if (i > 0)
+			times.push_back(ms);
+	}
+	gl_cpu_match_column(prog, col, cpu.data(), 16);
+	r.ms = median(times);
+	r.gbps = col->nbytes / (r.ms * 1e6);
+	r.matches = popcount(gpu);
+	printf("%-14s %-34s %-9s %10llu %8.3f %8.1f %6.1f%%%s\n", cls, what, plan_of(prog).c_str(),
+		   (unsigned long long) r.matches, r.ms, r.gbps, 100.0 * r.gbps / read_gbps,
+		   gpu == cpu ? "" : "  MISMATCH vs CPU");
+	return r;
+}
+
+static GlProgram *
+like(const char *pattern, bool ilike)
+{
+	const char *error;
+	GlProgram  *p = gl_build_like(pattern, strlen(pattern), true,
+								  ilike ? gl_ascii_case_class : NULL, NULL, &error);
+
+	if (p == NULL)
+		die(pattern, error);
+	return p;
+}
+
+/* An Aho-Corasick program over these literals (case-sensitive). */
+static GlProgram *
+build_multi(const std::vector<std::string> &lits)
+{
+	std::vector<const char *> ptrs;
+	std::vector<size_t> lens;
+	const char *error;
+	GlProgram  *p;
+
+	for (auto &l : lits)
+	{
+		ptrs.push_back(l.data());
+		lens.push_back(l.size());
+	}
+	p = gl_build_multi(ptrs.data(), lens.data(), (int) lits.size(), false, true, &error);
+	if (p == NULL)
+		die("multi", error);
+	return p;
+}
+
+/* Adversarial literal lists: a^k followed by one of b, c, d, ... */
+static GlProgram *
+multi_runs(int n)
+{
+	std::vector<std::string> lits;
+
+	for (int i = 0; i < n; i++)
+		lits.push_back(std::string(2 + i % 20, 'a') + (char) ('b' + i / 20));
+	return build_multi(lits);
+}
+
+static GlProgram *
+multi(int n, const char *const *fixed, int nfixed)
+{
+	std::vector<std::string> lits;
+
+	for (int i = 0; i < n; i++)
+	{
+		if (i < nfixed)
+			lits.push_back(fixed[i]);
+		else
+		{
+			/* made-up words of the same shape: rare in the text */
+			std::string w = words[rnd(nwords)];
+
+			w[rnd((uint32_t) w.size())] = 'q';
+			lits.push_back(w);
+		}
+	}
+	return build_multi(lits);
+}
+
+/*
+ * The DFA of the unanchored regex 'w1.*w2...' over byte colors (ASCII byte
+ * b is color b, everything else color 128): one KMP automaton per word,
+ * chained, the last state ACCEPT.  What PostgreSQL's regex compiler would
+ * produce for such a regex, built by hand because it needs a backend.
+ */
+static GlProgram *
+dfa_chain(const std::vector<std::string> &seq)
+{
+	std::vector<uint32_t> base;
+	uint32_t	nstates = 1;
+	uint32_t	ncolors = 129;
+	uint16_t	ascii_color[128];
+	std::vector<uint16_t> trans;
+	std::vector<uint8_t> flags;
+	GlDfaSpec	spec;
+
+	for (auto &w : seq)
+	{
+		base.push_back(nstates - 1);
+		nstates += (uint32_t) w.size();
+	}
+	trans.assign((size_t) nstates * ncolors, 0);
+	flags.assign(nstates, 0);
+	for (size_t k = 0; k < seq.size(); k++)
+	{
+		const std::string &w = seq[k];
+		uint32_t	m = (uint32_t) w.size();
+
+		/* KMP automaton of w on states base..base+m; state j = j bytes matched */
+		for (uint32_t j = 0; j < m; j++)
+			for (uint32_t c = 0; c < ncolors; c++)
+			{
+				/* longest prefix of w that is a suffix of w[0..j) + c */
+				std::string s = w.substr(0, j) + (char) (c < 128 ? c : 0x80);
+				uint32_t	best = 0;
+
+				for (uint32_t l = std::min<uint32_t>(m, (uint32_t) s.size()); l > 0; l--)
+					if (s.compare(s.size() - l, l, w, 0, l) == 0)
+					{
+						best = l;
+						break;
+					}
+				trans[(size_t) (base[k] + j) * ncolors + c] = (uint16_t) (base[k] + best);
+			}
+	}
+	for (uint32_t c = 0; c < ncolors; c++)
+		trans[(size_t) (nstates - 1) * ncolors + c] = (uint16_t) (nstates - 1);
+	flags[nstates - 1] = GL_DFA_ACCEPT;
+	for (int c = 0; c < 128; c++)
+		ascii_color[c] = (uint16_t) c;
+	spec.nstates = nstates;
+	spec.ncolors = ncolors;
+	spec.start_state = 0;
+	spec.trans = trans.data();
+	spec.flags = flags.data();
+	spec.ascii_color = ascii_color;
+	spec.ranges = NULL;
+	spec.nranges = 0;
+	spec.default_color = 128;
+	spec.exact = true;
+	spec.utf8 = true;
+	return gl_build_dfa(&spec);
+}
+
+#include "kernel_bench_layouts.cuh"
+
+int
+main(int argc, char **argv)
+{
+	double		gigabytes = argc > 1 ? atof(argv[1]) : 2.1;
+	uint64_t	bytes = (uint64_t) (gigabytes * 1e9);
+	bool		large = gigabytes > LARGE_COLUMN_GB;
+	GlCudaDeviceInfo info;
+	char		err[256];
+	GlColumn	col,
+				adv;
+	GlDeviceColumn *dcol,
+			   *dadv;
+	double		read_gbps;
+	static const char *const ac1[] = {"final"};
+	static const char *const ac2[] = {"special", "Complaints"};
+	static const char *const ac20[] = {"special", "Complaints", "pinto", "sauternes",
+	"warthogs", "dinos", "somas", "Tiresias", "dazzle", "snooze"};
+
+	if (!gl_cuda_probe(&info, 0, err, sizeof(err)))
+		die("no usable CUDA device", err);
+	printf("# device: %s, %d SMs, %.1f GB\n", info.name, info.sm_count, info.total_memory / 1e9);
+	build_column(&col, bytes, false);
+	build_column(&adv, large ? 0 : bytes / 2, true);
+	printf("# text: %llu rows, %.2f GB (avg %.1f bytes/row); adversarial: %llu rows, %.2f GB\n",
+		   (unsigned long long) col.nrows, col.nbytes / 1e9, (double) col.nbytes / col.nrows,
+		   (unsigned long long) adv.nrows, adv.nbytes / 1e9);
+	/* one part per visible device: CUDA_VISIBLE_DEVICES picks how many */
+	if ((dcol = gl_cuda_upload(&col, info.device_count, 0, err, sizeof(err))) == NULL ||
+		(dadv = gl_cuda_upload(&adv, info.device_count, 0, err, sizeof(err))) == NULL)
+		die("upload", err);
+	if (large)
+		printf("# host copy: %.2f GB (values, offsets, TIDs, bitmaps: what the server holds); "
+			   "device copy: %.2f GB, %.3fx the values\n",
+			   gl_column_host_bytes(&col) / 1e9, gl_cuda_device_bytes(dcol) / 1e9,
+			   (double) gl_cuda_device_bytes(dcol) / col.nbytes);
+	read_gbps = read_bandwidth(large ? (uint64_t) 8e9 : bytes);
+	printf("# plain streaming read: %.1f GB/s (one device)\n", read_gbps);
+	/* the devices are alike: %read is of the sum of their read bandwidths */
+	read_gbps *= info.device_count;
+	printf("# the text column is in %d part(s), one per GPU; %%read is of %.1f GB/s, "
+		   "%d x one device's read\n\n", info.device_count, read_gbps, info.device_count);
+	printf("%-14s %-34s %-9s %10s %8s %8s %7s\n", "class", "pattern", "kernels", "matches", "ms",
+		   "GB/s", "%read");
+
+	struct Case
+	{
+		const char *cls;
+		const char *what;
+		GlProgram  *prog;
+		GlProgram  *adv_prog;
+	}			cases[] = {
+		{"literal short", "LIKE '%final%'", like("%final%", false), like("%aaaab%", false)},
+		{"literal long", "LIKE '%carefully final deposits%'", like("%carefully final deposits%", false),
+		like("%aaaaaaaaaaaaaaaaaaaaaab%", false)},
+		{"multi-segment", "LIKE '%special%requests%'", like("%special%requests%", false),
+		like("%aaaa%aaab%", false)},
+		{"multi-segment", "LIKE '%Customer%Complaints%'", like("%Customer%Complaints%", false),
+		like("%aaa%aaa%aab%", false)},
+		{"underscore", "LIKE '%s_ecial%r_quests%'", like("%s_ecial%r_quests%", false),
+		like("%a_aaa%a_ab%", false)},
+		{"ILIKE", "ILIKE '%special%requests%'", like("%special%requests%", true),
+		like("%aaaa%aaab%", true)},
+		{"prefix", "LIKE 'furiously%'", like("furiously%", false), like("aaaaaaaaab%", false)},
+		{"rows pass", "LIKE '%e_e%' (no skim)", like("%e_e%", false), like("%a_b%", false)},
+		{"AC 1", "ANY 1 literal: '%final%' as DFA", multi(1, ac1, 1), multi_runs(1)},
+		{"AC 2", "ANY 2 literals", multi(2, ac2, 2), multi_runs(2)},
+		{"AC 20", "ANY 20 literals", multi(20, ac20, 10), multi_runs(20)},
+		{"AC 200", "ANY 200 literals", multi(200, ac20, 10), multi_runs(200)},
+		{"DFA", "~ 'special.*requests'", dfa_chain({"special", "requests"}), dfa_chain({"aaaa", "aaab"})},
+		{"DFA", "~ 'furiously'", dfa_chain({"furiously"}), dfa_chain({"aaaaaaab"})},
+	};
+	std::vector<Result> avg;
+
+	for (auto &c : cases)
+		avg.push_back(time_program(dcol, &col, c.prog, c.cls, c.what, read_gbps));
+	if (large)
+		return 0;
+
+	printf("\n# adversarial text (runs of 'a'), same matchers; ratio = average GB/s / adversarial GB/s\n");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	{
+		Result		r = time_program(dadv, &adv, cases[i].adv_prog, cases[i].cls, cases[i].what,
+									 read_gbps);
+
+		printf("%-14s %-34s %-9s slowdown x%.2f\n", "", "", "", avg[i].gbps / r.gbps);
+	}
+	gl_cuda_free(dadv);
+
+	printf("\n# layouts: device bytes / raw value bytes, and a thread-per-row Shift-And for '%%final%%'\n");
+	printf("contiguous+separators+chunk index: %.3fx, %.1f GB/s (the sieve, above)\n",
+		   (double) gl_cuda_device_bytes(dcol) / col.nbytes, avg[0].gbps);
+	gl_cuda_free(dcol);
+	bench_pivoted_layouts(&col, "final", read_gbps / info.device_count);	/* one device */
+	return 0;
+}

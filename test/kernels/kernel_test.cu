@@ -1,0 +1,925 @@
+/*-------------------------------------------------------------------------
+ *
+ * kernel_test.cu
+ *	  Every CUDA kernel against the CPU engine, bit for bit (a standalone
+ *	  program: make -C test/kernels check).
+ *
+ * Columns: random text over a small alphabet (so patterns hit often), text
+ * with 2-, 3- and 4-byte UTF-8 characters (and the Kelvin sign and long s
+ * that ILIKE classes drag in), adversarial runs (aaaa...ab), rows longer
+ * than 64 KB, rows whose lengths straddle the 256-byte chunk borders, long
+ * runs of empty and NULL rows, and a column built by upload + append.
+ * Programs: LIKE and ILIKE from random patterns through the real builder
+ * (like_build.c), in UTF-8 and single-byte mode, and patterns cut from the
+ * column's own rows in every anchor form (the sieve); Aho–Corasick from random
+ * literal lists (multi_build.c); random DFAs (random tables, flags, colors
+ * and code point ranges, assembled by dfa_build.c; some too large for
+ * shared memory, which the kernels then read from global memory).  Each case compares
+ * gl_cuda_match() with gl_cpu_match_column() twice -- as planned (the
+ * stream kernel where the byte DFA fits) and with the byte DFA refused
+ * (skims and per-row kernels) -- and prints one TAP line each; malformed
+ * programs must be refused, not run.  Checks of the host-side preparation
+ * (sieve runs and probes, folded tables, byte DFAs against the CPU engine,
+ * validation) run first, also without a GPU.  Exit status: 0 all passed, 1 a mismatch, 2 no
+ * usable device.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include <algorithm>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <string>
+#include <vector>
+
+/* The C headers first, with C linkage (gpulike_cuda.h includes column.h). */
+extern "C"
+{
+#include "column/column.h"
+#include "engine/cpu_engine.h"
+#include "program/like_build.h"
+#include "program/multi_build.h"
+#include "program/dfa_build.h"
+}
+#include "gpulike_cuda.h"
+#include "program_prep.h"
+#include "test_random.h"
+
+static int	test_number = 0;
+static int	failures = 0;
+
+static GlXorshift rng = {0x9E3779B97F4A7C15ULL};
+
+static uint32_t
+rnd(uint32_t n)
+{
+	return rng.below(n);
+}
+
+static void
+tap(bool ok, const std::string &what)
+{
+	test_number++;
+	if (!ok)
+		failures++;
+	printf("%s %d - %s\n", ok ? "ok" : "not ok", test_number, what.c_str());
+}
+
+/* ---------------------------------------------------------------- columns */
+
+/* Characters the random text is made of; patterns use the same ones. */
+static const char *const ascii_chars[] = {"a", "a", "b", "c", " ", "k", "s", "A", "K"};
+static const char *const utf8_chars[] = {
+	"a", "b", "k", "s", " ", "\xC3\xA9" /* é */ , "\xC3\x89" /* É */ ,
+	"\xE2\x82\xAC" /* € */ , "\xF0\x9D\x84\x9E" /* 𝄞 */ ,
+	"\xE2\x84\xAA" /* Kelvin */ , "\xC5\xBF" /* long s */
+};
+
+static std::string
+random_text(uint32_t nchars, bool utf8)
+{
+	std::string s;
+
+	for (uint32_t i = 0; i < nchars; i++)
+		s += utf8 ? utf8_chars[rnd(sizeof(utf8_chars) / sizeof(utf8_chars[0]))]
+			: ascii_chars[rnd(sizeof(ascii_chars) / sizeof(ascii_chars[0]))];
+	return s;
+}
+
+static void
+append_row(GlColumn *col, const std::string &value, bool isnull)
+{
+	uint64_t	row = col->nrows;
+
+	if (!gl_column_append(col, gl_tid_make((uint32_t) (row / 100), (uint16_t) (row % 100 + 1)),
+						  value.data(), (uint32_t) value.size(),
+						  isnull ? GL_ROW_IS_NULL : 0))
+	{
+		printf("Bail out! out of memory building a column\n");
+		exit(2);
+	}
+}
+
+static void
+build_random(GlColumn *col, uint32_t nrows, bool utf8)
+{
+	gl_column_init(col, nrows, nrows * 40);
+	for (uint32_t r = 0; r < nrows; r++)
+		append_row(col, random_text(rnd(10) == 0 ? rnd(400) : rnd(60), utf8), rnd(20) == 0);
+}
+
+static void
+build_adversarial(GlColumn *col)
+{
+	uint32_t	lengths[] = {0, 1, 254, 255, 256, 257, 511, 512, 513, 70000, 200000, 3};
+
+	gl_column_init(col, 5000, 1 << 20);
+	for (uint32_t rep = 0; rep < 3; rep++)
+	{
+		for (uint32_t i = 0; i < sizeof(lengths) / sizeof(lengths[0]); i++)
+		{
+			std::string s(lengths[i], 'a');
+
+			if (lengths[i] > 0 && rnd(2))
+				s[lengths[i] - 1] = 'b';
+			if (lengths[i] > 100 && rnd(2))
+				s[rnd(lengths[i])] = 'c';
+			append_row(col, s, false);
+		}
+		/* runs of empty and NULL rows: whole chunks of separators */
+		for (uint32_t i = 0; i < 700; i++)
+			append_row(col, "", rnd(3) == 0);
+		for (uint32_t i = 0; i < 300; i++)
+			append_row(col, random_text(rnd(8), rep == 1), rnd(4) == 0);
+	}
+}
+
+/* --------------------------------------------------------------- programs */
+
+/* ILIKE classes with non-ASCII members, as some collations have them. */
+static int
+test_case_class(void *arg, uint32_t cp, uint32_t *members, int max_members)
+{
+	int			n = 0;
+
+	(void) arg;
+	if (max_members < 3)
+		return -1;
+	members[n++] = cp;
+	if (cp >= 'a' && cp <= 'z')
+		members[n++] = cp - 'a' + 'A';
+	if (cp == 'k')
+		members[n++] = 0x212A;
+	if (cp == 's')
+		members[n++] = 0x17F;
+	if (cp == 0xE9)
+		members[n++] = 0xC9;
+	return n;
+}
+
+static std::string
+random_like_pattern(bool utf8)
+{
+	std::string p;
+	uint32_t	ntokens = rnd(9);
+
+	for (uint32_t i = 0; i < ntokens; i++)
+	{
+		uint32_t	kind = rnd(20);
+
+		if (kind < 5)
+			p += "%";
+		else if (kind < 7)
+			p += "_";
+		else if (kind < 8)
+			p += rnd(2) ? "\\%" : "\\a";
+		else if (kind < 11)
+			p += random_text(3 + rnd(4), utf8);	/* skim-able runs */
+		else
+			p += random_text(1, utf8);
+	}
+	return p;
+}
+
+static GlProgram *
+random_multi(int *nliterals_out, bool *fold_out, size_t *longest_out = NULL)
+{
+	std::vector<std::string> lits;
+	std::vector<const char *> ptrs;
+	std::vector<size_t> lens;
+	int			n = 1 + (int) rnd(rnd(2) ? 4 : 200);
+	bool		fold = rnd(2);
+	const char *error;
+
+	for (int i = 0; i < n; i++)
+		lits.push_back(random_text(1 + rnd(rnd(4) ? 5 : 14), rnd(2)));
+	for (int i = 0; i < n; i++)
+	{
+		ptrs.push_back(lits[i].data());
+		lens.push_back(lits[i].size());
+	}
+	*nliterals_out = n;
+	*fold_out = fold;
+	if (longest_out != NULL)
+		*longest_out = *std::max_element(lens.begin(), lens.end());
+	return gl_build_multi(ptrs.data(), lens.data(), n, fold, true, &error);
+}
+
+/* A random DFA: random transitions, flags, ASCII colors and code point ranges. */
+static GlProgram *
+random_dfa(bool utf8, uint32_t max_states)
+{
+	uint32_t	nstates = 1 + rnd(max_states);
+	uint32_t	ncolors = 1 + rnd(8);
+	uint32_t	nranges = rnd(6);
+	std::vector<uint16_t> trans(nstates * ncolors);
+	std::vector<uint8_t> flags(nstates);
+	uint16_t	ascii_color[128];
+	std::vector<GlColorRange> ranges(nranges);
+	uint32_t	cp = 128;
+	GlDfaSpec	spec;
+
+	for (auto &t : trans)
+		t = (uint16_t) rnd(nstates);
+	for (auto &f : flags)
+	{
+		uint32_t	x = rnd(100);
+
+		f = x < 4 ? GL_DFA_ACCEPT : x < 8 ? GL_DFA_DEAD : x < 30 ? GL_DFA_ACCEPT_AT_END : 0;
+	}
+	for (int c = 0; c < 128; c++)
+		ascii_color[c] = (uint16_t) rnd(ncolors);
+	for (auto &r : ranges)
+	{
+		r.lo = cp + rnd(utf8 ? 3000 : 20);
+		r.hi = r.lo + rnd(utf8 ? 70000 : 30);
+		r.color = rnd(ncolors);
+		r.pad = 0;
+		cp = r.hi + 1;
+	}
+	spec.nstates = nstates;
+	spec.ncolors = ncolors;
+	spec.start_state = rnd(nstates);
+	spec.trans = trans.data();
+	spec.flags = flags.data();
+	spec.ascii_color = ascii_color;
+	spec.ranges = ranges.data();
+	spec.nranges = nranges;
+	spec.default_color = rnd(ncolors);
+	spec.exact = true;
+	spec.utf8 = utf8;
+	return gl_build_dfa(&spec);
+}
+
+/* ---------------------------------------------------------------- compare */
+
+/*
+ * One program, twice: as gl_cuda_match() plans it (the stream kernel when
+ * the byte DFA fits), and with the byte DFA refused, so the skims and the
+ * per-row kernels that remain for large automata are checked too.
+ */
+static void
+compare_plan(GlDeviceColumn *dcol, const GlColumn *col, const GlProgram *prog,
+			 const std::vector<uint64_t> &cpu, uint32_t max_stream_states,
+			 const std::string &what)
+{
+	size_t		nwords = gl_bitmap_words(col->nrows);
+	std::vector<uint64_t> gpu(nwords + 1, 0xDEADBEEFDEADBEEFULL);
+	char		err[256] = "";
+	double		ms;
+	uint64_t	matches = 0;
+
+	if (!gl_cuda_match_capped(dcol, prog, max_stream_states, gpu.data(), &ms, err, sizeof(err)))
+	{
+		tap(false, what + ": gl_cuda_match failed: " + err);
+		return;
+	}
+	for (size_t w = 0; w < nwords; w++)
+	{
+		matches += __builtin_popcountll(cpu[w]);
+		if (cpu[w] != gpu[w])
+		{
+			uint64_t	diff = cpu[w] ^ gpu[w];
+			uint64_t	row = w * 64 + __builtin_ctzll(diff);
+			char		msg[160];
+
+			snprintf(msg, sizeof(msg), ": row %llu: cpu %d gpu %d",
+					 (unsigned long long) row, (int) ((cpu[w] >> (row % 64)) & 1),
+					 (int) ((gpu[w] >> (row % 64)) & 1));
+			tap(false, what + msg);
+			return;
+		}
+	}
+	if (gpu[nwords] != 0xDEADBEEFDEADBEEFULL)
+	{
+		tap(false, what + ": wrote past the end of the result");
+		return;
+	}
+	tap(true, what + " (" + std::to_string(matches) + " rows)");
+}
+
+/*
+ * The program as the server runs it, the result listed when its nonzero
+ * words are few (result_words.cu): with room for all of them, exactly
+ * those words, in order, and the bitmap left alone; with room for one
+ * fewer, the whole bitmap instead.
+ */
+static void
+compare_listed(GlDeviceColumn *dcol, const GlColumn *col, const GlProgram *prog,
+			   const std::vector<uint64_t> &cpu, const std::string &what)
+{
+	size_t		nwords = gl_bitmap_words(col->nrows);
+	std::vector<uint32_t> want;
+	bool		ok = true;
+
+	for (size_t w = 0; w < nwords; w++)
+		if (cpu[w] != 0)
+			want.push_back((uint32_t) w);
+	for (uint64_t capacity : {(uint64_t) want.size() + 1, (uint64_t) want.size() - 1})
+	{
+		if (capacity == 0 || capacity > nwords + 1)
+			continue;	/* no room is no listing; want.size() - 1 may wrap */
+
+		std::vector<uint64_t> bits(nwords + 1, 0xDEADBEEFDEADBEEFULL);
+		std::vector<uint32_t> index(capacity);
+		std::vector<uint64_t> words(capacity);
+		GlCudaResult result = {bits.data(), capacity, index.data(), words.data()};
+		char		err[256] = "";
+		double		ms;
+		bool		fits = capacity >= want.size();
+
+		if (!gl_cuda_match(dcol, prog, -1, &result, &ms, err, sizeof(err)))
+		{
+			tap(false, what + " listed: gl_cuda_match failed: " + err);
+			return;
+		}
+		ok = ok && result.listed == fits && bits[nwords] == 0xDEADBEEFDEADBEEFULL;
+		if (fits)
+		{
+			ok = ok && result.nwords == want.size() && bits[0] == 0xDEADBEEFDEADBEEFULL;
+			for (size_t i = 0; ok && i < want.size(); i++)
+				ok = index[i] == want[i] && words[i] == cpu[want[i]];
+		}
+		else
+		{
+			for (size_t w = 0; ok && w < nwords; w++)
+				ok = bits[w] == cpu[w];
+		}
+	}
+	tap(ok, what + " listed (" + std::to_string(want.size()) + " nonzero words)");
+}
+
+static void
+compare(GlDeviceColumn *dcol, const GlColumn *col, const GlProgram *prog,
+		const std::string &what)
+{
+	std::vector<uint64_t> cpu(gl_bitmap_words(col->nrows) + 1);
+	GlPreparedProgram pp;
+	char		err[256];
+	const char *plan = "refused";
+
+	gl_cpu_match_column(prog, col, cpu.data(), 2);
+	if (gl_prepare_program(prog, 227 * 1024, UINT32_MAX, &pp, err, sizeof(err)))
+		plan = gl_plan_name(&pp);
+	gl_prepared_free(&pp);
+	compare_plan(dcol, col, prog, cpu, UINT32_MAX, what + " [" + plan + "]");
+	compare_plan(dcol, col, prog, cpu, 0, what + " [skim/rows]");
+	if (dcol->next == NULL)
+		compare_listed(dcol, col, prog, cpu, what);
+}
+
+static void
+run_like_cases(GlDeviceColumn *dcol, const GlColumn *col, const char *colname,
+			   int n, bool utf8_data)
+{
+	for (int i = 0; i < n; i++)
+	{
+		std::string pat = random_like_pattern(utf8_data);
+		bool		utf8 = utf8_data || rnd(2);
+		int			flavor = rnd(3);	/* LIKE, ILIKE ASCII, ILIKE wide */
+		const char *error;
+		GlProgram  *prog = gl_build_like(pat.data(), pat.size(), utf8,
+										 flavor == 0 ? NULL : flavor == 1 ? gl_ascii_case_class : test_case_class,
+										 NULL, &error);
+
+		if (prog == NULL)
+			continue;			/* refused (e.g. too long a segment) */
+		compare(dcol, col, prog, std::string(colname) + (flavor ? " ILIKE '" : " LIKE '") +
+				pat + "'" + (utf8 ? "" : " (single-byte)"));
+		free(prog);
+	}
+}
+
+static void
+run_multi_cases(GlDeviceColumn *dcol, const GlColumn *col, const char *colname, int n)
+{
+	for (int i = 0; i < n; i++)
+	{
+		int			nlit;
+		bool		fold;
+		GlProgram  *prog = random_multi(&nlit, &fold);
+
+		if (prog == NULL)
+			continue;
+		compare(dcol, col, prog, std::string(colname) + " Aho-Corasick " +
+				std::to_string(nlit) + " literals" + (fold ? " folded" : ""));
+		free(prog);
+	}
+}
+
+static void
+run_dfa_cases(GlDeviceColumn *dcol, const GlColumn *col, const char *colname, int n)
+{
+	for (int i = 0; i < n; i++)
+	{
+		bool		utf8 = rnd(4) != 0;
+		/* now and then one too large for shared memory: read in place */
+		GlProgram  *prog = random_dfa(utf8, i % 10 == 9 ? 4000 : 40);
+
+		compare(dcol, col, prog, std::string(colname) + " DFA " +
+				std::to_string(prog->u.dfa.nstates) + " states" + (utf8 ? "" : " (single-byte)"));
+		free(prog);
+	}
+}
+
+/* ------------------------------------------- host checks of the preparation */
+
+/*
+ * What the sieve computes from a prepared program, on the host: does the
+ * run occur (with its anchors)?  And does every probe pass every byte its
+ * position accepts?  Checked here by brute force, independently of the
+ * kernel's bit tricks.
+ */
+static bool
+sieve_found(const GlSieve *sv, const std::string &v)
+{
+	for (size_t p = 0; p + sv->nchars <= v.size(); p++)
+	{
+		bool		ok = (!sv->anchored_start || p == 0) &&
+			(!sv->anchored_end || p + sv->nchars == v.size());
+
+		for (uint32_t t = 0; ok && t < sv->nchars; t++)
+		{
+			unsigned char c = v[p + t];
+
+			ok = c < 128 && ((sv->accept[c] >> t) & 1);
+		}
+		if (ok)
+			return true;
+	}
+	return false;
+}
+
+static bool
+sieve_probes_ok(const GlSieve *sv)
+{
+	int32_t		i = sv->probe_pos;
+	int32_t		pos[3] = {i, i + 1, i + (int32_t) sv->probe_gap};
+	int32_t		n = (int32_t) sv->nchars;
+
+	if (n < 2 || sv->probe_gap < 1 || sv->probe_gap > GL_SIEVE_MAX_GAP || pos[2] >= n ||
+		i < -1 || (i == -1 && !sv->anchored_start))
+		return false;
+	for (int k = 0; k < 3; k++)
+		for (int c = 0; c < 128; c++)
+		{
+			/* -1: the separator before a run that starts its row */
+			bool		accepted = pos[k] == -1 ? c == 0 :
+				pos[k] < n && ((sv->accept[c] >> pos[k]) & 1);
+			bool		passes = (c & (sv->probe_mask[k] & 0xFF)) == (sv->probe_value[k] & 0xFF);
+
+			/* every accepted byte passes; past the run, everything passes */
+			if ((accepted || pos[k] >= n) && !passes)
+				return false;
+		}
+	return true;
+}
+
+/* The folded Aho-Corasick table of a prepared MULTI program, on the host. */
+static bool
+folded_multi_found(const GlProgram *prog, const GlPreparedProgram *pp, const std::string &v)
+{
+	const uint8_t *byte_class = (const uint8_t *) gl_program_section(prog, prog->u.multi.byte_class_off);
+	const uint32_t *folded = (const uint32_t *) ((const char *) pp->blob + pp->aux_off);
+	uint32_t	state = 0;
+
+	for (unsigned char c : v)
+	{
+		uint32_t	entry = folded[state + byte_class[c]];
+
+		if (entry >> 31)
+			return true;
+		state = entry & 0x7FFFFFFF;
+	}
+	return false;
+}
+
+static std::string
+random_value(void)
+{
+	return random_text(rnd(40), rnd(2));
+}
+
+/*
+ * The skims' contracts, checked without a GPU: a LIKE sieve run occurs in every
+ * value the CPU engine matches (and is the whole answer when marked exact);
+ * a folded Aho-Corasick table answers like the CPU engine, and the warm-up
+ * covers the longest literal.
+ */
+static void
+run_prep_cases(int n)
+{
+	char		err[256];
+	int			checked = 0;
+	std::string failure;
+
+	for (int i = 0; i < n * 4 && failure.empty(); i++)
+	{
+		std::string pat = random_like_pattern(rnd(2));
+		const char *error;
+		GlProgram  *prog = gl_build_like(pat.data(), pat.size(), true,
+										 rnd(2) ? NULL : test_case_class, NULL, &error);
+		GlPreparedProgram pp;
+
+		if (prog == NULL)
+			continue;
+		if (!gl_prepare_program(prog, 48 * 1024, 0, &pp, err, sizeof(err)))
+			failure = "'" + pat + "' not prepared: " + err;
+		else if (pp.skim == GL_SKIM_SIEVE && !sieve_probes_ok(&pp.sieve))
+			failure = "'" + pat + "': a sieve probe rejects a byte its position accepts";
+		else if (pp.skim == GL_SKIM_SIEVE)
+		{
+			checked++;
+			for (int k = 0; k < 300 && failure.empty(); k++)
+			{
+				std::string v = random_value() + (rnd(2) ? pat : "") + random_value();
+				bool		match = gl_cpu_match_value(prog, v.data(), (uint32_t) v.size());
+				bool		found = sieve_found(&pp.sieve, v);
+
+				if ((match && !found) || (pp.skim_exact && match != found))
+					failure = "'" + pat + "' on '" + v + "': match " + std::to_string(match) +
+						", sieve " + std::to_string(found);
+			}
+		}
+		gl_prepared_free(&pp);
+		free(prog);
+	}
+	tap(failure.empty() && checked > 0,
+		"LIKE sieve runs are necessary (exact where marked) over " +
+		std::to_string(checked) + " programs" + (failure.empty() ? "" : ": " + failure));
+
+	failure.clear();
+	for (int i = 0; i < n && failure.empty(); i++)
+	{
+		int			nlit;
+		bool		fold;
+		size_t		longest;
+		GlProgram  *prog = random_multi(&nlit, &fold, &longest);
+		GlPreparedProgram pp;
+		const uint8_t *accept;
+
+		if (prog == NULL)
+			continue;
+		accept = (const uint8_t *) gl_program_section(prog, prog->u.multi.accept_off);
+		if (!gl_prepare_program(prog, 48 * 1024, 0, &pp, err, sizeof(err)))
+			failure = std::string("MULTI not prepared: ") + err;
+		else if (!accept[0] && (pp.skim != GL_SKIM_MULTI || pp.warmup_bytes < longest ||
+								pp.warmup_bytes % 16 != 0))
+			failure = "MULTI warm-up " + std::to_string(pp.warmup_bytes) + " bytes, longest literal " +
+				std::to_string(longest);
+		for (int k = 0; k < 300 && failure.empty() && !accept[0]; k++)
+		{
+			std::string v = random_value();
+			bool		match = gl_cpu_match_value(prog, v.data(), (uint32_t) v.size());
+
+			if (match != folded_multi_found(prog, &pp, v))
+				failure = "folded Aho-Corasick differs on '" + v + "'";
+		}
+		gl_prepared_free(&pp);
+		free(prog);
+	}
+	tap(failure.empty(), "folded Aho-Corasick tables" + (failure.empty() ? "" : ": " + failure));
+}
+
+/* What the stream kernel computes for one row, on the host. */
+static bool
+byte_dfa_matches(const GlByteDfa *dfa, const std::string &v)
+{
+	uint32_t	state = gl_byte_dfa_state(GL_BYTE_DFA_START);
+
+	for (unsigned char c : v)
+		state = dfa->table[gl_byte_dfa_slot(state, c)] & GL_BYTE_DFA_STATE_BITS;
+	return (dfa->table[gl_byte_dfa_slot(state, 0)] & GL_BYTE_DFA_FLAG) != 0;
+}
+
+/* Values for a program: its own text pieces, mixed into random text. */
+static std::string
+value_for(bool utf8, const std::string &piece)
+{
+	std::string v = random_text(rnd(30), utf8);
+
+	if (rnd(2))
+		v += piece;
+	return v + random_text(rnd(30), utf8);
+}
+
+/*
+ * Byte DFAs against the CPU engine, without a GPU: LIKE / ILIKE (UTF-8
+ * and single-byte), Aho–Corasick and random regex DFAs, each on values
+ * that contain their pieces and on the empty value.  Also checks the SKIP
+ * state, the flag of every separator transition and of nothing else.
+ */
+static void
+run_byte_dfa_cases(int n)
+{
+	int			built = 0,
+				over_cap = 0;
+	std::string failure;
+
+	for (int i = 0; i < n * 10 && failure.empty(); i++)
+	{
+		int			kind = i % 3;
+		bool		utf8 = rnd(2);
+		std::string piece;
+		std::string what;
+		GlProgram  *prog;
+		GlByteDfa	dfa;
+
+		if (kind == 0)
+		{
+			const char *error;
+			int			flavor = rnd(3);
+
+			piece = random_like_pattern(utf8);
+			prog = gl_build_like(piece.data(), piece.size(), utf8 || rnd(2),
+								 flavor == 0 ? NULL : flavor == 1 ? gl_ascii_case_class : test_case_class,
+								 NULL, &error);
+			what = (flavor ? "ILIKE '" : "LIKE '") + piece + "'";
+		}
+		else if (kind == 1)
+		{
+			int			nlit;
+			bool		fold;
+
+			prog = random_multi(&nlit, &fold);
+			what = "Aho-Corasick " + std::to_string(nlit) + " literals";
+		}
+		else
+		{
+			prog = random_dfa(utf8, 30);
+			what = "DFA " + std::to_string(prog->u.dfa.nstates) + " states";
+		}
+		if (prog == NULL)
+			continue;
+		if (!gl_build_byte_dfa(prog, 4096, &dfa))
+		{
+			over_cap++;
+			free(prog);
+			continue;
+		}
+		built++;
+		for (uint32_t id = 0; id < dfa.nstates && failure.empty(); id++)
+			for (uint32_t b = 0; b < 256 && failure.empty(); b++)
+			{
+				uint32_t	entry = dfa.table[gl_byte_dfa_slot(gl_byte_dfa_state(id), b)];
+				uint32_t	next = (entry & GL_BYTE_DFA_STATE_BITS) >> 10;
+				bool		ok = entry == ((entry & GL_BYTE_DFA_STATE_BITS) | (entry & GL_BYTE_DFA_FLAG)) &&
+					(entry & GL_BYTE_DFA_STATE_BITS) == gl_byte_dfa_state(next) &&
+					next < dfa.nstates;
+
+				if (b == 0)		/* separator: to START, flagged only from a row state */
+					ok = ok && next == GL_BYTE_DFA_START &&
+						(id != GL_BYTE_DFA_SKIP || !(entry & GL_BYTE_DFA_FLAG));
+				else			/* others: never flagged; SKIP stays */
+					ok = ok && !(entry & GL_BYTE_DFA_FLAG) &&
+						(id == GL_BYTE_DFA_SKIP) == (next == GL_BYTE_DFA_SKIP);
+				if (!ok)
+					failure = what + ": bad entry, state " + std::to_string(id) + " byte " +
+						std::to_string(b);
+			}
+		for (int k = 0; k < 400 && failure.empty(); k++)
+		{
+			std::string v = k == 0 ? "" : value_for(prog->utf8 != 0, kind == 0 ? piece : "");
+			bool		cpu = gl_cpu_match_value(prog, v.data(), (uint32_t) v.size());
+
+			if (cpu != byte_dfa_matches(&dfa, v))
+				failure = what + " on '" + v + "': cpu " + std::to_string(cpu);
+		}
+		gl_byte_dfa_free(&dfa);
+		free(prog);
+	}
+	tap(failure.empty() && built > n, "byte DFAs equal the CPU engine over " +
+		std::to_string(built) + " programs (" + std::to_string(over_cap) + " over the cap)" +
+		(failure.empty() ? "" : ": " + failure));
+}
+
+/* Malformed programs must be refused before any kernel sees them. */
+static void
+run_malformed_cases(void)
+{
+	char		err[256];
+	GlPreparedProgram pp;
+	GlProgram  *prog = random_dfa(true, 10);
+	uint16_t   *trans = (uint16_t *) gl_program_section(prog, prog->u.dfa.trans_off);
+	const char *error;
+	bool		refused;
+
+	trans[0] = (uint16_t) prog->u.dfa.nstates;
+	refused = !gl_prepare_program(prog, 48 * 1024, UINT32_MAX, &pp, err, sizeof(err));
+	tap(refused, std::string("a DFA with a transition out of range is refused: ") + err);
+	gl_prepared_free(&pp);
+	free(prog);
+
+	prog = random_dfa(true, 10);
+	prog->u.dfa.ranges_off = prog->total_size;
+	prog->u.dfa.nranges = 1;
+	refused = !gl_prepare_program(prog, 48 * 1024, UINT32_MAX, &pp, err, sizeof(err));
+	tap(refused, std::string("a DFA with ranges past the end is refused: ") + err);
+	gl_prepared_free(&pp);
+	free(prog);
+
+	prog = gl_build_like("%a_c%", 5, true, NULL, NULL, &error);
+	((GlLikeSegment *) gl_program_section(prog, prog->u.like.segments_off))[0].nchars = 65;
+	refused = !gl_prepare_program(prog, 48 * 1024, UINT32_MAX, &pp, err, sizeof(err));
+	tap(refused, std::string("a LIKE segment of 65 positions is refused: ") + err);
+	gl_prepared_free(&pp);
+	free(prog);
+}
+
+/* nparts > 1: split as on a host with several GPUs (parts share a device here). */
+static GlDeviceColumn *
+upload(const GlColumn *col, const char *what, int nparts = 1)
+{
+	char		err[256] = "";
+	GlDeviceColumn *dcol = gl_cuda_upload(col, nparts, 0, err, sizeof(err));
+
+	tap(dcol != NULL, std::string("upload ") + what + (dcol ? "" : std::string(": ") + err));
+	return dcol;
+}
+
+/*
+ * Patterns cut from the column's own rows (first, last, random), so the
+ * sieve's runs do occur: '%s%', 's%', '%s' and 's' itself, LIKE and
+ * ILIKE, with s any piece of a value (escaped) -- hits at row starts and
+ * ends, at chunk borders, at the column's first and last bytes.
+ */
+static void
+run_sieve_cases(GlDeviceColumn *dcol, const GlColumn *col, const char *colname, int n)
+{
+	static const char *const forms[] = {"%%%s%%", "%s%%", "%%%s", "%s"};
+
+	for (int i = 0; i < n; i++)
+	{
+		/* row 0 as '%s%' and 's%' (no separator before it), the last row as '%s' */
+		uint64_t	row = i <= 1 ? 0 : i == 2 ? col->nrows - 1 : rnd((uint32_t) col->nrows);
+		uint32_t	len;
+		const char *v = gl_column_value(col, row, &len);
+		uint32_t	from = len > 0 ? rnd(len) : 0;
+		uint32_t	take = (i % 4 >= 2) ? len - from : 1 + rnd(len - from < 40 ? len - from + 1 : 40);
+		std::string piece;
+		char		pat[512];
+		const char *error;
+		bool		ilike = rnd(2);
+		const char *form = forms[i % 4];
+		GlProgram  *prog;
+
+		if (form[0] != '%')
+			from = 0;
+		if (from + take > len)
+			take = len - from;
+		for (uint32_t k = from; k < from + take; k++)
+		{
+			if (v[k] == '%' || v[k] == '_' || v[k] == '\\')
+				piece += '\\';
+			piece += v[k];
+		}
+		snprintf(pat, sizeof(pat), form, piece.c_str());
+		prog = gl_build_like(pat, strlen(pat), true, ilike ? gl_ascii_case_class : NULL, NULL,
+							 &error);
+		if (prog == NULL)
+			continue;
+		compare(dcol, col, prog, std::string(colname) + (ilike ? " ILIKE '" : " LIKE '") +
+				pat + "' (cut from row " + std::to_string(row) + ")");
+		free(prog);
+	}
+}
+
+static void
+run_all_kinds(const GlColumn *col, const char *colname, bool utf8_data, int n, int nparts = 1)
+{
+	GlDeviceColumn *dcol = upload(col, colname, nparts);
+
+	if (dcol == NULL)
+		return;
+	run_like_cases(dcol, col, colname, n, utf8_data);
+	run_sieve_cases(dcol, col, colname, n / 2);
+	run_multi_cases(dcol, col, colname, n / 2);
+	run_dfa_cases(dcol, col, colname, n / 2);
+	gl_cuda_free(dcol);
+}
+
+/* Upload half (in nparts parts), then append the rest in uneven pieces. */
+static void
+run_append_case(const GlColumn *col, int nparts = 1)
+{
+	GlColumn	part;
+	char		err[256] = "";
+	GlDeviceColumn *dcol;
+	uint64_t	row = 0;
+	bool		ok = true;
+
+	gl_column_init(&part, col->nrows, col->nbytes);
+	for (; row < col->nrows / 2; row++)
+	{
+		uint32_t	len;
+		const char *v = gl_column_value(col, row, &len);
+
+		gl_column_append(&part, col->tids[row], v, len,
+						 gl_column_is_null(col, row) ? GL_ROW_IS_NULL : 0);
+	}
+	dcol = upload(&part, "first half for append", nparts);
+	while (dcol != NULL && ok && row < col->nrows)
+	{
+		uint64_t	first = row;
+		uint64_t	end = row + 1 + rnd(3000);
+
+		for (; row < col->nrows && row < end; row++)
+		{
+			uint32_t	len;
+			const char *v = gl_column_value(col, row, &len);
+
+			gl_column_append(&part, col->tids[row], v, len,
+							 gl_column_is_null(col, row) ? GL_ROW_IS_NULL : 0);
+		}
+		ok = gl_cuda_append(dcol, &part, first, err, sizeof(err));
+	}
+	if (dcol == NULL)
+		return;
+	tap(ok, std::string("append in pieces") + (ok ? "" : std::string(": ") + err));
+	run_like_cases(dcol, &part, "appended", 30, false);
+	run_dfa_cases(dcol, &part, "appended", 10);
+	gl_cuda_free(dcol);
+	gl_column_free(&part);
+}
+
+static void
+run_refusal_cases(void)
+{
+	GlColumn	col;
+	GlDeviceColumn *dcol;
+	const char *error;
+	GlProgram  *prog = gl_build_like("%abc%", 5, true, NULL, NULL, &error);
+	std::vector<uint64_t> result(2);
+	GlCudaResult whole = {result.data()};
+	char		err[256] = "";
+	double		ms;
+	bool		refused;
+
+	gl_column_init(&col, 10, 100);
+	append_row(&col, "xabcx", false);
+	dcol = upload(&col, "one row");
+	if (dcol == NULL)
+		return;
+	prog->u.like.segments_off = prog->total_size + 64;
+	refused = !gl_cuda_match(dcol, prog, -1, &whole, &ms, err, sizeof(err));
+	tap(refused, std::string("a program with a bad offset is refused: ") + err);
+	prog->magic = 0;
+	refused = !gl_cuda_match(dcol, prog, -1, &whole, &ms, err, sizeof(err));
+	tap(refused, std::string("a program with a bad magic is refused: ") + err);
+	free(prog);
+	gl_cuda_free(dcol);
+	gl_column_free(&col);
+
+	gl_column_init(&col, 10, 100);
+	dcol = upload(&col, "empty column");
+	prog = gl_build_like("%", 1, true, NULL, NULL, &error);
+	if (dcol != NULL)
+		tap(gl_cuda_match(dcol, prog, -1, &whole, &ms, err, sizeof(err)),
+			"matching an empty column");
+	free(prog);
+	gl_cuda_free(dcol);
+	gl_column_free(&col);
+}
+
+int
+main(int argc, char **argv)
+{
+	GlCudaDeviceInfo info;
+	char		err[256] = "";
+	GlColumn	col;
+	int			n = argc > 1 ? atoi(argv[1]) : 120;
+
+	/* What needs no GPU first, so it runs everywhere. */
+	run_prep_cases(n);
+	run_byte_dfa_cases(n);
+	run_malformed_cases();
+	if (!gl_cuda_probe(&info, 0, err, sizeof(err)))
+	{
+		printf("Bail out! no usable CUDA device: %s\n", err);
+		return 2;
+	}
+	printf("# device: %s, %d SMs, compute capability %d.%d\n",
+		   info.name, info.sm_count, info.cc_major, info.cc_minor);
+
+	run_refusal_cases();
+
+	build_random(&col, 20000, false);
+	run_all_kinds(&col, "ascii", false, n);
+	run_append_case(&col);
+	/* the split over several GPUs, three parts (on one device if that is all) */
+	run_all_kinds(&col, "ascii in 3 parts", false, n / 4, 3);
+	run_append_case(&col, 3);
+	gl_column_free(&col);
+
+	build_random(&col, 20000, true);
+	run_all_kinds(&col, "utf8", true, n);
+	gl_column_free(&col);
+
+	build_adversarial(&col);
+	run_all_kinds(&col, "adversarial", false, n / 2);
+	gl_column_free(&col);
+
+	printf("1..%d\n", test_number);
+	printf("# %d passed, %d failed\n", test_number - failures, failures);
+	return failures ? 1 : 0;
+}
