@@ -34,7 +34,7 @@
 #include <string.h>
 
 #include <map>
-#include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "byte_dfa.h"
@@ -50,6 +50,27 @@ struct SimState
 	uint8_t		done;
 	uint8_t		matched;
 	uint32_t	pad;
+};
+static_assert(sizeof(SimState) % 8 == 0, "SimState is hashed as whole words");
+
+/* States are found again by their bytes (they are always memset). */
+struct SimStateBytes
+{
+	size_t		operator() (const SimState &s) const
+	{
+		uint64_t	words[sizeof(SimState) / 8];
+		uint64_t	h = 0;
+
+		memcpy(words, &s, sizeof(words));
+		for (uint64_t w : words)
+			h = (h ^ w) * UINT64_C(0x9E3779B97F4A7C15);
+		return (size_t) (h ^ (h >> 29));
+	}
+
+	bool		operator() (const SimState &a, const SimState &b) const
+	{
+		return memcmp(&a, &b, sizeof(SimState)) == 0;
+	}
 };
 
 static SimState
@@ -84,6 +105,14 @@ settle(SimState s)
  *	begin(), accepts(s)
  *	decided(s, lo, hi, &ch): do all code points in [lo, hi] act alike?
  *	apply(s, ch)
+ *	forget_unobservable(s, lo, hi): the character is one of [lo, hi] but
+ *		not yet decided; drop what none of those code points can observe.
+ *
+ * The last one keeps partial characters from multiplying the states: a
+ * lead byte such as 0xE2 (which may begin the Kelvin sign) arrives in
+ * every state of an ILIKE '%...k...%', and without it each of them would
+ * get its own copy per pending byte (ILIKE '%tiresias sleep quickly%':
+ * 140 states, too many for shared memory; with it, 32).
  */
 template <class Model>
 struct TextMachine
@@ -112,9 +141,12 @@ struct TextMachine
 	/*
 	 * Apply the partial character once its remaining bits cannot matter.
 	 * An overlong lead (0xC0, 0xC1) never starts a valid character: it
-	 * acts as the code point no pattern names, at once.
+	 * acts as the code point no pattern names, at once.  Valid UTF-8 is
+	 * never overlong, so a character is at least floor, the smallest code
+	 * point its length encodes (0xE0 alone is U+0800..U+0FFF, not
+	 * U+0000..U+0FFF).
 	 */
-	void		try_decide(SimState &s) const
+	void		try_decide(SimState &s, uint32_t floor) const
 	{
 		uint32_t	free_bits = 6 * s.pending;
 		uint64_t	lo = (uint64_t) s.partial << free_bits;
@@ -125,12 +157,17 @@ struct TextMachine
 		{
 			s.pending = 0;
 			apply_codepoint(s, 0xFFFFFFFF);
+			return;
 		}
-		else if (hi <= UINT32_MAX && m.decided(s, (uint32_t) lo, (uint32_t) hi, &ch))
+		if (lo < floor)
+			lo = floor;
+		if (hi <= UINT32_MAX && m.decided(s, (uint32_t) lo, (uint32_t) hi, &ch))
 		{
 			s.pending = 0;
 			m.apply(s, ch);
 		}
+		else if (hi <= UINT32_MAX)
+			m.forget_unobservable(s, (uint32_t) lo, (uint32_t) hi);
 	}
 
 	SimState	step(SimState s, uint32_t b) const
@@ -151,16 +188,18 @@ struct TextMachine
 				apply_codepoint(s, 0xFFFFFFFF);	/* as row_matchers.cuh */
 			else
 			{
+				static const uint32_t floor_of_length[4] = {0, 0x80, 0x800, 0x10000};
+
 				s.pending = (uint8_t) n;
 				s.partial = b & (0x7Fu >> (n + 1));
-				try_decide(s);
+				try_decide(s, floor_of_length[n]);
 			}
 		}
 		else if (s.pending > 0)
 		{
 			s.partial = (s.partial << 6) | (b & 0x3F);
 			s.pending--;
-			try_decide(s);
+			try_decide(s, 0);
 		}
 		/* else: the tail of a character already applied */
 		return settle(s);
@@ -185,7 +224,8 @@ struct LikeModel
 	{
 		SimState	s = blank_state();
 
-		s.first_char = 1;
+		/* only an anchored start looks at it: elsewhere it would split states */
+		s.first_char = prog->u.like.anchored_start;
 		if (prog->u.like.nsegments == 0)
 			s.done = s.matched = !prog->u.like.anchored_start;
 		return s;
@@ -225,6 +265,35 @@ struct LikeModel
 		}
 		*mask = cm->any_mask | exc[a].mask;
 		return lo == hi;
+	}
+
+	/*
+	 * Every character of [lo, hi] acts through any_mask or an exception's
+	 * mask, and advance() moves register bit j to j + 1: only bits below a
+	 * position some of them accept are ever seen again.  (accepts() reads
+	 * the last position's bit of an anchored end: kept too, so even a row
+	 * that ends inside a character is judged as before.)
+	 */
+	void		forget_unobservable(SimState &s, uint32_t lo, uint32_t hi) const
+	{
+		const GlLikeProgram *like = &prog->u.like;
+		const GlCharMasks *cm;
+		const GlCodepointMask *exc;
+		uint64_t	reach;
+		uint64_t	keep;
+
+		if (like->nsegments == 0)
+			return;
+		cm = masks(s.at);
+		exc = (const GlCodepointMask *) gl_program_section(prog, cm->exceptions_off);
+		reach = cm->any_mask;
+		for (uint32_t e = 0; e < cm->nexceptions && exc[e].codepoint <= hi; e++)
+			if (exc[e].codepoint >= lo)
+				reach |= exc[e].mask;
+		keep = reach >> 1;
+		if (like->anchored_end && s.at == like->nsegments - 1)
+			keep |= UINT64_C(1) << (segs[s.at].nchars - 1);
+		s.reg &= keep;
 	}
 
 	/* GlLikeRowMatcher::advance(), on the simulated state. */
@@ -281,6 +350,8 @@ struct RegexModel
 	const uint8_t *flags;
 	const uint16_t *ascii_color;
 	const GlColorRange *ranges;
+	/* forget_unobservable(): per [lo, hi], each state's stand-in */
+	mutable std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> stand_ins;
 
 	void		enter(SimState &s, uint32_t state) const
 	{
@@ -299,12 +370,10 @@ struct RegexModel
 		return s;
 	}
 
-	/* One color for all of [lo, hi]?  Gaps between ranges: default_color. */
+	/* One color for all of [lo, hi]? */
 	bool		decided(const SimState &s, uint32_t lo, uint32_t hi, Char *color) const
 	{
-		const GlDfaProgram *dfa = &prog->u.dfa;
-		uint64_t	pos = lo;
-		int64_t		seen = -1;
+		std::vector<uint32_t> colors;
 
 		(void) s;
 		if (hi < 128)
@@ -312,6 +381,26 @@ struct RegexModel
 			*color = ascii_color[lo];
 			return lo == hi;
 		}
+		colors = colors_in(lo, hi);
+		for (uint32_t other : colors)
+			if (other != colors[0])
+				return false;
+		*color = colors[0];
+		return true;
+	}
+
+	void		apply(SimState &s, Char color) const
+	{
+		enter(s, trans[(size_t) s.at * prog->u.dfa.ncolors + color]);
+	}
+
+	/* The colors of the code points in [lo, hi] (gaps between ranges: default_color). */
+	std::vector<uint32_t> colors_in(uint32_t lo, uint32_t hi) const
+	{
+		const GlDfaProgram *dfa = &prog->u.dfa;
+		std::vector<uint32_t> colors;
+		uint64_t	pos = lo;
+
 		for (uint32_t r = 0; r < dfa->nranges && pos <= hi; r++)
 		{
 			if (ranges[r].hi < pos)
@@ -319,25 +408,44 @@ struct RegexModel
 			if (ranges[r].lo > hi)
 				break;
 			if (ranges[r].lo > pos)
-			{
-				if (seen >= 0 && seen != dfa->default_color)
-					return false;
-				seen = dfa->default_color;
-			}
-			if (seen >= 0 && seen != ranges[r].color)
-				return false;
-			seen = ranges[r].color;
+				colors.push_back(dfa->default_color);
+			colors.push_back(ranges[r].color);
 			pos = (uint64_t) ranges[r].hi + 1;
 		}
-		if (pos <= hi && seen >= 0 && seen != dfa->default_color)
-			return false;
-		*color = (pos <= hi) ? dfa->default_color : (uint32_t) seen;
-		return true;
+		if (pos <= hi)
+			colors.push_back(dfa->default_color);
+		return colors;
 	}
 
-	void		apply(SimState &s, Char color) const
+	/*
+	 * An undecided character of [lo, hi] sees of its state only where each
+	 * of its colors leads, and the state's own flags (accepts() reads them):
+	 * states alike in those stand in for each other, the lowest-numbered
+	 * for all.
+	 */
+	void		forget_unobservable(SimState &s, uint32_t lo, uint32_t hi) const
 	{
-		enter(s, trans[(size_t) s.at * prog->u.dfa.ncolors + color]);
+		const GlDfaProgram *dfa = &prog->u.dfa;
+		auto		key = std::make_pair(lo, hi);
+		auto		found = stand_ins.find(key);
+
+		if (found == stand_ins.end())
+		{
+			std::vector<uint32_t> colors = colors_in(lo, hi);
+			std::map<std::vector<uint32_t>, uint32_t> first_alike;
+			std::vector<uint32_t> stand_in(dfa->nstates);
+
+			for (uint32_t st = 0; st < dfa->nstates; st++)
+			{
+				std::vector<uint32_t> seen(1, flags[st]);
+
+				for (uint32_t color : colors)
+					seen.push_back(trans[(size_t) st * dfa->ncolors + color]);
+				stand_in[st] = first_alike.emplace(seen, st).first->second;
+			}
+			found = stand_ins.emplace(key, std::move(stand_in)).first;
+		}
+		s.at = found->second[s.at];
 	}
 
 	bool		accepts(const SimState &s) const
@@ -399,17 +507,14 @@ static bool
 explore(const Machine &machine, uint32_t max_states, GlByteDfa *out)
 {
 	std::vector<SimState> states;
-	std::map<std::string, uint32_t> ids;
+	std::unordered_map<SimState, uint32_t, SimStateBytes, SimStateBytes> ids;
 	std::vector<uint32_t> table;
-	auto		key = [](const SimState &s) {
-		return std::string((const char *) &s, sizeof(s));
-	};
 
 	if (max_states < 2)
 		return false;
 	states.push_back(blank_state());	/* GL_BYTE_DFA_SKIP: never looked up */
 	states.push_back(machine.begin());
-	ids[key(states[GL_BYTE_DFA_START])] = GL_BYTE_DFA_START;
+	ids[states[GL_BYTE_DFA_START]] = GL_BYTE_DFA_START;
 	table.assign(2 * 256, gl_byte_dfa_state(GL_BYTE_DFA_SKIP));
 	table[gl_byte_dfa_slot(gl_byte_dfa_state(GL_BYTE_DFA_SKIP), 0)] =
 		gl_byte_dfa_state(GL_BYTE_DFA_START);
@@ -422,7 +527,7 @@ explore(const Machine &machine, uint32_t max_states, GlByteDfa *out)
 		for (uint32_t b = 1; b < 256; b++)
 		{
 			SimState	t = machine.step(states[i], b);
-			auto		found = ids.find(key(t));
+			auto		found = ids.find(t);
 			uint32_t	id;
 
 			if (found != ids.end())
@@ -432,7 +537,7 @@ explore(const Machine &machine, uint32_t max_states, GlByteDfa *out)
 				if (states.size() >= max_states)
 					return false;
 				id = (uint32_t) states.size();
-				ids[key(t)] = id;
+				ids[t] = id;
 				states.push_back(t);
 				table.resize(states.size() * 256, 0);
 			}

@@ -72,6 +72,9 @@ typedef struct GlByteDfa
  * ever holds.
  */
 extern bool gl_build_byte_dfa(const GlProgram *prog, uint32_t max_states, GlByteDfa *out);
+
+/* The same, from the automata of recent programs where one is kept (byte_dfa_recent.cu). */
+extern bool gl_byte_dfa_for(const GlProgram *prog, uint32_t max_states, GlByteDfa *out);
 extern void gl_byte_dfa_free(GlByteDfa *dfa);
 
 #endif							/* GPULIKE_BYTE_DFA_H */

@@ -290,6 +290,29 @@ prepare_for_parts(const GlDeviceColumn *dcol, const GlProgram *prog,
 }
 
 /*
+ * Listed words that travel with their count, before it is known: a
+ * selective query's few words then need one synchronization, not two
+ * (12 kB more on the bus, against a round trip of about 10 us).
+ */
+static const uint32_t LISTED_WITH_COUNT = 1024;
+
+/* Words [from, to) of a listing, and their indices, to the pinned host side. */
+static bool
+copy_listed(const GlLaunch *l, const MatchScratch *scratch, const HostListing *host,
+			uint32_t from, uint32_t to)
+{
+	return from >= to ||
+		(gl_cuda_ok(cudaMemcpyAsync(host->index + from, scratch->word_index + from,
+									(to - from) * sizeof(uint32_t), cudaMemcpyDeviceToHost,
+									l->stream),
+					"cudaMemcpyAsync (word indices)", l->errbuf, l->errlen) &&
+		 gl_cuda_ok(cudaMemcpyAsync(host->words + from, scratch->words + from,
+									(to - from) * sizeof(uint64_t), cudaMemcpyDeviceToHost,
+									l->stream),
+					"cudaMemcpyAsync (words)", l->errbuf, l->errlen));
+}
+
+/*
  * Bring the part's result back to the host: listed (out->listed) when
  * out->capacity > 0 and at most that many words are nonzero, else the
  * whole bitmap into out->bits.
@@ -300,6 +323,8 @@ fetch_result(GlDeviceColumn *dcol, const GlLaunch *l, const MatchScratch *scratc
 {
 	GlMatchResources *r = dcol->match;
 	size_t		result_bytes = gl_bitmap_words(dcol->nrows) * sizeof(uint64_t);
+	uint32_t	first = (uint32_t) (out->capacity < LISTED_WITH_COUNT ?
+									out->capacity : LISTED_WITH_COUNT);
 	uint32_t	n;
 
 	out->listed = false;
@@ -313,20 +338,15 @@ fetch_result(GlDeviceColumn *dcol, const GlLaunch *l, const MatchScratch *scratc
 			!gl_cuda_ok(cudaMemcpyAsync(host->count, scratch->word_count, sizeof(uint32_t),
 										cudaMemcpyDeviceToHost, l->stream),
 						"cudaMemcpyAsync (listed words)", l->errbuf, l->errlen) ||
+			!copy_listed(l, scratch, host, 0, first) ||
 			!gl_cuda_ok(cudaStreamSynchronize(l->stream), "listing the result's words",
 						l->errbuf, l->errlen))
 			return false;
 		n = *host->count;
 		if (n <= out->capacity)
 		{
-			if (n > 0 &&
-				(!gl_cuda_ok(cudaMemcpyAsync(host->index, scratch->word_index,
-											 n * sizeof(uint32_t), cudaMemcpyDeviceToHost,
-											 l->stream),
-							 "cudaMemcpyAsync (word indices)", l->errbuf, l->errlen) ||
-				 !gl_cuda_ok(cudaMemcpyAsync(host->words, scratch->words, n * sizeof(uint64_t),
-											 cudaMemcpyDeviceToHost, l->stream),
-							 "cudaMemcpyAsync (words)", l->errbuf, l->errlen) ||
+			if (n > first &&
+				(!copy_listed(l, scratch, host, first, n) ||
 				 !gl_cuda_ok(cudaStreamSynchronize(l->stream), "copying the listed words",
 							 l->errbuf, l->errlen)))
 				return false;

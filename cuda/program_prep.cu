@@ -477,7 +477,7 @@ try_byte_dfa(const GlProgram *prog, size_t shared_limit, uint32_t max_states,
 		return;
 	if (pp->skim == GL_SKIM_MULTI && fit > MULTI_STREAM_MAX_STATES)
 		fit = MULTI_STREAM_MAX_STATES;
-	gl_build_byte_dfa(prog, max_states < fit ? max_states : fit, &pp->byte_dfa);
+	gl_byte_dfa_for(prog, max_states < fit ? max_states : fit, &pp->byte_dfa);
 }
 
 static bool

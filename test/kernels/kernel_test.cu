@@ -68,11 +68,12 @@ tap(bool ok, const std::string &what)
 /* ---------------------------------------------------------------- columns */
 
 /* Characters the random text is made of; patterns use the same ones. */
-static const char *const ascii_chars[] = {"a", "a", "b", "c", " ", "k", "s", "A", "K"};
+static const char *const ascii_chars[] = {"a", "a", "b", "c", " ", "k", "s", "A", "K", "i"};
 static const char *const utf8_chars[] = {
-	"a", "b", "k", "s", " ", "\xC3\xA9" /* é */ , "\xC3\x89" /* É */ ,
+	"a", "b", "k", "s", " ", "i", "\xC3\xA9" /* é */ , "\xC3\x89" /* É */ ,
 	"\xE2\x82\xAC" /* € */ , "\xF0\x9D\x84\x9E" /* 𝄞 */ ,
-	"\xE2\x84\xAA" /* Kelvin */ , "\xC5\xBF" /* long s */
+	"\xE2\x84\xAA" /* Kelvin */ , "\xC5\xBF" /* long s */ ,
+	"\xC4\xB0" /* I with dot */ , "\xE0\xA4\x85" /* U+0905, a lead byte 0xE0 */
 };
 
 static std::string
@@ -152,6 +153,8 @@ test_case_class(void *arg, uint32_t cp, uint32_t *members, int max_members)
 		members[n++] = 0x212A;
 	if (cp == 's')
 		members[n++] = 0x17F;
+	if (cp == 'i')
+		members[n++] = 0x130;
 	if (cp == 0xE9)
 		members[n++] = 0xC9;
 	return n;
@@ -658,6 +661,16 @@ run_byte_dfa_cases(int n)
 			continue;
 		}
 		built++;
+		/* the kept copy, asked for twice (built, then found), is the same table */
+		for (int again = 0; again < 2 && failure.empty(); again++)
+		{
+			GlByteDfa	kept;
+
+			if (!gl_byte_dfa_for(prog, 4096, &kept) || kept.nstates != dfa.nstates ||
+				memcmp(kept.table, dfa.table, (size_t) dfa.nstates * 256 * sizeof(uint32_t)) != 0)
+				failure = what + ": the recent programs' copy differs";
+			gl_byte_dfa_free(&kept);
+		}
 		for (uint32_t id = 0; id < dfa.nstates && failure.empty(); id++)
 			for (uint32_t b = 0; b < 256 && failure.empty(); b++)
 			{
