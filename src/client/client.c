@@ -195,6 +195,7 @@ gl_request_send(GlRequest *req, GlAnswerInfo *info, const char **why_not)
 	info->fell_back = reply.u.match.fell_back;
 	strlcpy(info->engine, reply.u.match.engine, sizeof(info->engine));
 	info->engine_ms = reply.u.match.engine_ms;
+	info->kernel_ms = reply.u.match.kernel_ms;
 	info->answer_ms = reply.u.match.answer_ms;
 	if (info->nbytes == 0)
 	{

@@ -45,6 +45,7 @@ typedef struct GlAnswerInfo
 	bool		fell_back;		/* GPU failed; CPU engine answered */
 	char		engine[64];		/* "cuda (NVIDIA H200)", "cpu (16 threads)" */
 	double		engine_ms;		/* server: matching */
+	double		kernel_ms;		/* server: of which GPU kernels (0: no GPU) */
 	double		answer_ms;		/* server: grouping candidates by page */
 	double		round_trip_ms;	/* here: send to last byte received */
 } GlAnswerInfo;

@@ -175,6 +175,7 @@ typedef struct GlMatchResult
 	bool		fell_back;		/* the GPU failed; the CPU engine answered */
 	char		engine[64];
 	double		engine_ms;		/* matching */
+	double		kernel_ms;		/* of which the GPU's kernels ran (0: no GPU) */
 	double		answer_ms;		/* building the page records */
 } GlMatchResult;
 

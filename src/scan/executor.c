@@ -399,6 +399,7 @@ ask_server(GlScanState *state, dsa_area *dsa, GlPassResult *pass,
 			state->counters.unread += info.counted;
 			state->counters.candidate_pages += info.npages;
 			state->counters.engine_ms += info.engine_ms;
+			state->counters.kernel_ms += info.kernel_ms;
 			state->counters.answer_ms += info.answer_ms;
 			state->counters.round_trip_ms += info.round_trip_ms;
 			break;

@@ -110,6 +110,7 @@ sum_counters(GlScanCounters *sum, const GlScanCounters *a,
 	sum->rechecked_passes = a->rechecked_passes + b->rechecked_passes;
 	sum->heap_fallbacks = a->heap_fallbacks + b->heap_fallbacks;
 	sum->engine_ms = a->engine_ms + b->engine_ms;
+	sum->kernel_ms = a->kernel_ms + b->kernel_ms;
 	sum->answer_ms = a->answer_ms + b->answer_ms;
 	sum->round_trip_ms = a->round_trip_ms + b->round_trip_ms;
 }
@@ -157,6 +158,8 @@ explain_analyze(GlScanState *state, ExplainState *es)
 		if (es->timing)
 		{
 			ExplainPropertyFloat("GpuLike Engine Time", "ms", c.engine_ms, 3, es);
+			if (c.kernel_ms > 0)
+				ExplainPropertyFloat("GpuLike Kernel Time", "ms", c.kernel_ms, 3, es);
 			ExplainPropertyFloat("GpuLike Answer Time", "ms", c.answer_ms, 3, es);
 			ExplainPropertyFloat("GpuLike Request Time", "ms", c.round_trip_ms, 3, es);
 		}

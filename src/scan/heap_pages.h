@@ -34,6 +34,7 @@ typedef struct GlScanCounters
 	uint64		rechecked_passes;
 	uint64		heap_fallbacks; /* passes that read the whole heap */
 	double		engine_ms;
+	double		kernel_ms;
 	double		answer_ms;
 	double		round_trip_ms;
 } GlScanCounters;

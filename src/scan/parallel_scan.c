@@ -192,6 +192,7 @@ gl_shared_scan_add_counters(GlSharedScan *shared,
 	sum->rechecked_passes += counters->rechecked_passes;
 	sum->heap_fallbacks += counters->heap_fallbacks;
 	sum->engine_ms += counters->engine_ms;
+	sum->kernel_ms += counters->kernel_ms;
 	sum->answer_ms += counters->answer_ms;
 	sum->round_trip_ms += counters->round_trip_ms;
 	SpinLockRelease(&shared->mutex);

@@ -71,6 +71,7 @@ typedef struct MatchRun
 	bool		used_cpu;
 	bool		exact;			/* no leaf so far was a superset */
 	double		engine_ms;
+	double		kernel_ms;		/* of engine_ms: the GPU's kernels */
 	bool		fell_back;
 	int			gpus;			/* most GPUs one leaf's column was on */
 	char		gpu_failure[160];	/* why, when fell_back */
@@ -150,6 +151,7 @@ gpu_match(const GlProgram *prog, GlStoredColumn *sc, bool may_list, Operand *out
 					  err, sizeof(err)))
 	{
 		run->used_gpu = true;
+		run->kernel_ms += kernel_ms;
 		run->gpus = Max(run->gpus, gl_store_gpus_of(sc));
 		if (result.listed)
 		{
@@ -493,6 +495,7 @@ gl_evaluate_match(const GlMatchMessage *msg, const GlVisibleBlocks *visible,
 	result->exact = run.exact;
 	result->fell_back = run.fell_back;
 	result->engine_ms = run.engine_ms;
+	result->kernel_ms = run.kernel_ms;
 	result->answer_ms = INSTR_TIME_GET_MILLISEC(elapsed);
 	describe_engine(&run, result);
 	return true;

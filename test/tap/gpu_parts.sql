@@ -9,7 +9,7 @@
 --
 SET client_min_messages = warning;
 SET statement_timeout = '60s';
-SELECT plan(12);
+SELECT plan(14);
 
 CREATE TABLE split_words (id int, w text);
 INSERT INTO split_words
@@ -19,8 +19,10 @@ FROM generate_series(1, 200000) i;
 ANALYZE split_words;
 SELECT gpulike.cache('split_words', 'w');
 
--- A GpuLike plan forced; its engine line (EXPLAIN ANALYZE) and the count.
-CREATE FUNCTION pg_temp.gpulike_count(predicate text, OUT engine text, OUT n bigint)
+-- A GpuLike plan forced; its engine, engine and kernel times (EXPLAIN
+-- ANALYZE), and the count.
+CREATE FUNCTION pg_temp.gpulike_count(predicate text, OUT engine text, OUT n bigint,
+                                      OUT engine_ms float8, OUT kernel_ms float8)
 LANGUAGE plpgsql AS $$
 DECLARE
 	q text := 'SELECT count(*) FROM split_words WHERE ' || predicate;
@@ -31,6 +33,8 @@ BEGIN
 	SET LOCAL max_parallel_workers_per_gather = 0;
 	EXECUTE 'EXPLAIN (ANALYZE, FORMAT JSON) ' || q INTO plan;
 	engine := jsonb_path_query_first(plan, '$.**."GpuLike Engine"') #>> '{}';
+	engine_ms := jsonb_path_query_first(plan, '$.**."GpuLike Engine Time"');
+	kernel_ms := jsonb_path_query_first(plan, '$.**."GpuLike Kernel Time"');
 	EXECUTE q INTO n;
 END $$;
 
@@ -98,6 +102,8 @@ END $$;
 CREATE TEMP TABLE failed AS SELECT * FROM pg_temp.gpulike_count($$w LIKE '%needle%'$$);
 SELECT is((SELECT n FROM failed), pg_temp.postgres_count($$w LIKE '%needle%'$$),
           'a part failing on its GPU: PostgreSQL''s count still');
+SELECT is((SELECT kernel_ms FROM failed), NULL,
+          'no kernel time where the CPU engine answered');
 SELECT CASE WHEN (SELECT yes FROM gpu_host)
 	THEN ok((SELECT engine FROM failed) LIKE 'cpu%after a GPU failure',
 	        'the CPU engine answered after the GPU failure: ' || (SELECT engine FROM failed))
@@ -114,6 +120,11 @@ SELECT is((SELECT n FROM recovered), pg_temp.postgres_count($$w LIKE '%needle%'$
 SELECT CASE WHEN (SELECT yes FROM gpu_host)
 	THEN ok((SELECT engine FROM recovered) LIKE 'cuda%',
 	        'after the fault the GPU answers again: ' || (SELECT engine FROM recovered))
+	ELSE skip('no GPU') END;
+SELECT CASE WHEN (SELECT yes FROM gpu_host)
+	THEN ok((SELECT kernel_ms > 0 AND kernel_ms <= engine_ms FROM recovered),
+	        'the GPU''s kernel time is within the engine time: ' ||
+	        (SELECT kernel_ms || ' of ' || engine_ms || ' ms' FROM recovered))
 	ELSE skip('no GPU') END;
 
 SELECT gpulike.uncache('split_words', 'w');
