@@ -38,7 +38,7 @@ double		gl_rebuild_garbage_fraction = 0.5;
 int			gl_delta_log_kb = 65536;
 bool		gl_regression_mode = false;
 double		gl_request_cost = 500.0;
-double		gl_page_cost = 0.15;
+double		gl_page_cost = 0.25;
 int			gl_recheck_choice = GL_RECHECK_AUTO;
 bool		gl_enable_parallel = true;
 bool		gl_enable_count = true;
@@ -133,7 +133,7 @@ gl_define_settings(void)
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomRealVariable("gpulike.page_cost",
 							 "Planner cost of reading one heap page of candidate rows.",
-							 NULL, &gl_page_cost, 0.15, 0.0, 1e10,
+							 NULL, &gl_page_cost, 0.25, 0.0, 1e10,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomEnumVariable("gpulike.recheck",
 							 "When the offloaded quals are evaluated again on the candidate rows.",

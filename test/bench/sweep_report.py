@@ -182,10 +182,11 @@ def write(out, saved):
         f"{h['cache_seconds']} s; times in ms, warm, median of {h['repeats']} runs\n"
         f"parallel_setup_cost of the gpulike configuration: {h['parallel_setup_cost']} "
         f"(a parallel query's start measured at {h['parallel_overhead_ms']} ms, "
-        f"{h['units_per_ms']} cost units per ms of a sequential scan)",
+        f"{h['units_per_ms']} cost units per ms of a sequential scan); gpulike.page_cost: "
+        f"{h.get('page_cost', 'default')} (a sparse answer's candidate page, measured)",
         "configurations: pg1 = PostgreSQL 1 process; pgpar = PostgreSQL, a worker per core, "
         "parallel costs zeroed; gpulike = the planner's choice with gpulike on (default costs, "
-        "parallel_setup_cost calibrated); "
+        "parallel_setup_cost and gpulike.page_cost calibrated); "
         "gl-serial / gl-par = the GpuLike scan forced serial / parallel.  chosen/best = gpulike "
         "over the best of pg1, pgpar, gl-serial, gl-par; x pgpar, x pg1 = their time over gpulike's",
         table(rows), targets(rows), f"chart: {chart}", f"{passed} passed, {failed} failed"])
