@@ -478,9 +478,27 @@ merge_answers(GlAnswer *a, GlAnswer *b)
 
 /* ----------------------------------------------------------- answers */
 
-static void
-sum_parts(GlAnswer *answer)
+/* An empty answer of one part; false (answer empty, no parts) out of memory. */
+static bool
+start_one_part(GlAnswer *answer)
 {
+	memset(answer, 0, sizeof(*answer));
+	answer->parts = calloc(1, sizeof(GlAnswerBuffer));
+	if (answer->parts == NULL)
+		return false;
+	answer->nparts = 1;
+	return true;
+}
+
+/* The answer's totals from its parts when ok; else it is freed.  Returns ok. */
+static bool
+finish_answer(GlAnswer *answer, bool ok)
+{
+	if (!ok)
+	{
+		gl_answer_free(answer);
+		return false;
+	}
 	answer->npages = 0;
 	answer->ncandidates = 0;
 	answer->nbytes = 0;
@@ -490,6 +508,7 @@ sum_parts(GlAnswer *answer)
 		answer->ncandidates += answer->parts[i].ncandidates;
 		answer->nbytes += answer->parts[i].len;
 	}
+	return true;
 }
 
 /* Word w of a bitmap, with only its rows past the sorted prefix left. */
@@ -667,32 +686,21 @@ gl_answer_from_rows(const GlColumn *col, const uint64_t *bits,
 
 	free(blocks_with_deltas);
 	ok = ok && add_delta_rows(col, NULL, bits, gl_bitmap_words(col->nrows), answer);
-	if (!ok)
-	{
-		gl_answer_free(answer);
-		return false;
-	}
-	sum_parts(answer);
-	return true;
+	return finish_answer(answer, ok);
 }
 
 bool
 gl_answer_from_words(const GlColumn *col, const uint32_t *index,
 					 const uint64_t *words, uint64_t nwords, GlAnswer *answer)
 {
-	PageGatherer *gatherer = malloc(sizeof(PageGatherer));
+	PageGatherer *gatherer;
 	bool		ok;
 
-	memset(answer, 0, sizeof(*answer));
-	answer->parts = calloc(1, sizeof(GlAnswerBuffer));
-	if (gatherer == NULL || answer->parts == NULL)
-	{
-		free(gatherer);
-		free(answer->parts);
-		answer->parts = NULL;
+	if (!start_one_part(answer))
 		return false;
-	}
-	answer->nparts = 1;
+	gatherer = malloc(sizeof(PageGatherer));
+	if (gatherer == NULL)
+		return finish_answer(answer, false);
 	gatherer->out = &answer->parts[0];
 	gatherer->n = 0;
 	ok = true;
@@ -701,42 +709,25 @@ gl_answer_from_words(const GlColumn *col, const uint32_t *index,
 	ok = ok && gather_end(gatherer) &&
 		add_delta_rows(col, index, words, nwords, answer);
 	free(gatherer);
-	if (!ok)
-	{
-		gl_answer_free(answer);
-		return false;
-	}
-	sum_parts(answer);
-	return true;
+	return finish_answer(answer, ok);
 }
 
 bool
 gl_answer_from_tids(const GlTid *tids, uint64_t ntids, GlAnswer *answer)
 {
-	uint64_t   *keys = malloc((ntids > 0 ? ntids : 1) * sizeof(uint64_t));
+	uint64_t   *keys;
 	bool		ok;
 
-	memset(answer, 0, sizeof(*answer));
-	answer->parts = calloc(1, sizeof(GlAnswerBuffer));
-	if (keys == NULL || answer->parts == NULL)
-	{
-		free(keys);
-		free(answer->parts);
-		answer->parts = NULL;
+	if (!start_one_part(answer))
 		return false;
-	}
-	answer->nparts = 1;
+	keys = malloc((ntids > 0 ? ntids : 1) * sizeof(uint64_t));
+	if (keys == NULL)
+		return finish_answer(answer, false);
 	for (uint64_t i = 0; i < ntids; i++)
 		keys[i] = candidate_key(tids[i], true);
 	ok = build_from_keys(keys, ntids, &answer->parts[0]);
 	free(keys);
-	if (!ok)
-	{
-		gl_answer_free(answer);
-		return false;
-	}
-	sum_parts(answer);
-	return true;
+	return finish_answer(answer, ok);
 }
 
 void

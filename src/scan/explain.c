@@ -96,25 +96,6 @@ show_removed(const char *label, double removed, CustomScanState *node,
 							 0, es);
 }
 
-static void
-sum_counters(GlScanCounters *sum, const GlScanCounters *a,
-			 const GlScanCounters *b)
-{
-	sum->requests = a->requests + b->requests;
-	sum->answered = a->answered + b->answered;
-	sum->candidates = a->candidates + b->candidates;
-	sum->candidate_pages = a->candidate_pages + b->candidate_pages;
-	sum->heap_fetches = a->heap_fetches + b->heap_fetches;
-	sum->unread = a->unread + b->unread;
-	sum->invisible = a->invisible + b->invisible;
-	sum->rechecked_passes = a->rechecked_passes + b->rechecked_passes;
-	sum->heap_fallbacks = a->heap_fallbacks + b->heap_fallbacks;
-	sum->engine_ms = a->engine_ms + b->engine_ms;
-	sum->kernel_ms = a->kernel_ms + b->kernel_ms;
-	sum->answer_ms = a->answer_ms + b->answer_ms;
-	sum->round_trip_ms = a->round_trip_ms + b->round_trip_ms;
-}
-
 /* The entries gl_join_matchers joined ("; " occurs in none of them). */
 static List *
 split_matchers(const char *joined)
@@ -134,9 +115,9 @@ split_matchers(const char *joined)
 static void
 explain_analyze(GlScanState *state, ExplainState *es)
 {
-	GlScanCounters c;
+	GlScanCounters c = state->counters;
 
-	sum_counters(&c, &state->counters, &state->worker_counters);
+	gl_scan_counters_add(&c, &state->worker_counters);
 	ExplainPropertyText("GpuLike Recheck",
 						c.rechecked_passes == 0 ? "none (exact answer)" :
 						state->recheck_reason, es);

@@ -39,6 +39,25 @@ typedef struct GlScanCounters
 	double		round_trip_ms;
 } GlScanCounters;
 
+/* sum += more, field by field (a worker's counters into the leader's view). */
+static inline void
+gl_scan_counters_add(GlScanCounters *sum, const GlScanCounters *more)
+{
+	sum->requests += more->requests;
+	sum->answered += more->answered;
+	sum->candidates += more->candidates;
+	sum->candidate_pages += more->candidate_pages;
+	sum->heap_fetches += more->heap_fetches;
+	sum->unread += more->unread;
+	sum->invisible += more->invisible;
+	sum->rechecked_passes += more->rechecked_passes;
+	sum->heap_fallbacks += more->heap_fallbacks;
+	sum->engine_ms += more->engine_ms;
+	sum->kernel_ms += more->kernel_ms;
+	sum->answer_ms += more->answer_ms;
+	sum->round_trip_ms += more->round_trip_ms;
+}
+
 /* Records the executor works through before asking for more. */
 #define GL_RUN_PAGES	16
 

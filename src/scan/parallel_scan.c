@@ -179,22 +179,8 @@ void
 gl_shared_scan_add_counters(GlSharedScan *shared,
 							const GlScanCounters *counters)
 {
-	GlScanCounters *sum = &shared->worker_counters;
-
 	SpinLockAcquire(&shared->mutex);
-	sum->requests += counters->requests;
-	sum->answered += counters->answered;
-	sum->candidates += counters->candidates;
-	sum->candidate_pages += counters->candidate_pages;
-	sum->heap_fetches += counters->heap_fetches;
-	sum->unread += counters->unread;
-	sum->invisible += counters->invisible;
-	sum->rechecked_passes += counters->rechecked_passes;
-	sum->heap_fallbacks += counters->heap_fallbacks;
-	sum->engine_ms += counters->engine_ms;
-	sum->kernel_ms += counters->kernel_ms;
-	sum->answer_ms += counters->answer_ms;
-	sum->round_trip_ms += counters->round_trip_ms;
+	gl_scan_counters_add(&shared->worker_counters, counters);
 	SpinLockRelease(&shared->mutex);
 }
 

@@ -192,6 +192,20 @@ build_column(GlColumn *col, uint32_t nblocks, int ndeltas, int uncertain_one_in)
 											  (uint16_t) (1 + rand() % 250)));
 }
 
+/* Candidates: each row with density_pct % chance, never a superseded one. */
+static uint64_t *
+pick_rows(const GlColumn *col, int density_pct)
+{
+	uint64_t   *bits = calloc(gl_bitmap_words(col->nrows) + 1, sizeof(uint64_t));
+
+	for (uint64_t r = 0; r < col->nrows; r++)
+	{
+		if (rand() % 100 < density_pct && !gl_bitmap_test(col->superseded, r))
+			bits[r / 64] |= UINT64_C(1) << (r % 64);
+	}
+	return bits;
+}
+
 static void
 test_from_rows(uint32_t nblocks, int ndeltas, int density_pct, int nthreads)
 {
@@ -208,17 +222,14 @@ test_from_rows(uint32_t nblocks, int ndeltas, int density_pct, int nthreads)
 	bool		ok;
 
 	build_column(&col, nblocks, ndeltas, 7);
-	bits = calloc(gl_bitmap_words(col.nrows) + 1, sizeof(uint64_t));
+	bits = pick_rows(&col, density_pct);
 	want = malloc((col.nrows + 1) * sizeof(uint64_t));
 	got = malloc((col.nrows + 1) * sizeof(uint64_t));
 	for (uint64_t r = 0; r < col.nrows; r++)
 	{
-		if (rand() % 100 < density_pct && !gl_bitmap_test(col.superseded, r))
-		{
-			bits[r / 64] |= UINT64_C(1) << (r % 64);
+		if (gl_bitmap_test(bits, r))
 			want[nwant++] = col.tids[r] << 1 |
 				(gl_bitmap_test(col.known_live, r) ? 0 : 1);
-		}
 	}
 	qsort(want, nwant, sizeof(uint64_t), compare_u64);
 
@@ -312,17 +323,13 @@ test_counting(uint32_t nblocks, int ndeltas, int density_pct, int visible_pct,
 		if (rand() % 100 < visible_pct)
 			visible_bits[b / 64] |= UINT64_C(1) << (b % 64);
 	}
-	bits = calloc(gl_bitmap_words(col.nrows) + 1, sizeof(uint64_t));
+	bits = pick_rows(&col, density_pct);
 	want = malloc((col.nrows + 1) * sizeof(uint64_t));
 	got = malloc((col.nrows + 1) * sizeof(uint64_t));
 	for (uint64_t r = 0; r < col.nrows; r++)
 	{
-		if (rand() % 100 < density_pct && !gl_bitmap_test(col.superseded, r))
-		{
-			bits[r / 64] |= UINT64_C(1) << (r % 64);
-			if (!gl_bitmap_test(col.known_live, r))
-				uncertain_on[gl_tid_block(col.tids[r])] = true;
-		}
+		if (gl_bitmap_test(bits, r) && !gl_bitmap_test(col.known_live, r))
+			uncertain_on[gl_tid_block(col.tids[r])] = true;
 	}
 	for (uint32_t b = 0; b < nblocks; b++)
 		countable[b] = gl_bitmap_test(visible_bits, b) && !uncertain_on[b] &&
