@@ -289,10 +289,8 @@ plan_count_path(PlannerInfo *root, RelOptInfo *out_rel, CustomPath *best_path,
 	cscan->flags = best_path->flags;
 	cscan->custom_scan_tlist = scan_tlist;
 	cscan->custom_exprs = list_make3(offloaded, recheck, filter);
-	cscan->custom_private = list_make4(gl_offloaded_attnums(offloaded, relid),
-									   makeInteger(GL_OUTPUT_COUNT),
-									   makeInteger(filter != NIL ? 1 : 0),
-									   makeInteger(server_counts ? 1 : 0));
+	cscan->custom_private = gl_scan_private(gl_offloaded_attnums(offloaded, relid),
+											GL_OUTPUT_COUNT, filter != NIL, server_counts);
 	cscan->methods = &gl_scan_methods;
 	return &cscan->scan.plan;
 }

@@ -19,6 +19,7 @@
 
 #include "nodes/extensible.h"
 #include "nodes/pathnodes.h"
+#include "scan/scan.h"
 
 /* What a GpuLike path over one relation evaluates, and how. */
 typedef struct GlScanShape
@@ -42,6 +43,10 @@ extern void gl_count_paths_init(void);
 /* The shape of a GpuLike path of rel (not parameterized). */
 extern void gl_path_shape(RelOptInfo *rel, CustomPath *path,
 						  GlScanShape *shape);
+
+/* A GpuLike plan's custom_private (its layout: scan.h). */
+extern List *gl_scan_private(List *cached_attnums, GlScanOutput output, bool needs_tuple,
+							 bool server_counts);
 
 /* Participants sharing a partial path's work (workers + leader's share). */
 extern double gl_parallel_divisor(int parallel_workers);

@@ -526,11 +526,18 @@ plan_gpulike_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	 * Vars into nestloop Params, and setrefs.c adjusts Vars and Params.
 	 */
 	cscan->custom_exprs = list_make3(offloaded, recheck, NIL);
-	cscan->custom_private = list_make3(gl_offloaded_attnums(offloaded, rel->relid),
-									   makeInteger(GL_OUTPUT_ROWS),
-									   makeInteger(needs_tuple ? 1 : 0));
+	cscan->custom_private = gl_scan_private(gl_offloaded_attnums(offloaded, rel->relid),
+											GL_OUTPUT_ROWS, needs_tuple, false);
 	cscan->methods = &gl_scan_methods;
 	return &cscan->scan.plan;
+}
+
+List *
+gl_scan_private(List *cached_attnums, GlScanOutput output, bool needs_tuple,
+				bool server_counts)
+{
+	return list_make4(cached_attnums, makeInteger(output), makeInteger(needs_tuple ? 1 : 0),
+					  makeInteger(server_counts ? 1 : 0));
 }
 
 void

@@ -17,12 +17,11 @@
  *								lossy ("Recheck Cond");
  *					count_filter COUNT: the other quals (ROWS has them in
  *								scan.plan.qual);
- *	custom_private	list_make3(integer list of the cached columns used,
- *					output (GlScanOutput), needs_tuple (0/1): whether the
- *					output or the other quals read the row's columns),
- *					and for COUNT a fourth: server_counts (0/1), whether
- *					to send the visibility map so that the server counts
- *					(executor.c).
+ *	custom_private	gl_scan_private(): integer list of the cached columns
+ *					used, output (GlScanOutput), needs_tuple (0/1): whether
+ *					the output or the other quals read the row's columns,
+ *					server_counts (0/1, COUNT only): whether to send the
+ *					visibility map so that the server counts (executor.c).
  *
  * ROWS scans the relation (scanrelid > 0) and returns its rows.  COUNT
  * replaces an aggregate of count(*) over such a scan (count_paths.c):
