@@ -235,26 +235,33 @@ gl_request_receive(GlRequest *req, GlAnswerInfo *info, char *pages,
 	return true;
 }
 
-GlColumnSample *
-gl_request_sample(int slot, uint64 generation, uint32 max_rows)
+/*
+ * The mapping is pinned: it outlives the statement being planned, and the
+ * caller lets it go when the column's cache changes.
+ */
+bool
+gl_request_sample(int slot, uint64 generation, uint32 max_rows, uint32 lead_rows,
+				  GlColumnSample *sample)
 {
 	GlSampleMessage msg;
 	GlSession  *session;
 	shm_mq_iovec iov;
 	GlReply		reply;
-	GlColumnSample *sample = NULL;
 	const char *why_not;
 	Size		nbytes;
 	void	   *data;
+	bool		answered = false;
 
+	memset(sample, 0, sizeof(GlColumnSample));
 	session = gl_session_begin_conversation(&why_not);
 	if (session == NULL)
-		return NULL;
+		return false;
 	memset(&msg, 0, sizeof(msg));
 	msg.hdr.kind = GL_MSG_SAMPLE;
 	msg.slot = slot;
 	msg.generation = generation;
 	msg.max_rows = max_rows;
+	msg.lead_rows = lead_rows;
 	iov.data = (const char *) &msg;
 	iov.len = sizeof(msg);
 	if (gl_session_send(session, &iov, 1) &&
@@ -262,20 +269,33 @@ gl_request_sample(int slot, uint64 generation, uint32 max_rows)
 		nbytes == sizeof(GlReply))
 	{
 		memcpy(&reply, data, sizeof(GlReply));
-		if (reply.status == GL_REPLY_OK &&
-			(reply.u.sample.nbytes == 0 ||
-			 (gl_session_receive(session, &nbytes, &data, 0) &&
-			  nbytes == reply.u.sample.nbytes)))
-		{
-			sample = palloc(sizeof(GlColumnSample));
-			sample->slot = slot;
-			sample->generation = generation;
-			sample->nrows = reply.u.sample.nrows;
-			sample->nbytes = reply.u.sample.nbytes;
-			sample->rows = palloc(Max(sample->nbytes, 1));
-			memcpy(sample->rows, data, sample->nbytes);
-		}
+		answered = true;
 	}
-	gl_session_end_conversation(session, sample != NULL);
-	return sample;
+	gl_session_end_conversation(session, answered);
+	if (!answered || reply.status != GL_REPLY_OK)
+		return false;
+
+	/* gone already when the server took a new sample meanwhile */
+	sample->segment = dsm_attach(reply.u.sample.segment);
+	if (sample->segment == NULL)
+		return false;
+	dsm_pin_mapping(sample->segment);
+	if (dsm_segment_map_length(sample->segment) < reply.u.sample.image_bytes)
+	{
+		gl_release_sample(sample);
+		return false;
+	}
+	sample->slot = slot;
+	sample->generation = generation;
+	sample->image = dsm_segment_address(sample->segment);
+	sample->image_bytes = reply.u.sample.image_bytes;
+	return true;
+}
+
+void
+gl_release_sample(GlColumnSample *sample)
+{
+	if (sample->segment != NULL)
+		dsm_detach(sample->segment);
+	memset(sample, 0, sizeof(GlColumnSample));
 }

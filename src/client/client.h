@@ -29,7 +29,9 @@
 #define GPULIKE_CLIENT_H
 
 #include "storage/block.h"
+#include "storage/dsm.h"
 
+#include "column/sample.h"
 #include "program/program.h"
 
 typedef struct GlRequest GlRequest;
@@ -94,22 +96,28 @@ extern bool gl_request_send(GlRequest *req, GlAnswerInfo *info,
 extern bool gl_request_receive(GlRequest *req, GlAnswerInfo *info,
 							   char *pages, const char **why_not);
 
-/* Rows of a cached column, for the planner's estimates. */
+/*
+ * A sample of a cached column, for the planner's estimates: the server's
+ * image of it (column/sample.h), mapped read-only into this backend for as
+ * long as the caller keeps it.
+ */
 typedef struct GlColumnSample
 {
 	int			slot;
-	uint64		generation;		/* of the cache they come from */
-	uint32		nrows;
-	Size		nbytes;
-	char	   *rows;			/* packed as gl_column_sample() packs them */
+	uint64		generation;		/* of the cache it comes from */
+	dsm_segment *segment;
+	const GlSampleImage *image;
+	Size		image_bytes;
 } GlColumnSample;
 
 /*
- * Up to max_rows rows of the cached column of (slot, generation), palloc'd
- * in the current context; NULL when the server cannot give them (it does
- * not hold that copy, no server).
+ * A sample of up to max_rows rows (lead_rows of them first, see sample.h)
+ * of the cached column of (slot, generation), mapped until
+ * gl_release_sample(); false when the server cannot give it (it does not
+ * hold that copy, no server, no memory).
  */
-extern GlColumnSample *gl_request_sample(int slot, uint64 generation,
-										 uint32 max_rows);
+extern bool gl_request_sample(int slot, uint64 generation, uint32 max_rows,
+							  uint32 lead_rows, GlColumnSample *sample);
+extern void gl_release_sample(GlColumnSample *sample);
 
 #endif							/* GPULIKE_CLIENT_H */

@@ -197,16 +197,6 @@ extern void gl_column_trim(GlColumn *col);
  */
 extern bool gl_column_index_pages(GlColumn *col);
 
-/*
- * A systematic sample of the rows that are not superseded: every n-th,
- * up to max_rows rows and max_bytes of values, packed back to back as a
- * uint32 length (GL_SAMPLE_NULL for a NULL) and the value's bytes.
- * malloc'd; NULL on out-of-memory.
- */
-#define GL_SAMPLE_NULL	UINT32_MAX
-
-extern char *gl_column_sample(const GlColumn *col, uint32_t max_rows,
-							  size_t max_bytes, uint32_t *nrows, size_t *nbytes);
 extern void gl_column_free(GlColumn *col);
 extern size_t gl_column_host_bytes(const GlColumn *col);
 

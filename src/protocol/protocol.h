@@ -108,8 +108,9 @@ typedef struct GlLoadRowsMessage
 /* --------------------------------------------------------------- SAMPLE */
 
 /*
- * Rows of a cached column for the planner's estimates: the answer carries
- * nbytes of rows packed as gl_column_sample() packs them, in one message.
+ * A sample of a cached column for the planner's estimates: up to max_rows
+ * rows, the first up to lead_rows of them a smaller sample
+ * (column/sample.h).  The answer names the DSM segment that holds its image.
  */
 typedef struct GlSampleMessage
 {
@@ -117,13 +118,15 @@ typedef struct GlSampleMessage
 	int32		slot;
 	uint32		max_rows;
 	uint64		generation;
+	uint32		lead_rows;
+	uint32		pad;
 } GlSampleMessage;
 
 typedef struct GlSampleResult
 {
-	uint32		nrows;
+	uint32		segment;		/* a dsm_handle */
 	uint32		pad;
-	uint64		nbytes;
+	uint64		image_bytes;
 } GlSampleResult;
 
 #define GL_SAMPLE_MAX_BYTES		(4 * 1024 * 1024)

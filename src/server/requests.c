@@ -275,16 +275,15 @@ serve_load_end(GlServerSession *ss, Size len)
 	}
 }
 
-/* Rows of a column for the planner's estimates (protocol.h). */
+/* A sample of a column for the planner's estimates (protocol.h). */
 static void
 serve_sample(GlServerSession *ss, const char *data, Size len)
 {
 	const GlSampleMessage *msg = (const GlSampleMessage *) data;
 	GlStoredColumn *sc;
 	GlReply		reply;
-	const char *rows;
-	uint32		nrows;
-	size_t		nbytes;
+	dsm_handle	handle;
+	size_t		image_bytes;
 
 	if (len != sizeof(GlSampleMessage))
 	{
@@ -298,19 +297,16 @@ serve_sample(GlServerSession *ss, const char *data, Size len)
 		send_failure(ss, GL_REPLY_UNAVAILABLE, "the column is not held by the gpulike server");
 		return;
 	}
-	if (!gl_store_sample(sc, msg->max_rows, &rows, &nrows, &nbytes))
+	if (!gl_store_sample(sc, msg->max_rows, msg->lead_rows, &handle, &image_bytes))
 	{
 		send_failure(ss, GL_REPLY_UNAVAILABLE, "gpulike server: out of memory sampling a column");
 		return;
 	}
 	memset(&reply, 0, sizeof(reply));
 	reply.status = GL_REPLY_OK;
-	reply.u.sample.nrows = nrows;
-	reply.u.sample.nbytes = nbytes;
+	reply.u.sample.segment = handle;
+	reply.u.sample.image_bytes = image_bytes;
 	send_reply(ss, &reply);
-	if (!ss->finished && nbytes > 0 &&
-		!gl_session_send_blocking(ss->session, rows, nbytes))
-		ss->finished = true;
 }
 
 /* The engine, the GPUs and what the caches hold (gpulike.status(), devices()). */

@@ -28,6 +28,9 @@
  */
 #include "postgres.h"
 
+#include "utils/resowner.h"
+
+#include "column/sample.h"
 #include "protocol/protocol.h"
 #include "registry/registry.h"
 #include "server/stored_column.h"
@@ -38,30 +41,57 @@
 void
 gl_store_free_column(GlStoredColumn *sc)
 {
-	free(sc->sample);
+	if (sc->sample != NULL)
+		dsm_detach(sc->sample);
 	gl_deferred_free(&sc->deferred);
 	gl_store_drop_device(sc);
 	gl_column_free(&sc->col);
 	pfree(sc);
 }
 
+/*
+ * The segment is the server's alone to write; it maps it until the next
+ * sample replaces it, and a backend that maps it keeps it alive until it
+ * lets go (a backend that asks between the two finds it gone and keeps
+ * PostgreSQL's estimate).  Not tied to any resource owner: the server's
+ * requests are not transactions.
+ */
 bool
-gl_store_sample(GlStoredColumn *sc, uint32 max_rows,
-				const char **rows, uint32 *nrows, size_t *nbytes)
+gl_store_sample(GlStoredColumn *sc, uint32 max_rows, uint32 lead_rows,
+				dsm_handle *handle, size_t *image_bytes)
 {
-	if (sc->sample == NULL || sc->sample_rows > max_rows ||
+	if (sc->sample == NULL || sc->sample_max_rows != max_rows ||
+		sc->sample_lead_rows != lead_rows ||
 		sc->col.nrows > sc->sample_taken_at + sc->sample_taken_at / 10)
 	{
-		free(sc->sample);
-		sc->sample = gl_column_sample(&sc->col, max_rows, GL_SAMPLE_MAX_BYTES,
-									  &sc->sample_rows, &sc->sample_bytes);
-		if (sc->sample == NULL)
+		size_t		size;
+		GlSampleImage *image = gl_sample_image_build(&sc->col, max_rows, lead_rows,
+													 GL_SAMPLE_MAX_BYTES, &size);
+		ResourceOwner saved_owner = CurrentResourceOwner;
+		dsm_segment *seg = NULL;
+
+		if (image != NULL)
+		{
+			CurrentResourceOwner = NULL;
+			seg = dsm_create(size, DSM_CREATE_NULL_IF_MAXSEGMENTS);
+			CurrentResourceOwner = saved_owner;
+		}
+		if (seg == NULL)
+		{
+			free(image);
 			return false;
+		}
+		memcpy(dsm_segment_address(seg), image, size);
+		free(image);
+		if (sc->sample != NULL)
+			dsm_detach(sc->sample);
+		sc->sample = seg;
+		sc->sample_max_rows = max_rows;
+		sc->sample_lead_rows = lead_rows;
 		sc->sample_taken_at = sc->col.nrows;
 	}
-	*rows = sc->sample;
-	*nrows = sc->sample_rows;
-	*nbytes = sc->sample_bytes;
+	*handle = dsm_segment_handle(sc->sample);
+	*image_bytes = dsm_segment_map_length(sc->sample);
 	return true;
 }
 

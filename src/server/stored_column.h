@@ -11,6 +11,7 @@
 #ifndef GPULIKE_STORED_COLUMN_H
 #define GPULIKE_STORED_COLUMN_H
 
+#include "storage/dsm.h"
 #include "utils/timestamp.h"
 
 #include "column/column.h"
@@ -30,10 +31,10 @@ typedef struct GlStoredColumn
 	int			part_device[GL_MAX_GPU_PARTS];
 	uint64		part_bytes[GL_MAX_GPU_PARTS];
 	TimestampTz last_used;
-	/* the planner's sample (gl_store_sample), packed as gl_column_sample's */
-	char	   *sample;
-	uint32		sample_rows;
-	size_t		sample_bytes;
+	/* the planner's sample (gl_store_sample): its image in shared memory */
+	dsm_segment *sample;
+	uint32		sample_max_rows;	/* as asked for */
+	uint32		sample_lead_rows;
 	uint64		sample_taken_at;	/* col.nrows then */
 	/* while loading: changes logged meanwhile, and the quota (0: none) */
 	GlDeferred	deferred;
@@ -51,12 +52,13 @@ typedef struct GlStoredColumn
 extern void gl_store_free_column(GlStoredColumn *sc);
 
 /*
- * A sample of sc's rows for the planner (gl_column_sample), kept until the
- * column has grown by a tenth: an estimate does not need the latest rows.
- * False on out-of-memory.
+ * A sample of sc's rows for the planner (column/sample.h), in a DSM segment
+ * that backends map, kept until the column has grown by a tenth (an
+ * estimate does not need the latest rows) or a sample of another size is
+ * asked for.  False when there is no memory for it.
  */
-extern bool gl_store_sample(GlStoredColumn *sc, uint32 max_rows,
-							const char **rows, uint32 *nrows, size_t *nbytes);
+extern bool gl_store_sample(GlStoredColumn *sc, uint32 max_rows, uint32 lead_rows,
+							dsm_handle *handle, size_t *image_bytes);
 
 /*
  * Write a column's sizes and devices to its registry slot (only while the

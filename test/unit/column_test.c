@@ -3,8 +3,7 @@
  *	  The host column (src/column/column.c): appending values and NULLs,
  *	  growth across many reallocations, trimming after a load, and appending
  *	  again after a trim (as delta rows do); the latest row per TID
- *	  (superseded rows) and known-live rows, against a brute-force model;
- *	  the systematic sample of the rows not superseded.
+ *	  (superseded rows) and known-live rows, against a brute-force model.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -161,62 +160,6 @@ test_latest_rows(unsigned seed)
 	free(live);
 }
 
-/*
- * Sample a column of 10000 rows whose every third row was updated (so has
- * a superseded version), and compare with every step-th live row, packed.
- */
-static void
-test_sample(uint32_t max_rows, size_t max_bytes)
-{
-	GlColumn	col;
-	uint64_t   *live = malloc(20000 * sizeof(uint64_t));
-	uint64_t	nlive = 0;
-	uint64_t	step;
-	uint32_t	nrows;
-	size_t		nbytes;
-	size_t		pos = 0;
-	char	   *sample;
-	bool		ok = true;
-	uint32_t	i;
-
-	gl_column_init(&col, 16, 64);
-	append_rows(&col, 0, 10000);
-	for (uint64_t r = 0; r < 10000; r += 3)
-		gl_column_append(&col, col.tids[r], "updated", 7, 0);
-	for (uint64_t r = 0; r < col.nrows; r++)
-		if (!gl_bitmap_test(col.superseded, r))
-			live[nlive++] = r;
-	step = nlive > max_rows ? nlive / max_rows : 1;
-
-	sample = gl_column_sample(&col, max_rows, max_bytes, &nrows, &nbytes);
-	for (i = 0; sample != NULL && i < nrows && ok; i++)
-	{
-		uint64_t	row = live[i * step];
-		uint32_t	stored;
-		uint32_t	len;
-		const char *value = gl_column_value(&col, row, &len);
-
-		memcpy(&stored, sample + pos, sizeof(uint32_t));
-		pos += sizeof(uint32_t);
-		if (gl_column_is_null(&col, row) ? stored != GL_SAMPLE_NULL :
-			stored != len || memcmp(sample + pos, value, len) != 0)
-		{
-			tap_ok(false, "sampled row %u is live row %llu", i,
-				   (unsigned long long) row);
-			ok = false;
-		}
-		pos += stored == GL_SAMPLE_NULL ? 0 : stored;
-	}
-	tap_ok(ok && sample != NULL && pos == nbytes && nbytes <= max_bytes &&
-		   (nrows == (nlive < max_rows ? nlive : max_rows) ||
-			nbytes + sizeof(uint32_t) + 64 > max_bytes),
-		   "sample of %u rows, %zu bytes: every %llu-th of %llu live rows",
-		   nrows, nbytes, (unsigned long long) step, (unsigned long long) nlive);
-	free(sample);
-	free(live);
-	gl_column_free(&col);
-}
-
 int
 main(void)
 {
@@ -248,9 +191,5 @@ main(void)
 
 	test_latest_rows(1);
 	test_latest_rows(2);
-	test_sample(100, 1 << 20);
-	test_sample(4096, 1 << 20);
-	test_sample(100000, 1 << 20);
-	test_sample(4096, 1000);
 	return tap_done();
 }
