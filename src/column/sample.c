@@ -70,7 +70,7 @@ value_bytes(const GlColumn *col, const uint64_t *rows, uint32_t n)
 static size_t
 image_size(uint32_t nrows, uint64_t bytes)
 {
-	return sizeof(GlSampleImage) + (nrows + 1) * sizeof(uint64_t) +
+	return sizeof(GlSampleImage) + ((size_t) nrows + 1) * sizeof(uint64_t) +
 		gl_bitmap_words(nrows) * sizeof(uint64_t) + bytes;
 }
 
@@ -94,13 +94,14 @@ gl_sample_image_build(const GlColumn *col, uint32_t max_rows, uint32_t lead_rows
 {
 	uint64_t	live = live_rows(col);
 	uint32_t	n = live < max_rows ? (uint32_t) live : max_rows;
-	uint64_t   *rows = malloc((n + 1) * sizeof(uint64_t));
+	uint64_t   *rows = malloc(((size_t) n + 1) * sizeof(uint64_t));
 	uint64_t	bytes = 0;
 	uint32_t	every;			/* lead rows are every every-th sampled row */
 	uint32_t	at = 0;
 	GlSampleImage *image;
 	uint64_t   *offsets;
 	uint64_t   *nulls;
+	char	   *values;
 
 	if (rows == NULL)
 		return NULL;
@@ -126,15 +127,16 @@ gl_sample_image_build(const GlColumn *col, uint32_t max_rows, uint32_t lead_rows
 	memset(image, 0, *size - bytes);
 	offsets = (uint64_t *) (image + 1);
 	nulls = offsets + n + 1;
+	values = (char *) (nulls + gl_bitmap_words(n));
 
 	every = lead_rows > 0 && n > lead_rows ? (n + lead_rows - 1) / lead_rows : 1;
 	for (uint32_t i = 0; i < n; i += every)
-		put_row(col, rows[i], at++, offsets, nulls, (char *) (nulls + gl_bitmap_words(n)));
+		put_row(col, rows[i], at++, offsets, nulls, values);
 	image->lead_rows = at;
 	for (uint32_t i = 0; i < n; i++)
 	{
 		if (i % every != 0)
-			put_row(col, rows[i], at++, offsets, nulls, (char *) (nulls + gl_bitmap_words(n)));
+			put_row(col, rows[i], at++, offsets, nulls, values);
 	}
 	image->magic = GL_SAMPLE_MAGIC;
 	image->nrows = n;
