@@ -151,9 +151,9 @@ def write_csv(path, rows):
         w.writerows(rows)
 
 
-def draw(out, title, npoints):
-    if npoints == 0:
-        return "none: no points"
+def draw(out, title, nladder_points):
+    if nladder_points == 0:
+        return "none: no ladder points"
     for python in (sys.executable, "/usr/bin/python3"):
         if os.path.exists(python) and subprocess.run(
                 [python, "-c", "import matplotlib"], capture_output=True).returncode == 0:
@@ -170,7 +170,7 @@ def write(out, saved):
     h = saved["header"]
     write_csv(os.path.join(out, "sweep.csv"), rows)
     chart = draw(out, f"gpulike selectivity sweep, TPC-H SF {h['scale']:g}, {h['cores']} cores",
-                 len(rows))
+                 len([r for r in rows if r["form"] != "whole"]))
     failed = sum(len(r["failed"]) for r in rows)
     passed = sum(len([c for c in CONFIGS if r.get(f"{c}_ms") is not None]) - 1
                  for r in rows if not r["failed"])
