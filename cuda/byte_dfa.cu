@@ -612,6 +612,58 @@ gl_build_byte_dfa(const GlProgram *prog, uint32_t max_states, GlByteDfa *out)
 	}
 }
 
+/*
+ * Row numbers of the compact table, in the order states get them
+ * (byte_dfa.h): START, SKIP, rows 16..31 (the ones of distinct bank
+ * offsets first), rows 1..15, then the rest in order.
+ */
+static uint32_t
+compact_row(uint32_t id)
+{
+	static const uint8_t first_rows[32] = {
+		0, 16, 18, 20, 22, 24, 26, 28, 30, 17, 19, 21, 23, 25, 27, 29, 31,
+		1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+	};
+	uint32_t	rank = id == GL_BYTE_DFA_START ? 0 : id == GL_BYTE_DFA_SKIP ? 1 : id;
+
+	return rank < 32 ? first_rows[rank] : rank;
+}
+
+/* The compact value of byte DFA state number id. */
+static uint32_t
+compact_value(uint32_t id)
+{
+	return 2 * compact_row(id);
+}
+
+bool
+gl_byte_dfa_compact(const GlByteDfa *dfa, uint8_t *out)
+{
+	static_assert(GL_BYTE_DFA_SKIP == 0 && GL_BYTE_DFA_START == 1, "compact_row() swaps them");
+	if (dfa->nstates == 0 || dfa->nstates > GL_BYTE_DFA_COMPACT_STATES)
+		return false;
+	memset(out, 0, gl_byte_dfa_compact_bytes(dfa->nstates));
+	for (uint32_t i = 0; i < dfa->nstates; i++)
+		for (uint32_t b = 0; b < 256; b++)
+		{
+			uint32_t	entry = dfa->table[gl_byte_dfa_slot(gl_byte_dfa_state(i), b)];
+			uint32_t	next = (entry & GL_BYTE_DFA_STATE_BITS) >> 10;
+			uint32_t	value = compact_value(next);
+
+			/* a flag leads to START (explore()), whose copy is the flagged row */
+			if (entry & GL_BYTE_DFA_FLAG)
+			{
+				if (next != GL_BYTE_DFA_START)
+					return false;
+				value |= 1;
+			}
+			out[gl_byte_dfa_compact_slot(compact_value(i), b)] = (uint8_t) value;
+			if (i == GL_BYTE_DFA_START)
+				out[gl_byte_dfa_compact_slot(compact_value(i) | 1, b)] = (uint8_t) value;
+		}
+	return true;
+}
+
 void
 gl_byte_dfa_free(GlByteDfa *dfa)
 {

@@ -45,7 +45,7 @@ constexpr uint32_t GL_BYTE_DFA_FLAG = 0x80000000;
 constexpr uint32_t GL_BYTE_DFA_MAX_STATES = 1u << 21;
 
 /* The value of state number id, as entries and the kernel carry it. */
-__host__ __device__ static inline uint32_t
+__host__ __device__ constexpr uint32_t
 gl_byte_dfa_state(uint32_t id)
 {
 	return (id << 10) | ((id & 31) << 2);
@@ -63,6 +63,56 @@ typedef struct GlByteDfa
 	uint32_t	nstates;		/* 0: no byte DFA (over the cap) */
 	uint32_t   *table;			/* malloc'd, nstates * 256 entries */
 } GlByteDfa;
+
+/*
+ * The compact table: the same automaton with one byte per entry, for
+ * automata of at most GL_BYTE_DFA_COMPACT_STATES states (the stream
+ * kernel's faster form, kernels_stream.cu).  Each state has a row number
+ * r (0..127) and the value 2 * r, plus 1 for "START, flagged" (below);
+ * its entries fill the 256 bytes from value * 256, the entry for byte b
+ * at
+ *
+ *		(value * 256 + b) ^ (value & 0x7C)
+ *
+ * and each entry is the next state's value.  value * 256 + b is the
+ * entry with the text byte below it, one byte permute; the XOR moves a
+ * row's bytes across the 32 shared-memory banks (bank = bits 2..6 of the
+ * offset) by (r / 2) % 32.  Lanes of a warp read neighbouring bytes in
+ * different states, so rows are numbered for text: START, the usual
+ * state, is row 0, and the next 16 states (SKIP first) rows 16..31,
+ * whose bank offsets have bit 3 set: that puts the lower-case letters
+ * and the space, four letters to a bank, on banks START never uses for
+ * them.  (Bank conflicts on average, simulated on kernel_bench's text
+ * and matching Nsight Compute where both were measured: 2.2-way without
+ * the XOR, 1.8 with states in order, 1.1-1.2 so, for '%special%requests%',
+ * '%final%', '%quickly%'.)  The flag, bit 0, comes only with a separator
+ * that ends a matching row, which leads to START: "START, flagged" is a
+ * row of its own, a copy of START's.  The table is half a kB per row, at
+ * least 32 rows (16 kB).
+ */
+constexpr uint32_t GL_BYTE_DFA_COMPACT_STATES = 127;
+constexpr uint32_t GL_BYTE_DFA_COMPACT_START = 0;
+constexpr uint32_t GL_BYTE_DFA_COMPACT_SKIP = 2 * 16;
+
+/* Byte offset of the entry of state value s for byte b. */
+__host__ __device__ constexpr uint32_t
+gl_byte_dfa_compact_slot(uint32_t s, uint32_t b)
+{
+	return ((s << 8) | b) ^ (s & 0x7C);
+}
+
+/* Bytes of the compact table of an automaton of nstates states. */
+__host__ __device__ constexpr uint32_t
+gl_byte_dfa_compact_bytes(uint32_t nstates)
+{
+	return (nstates > 32 ? nstates : 32) * 512;
+}
+
+/*
+ * The compact table of dfa into out (gl_byte_dfa_compact_bytes() of it);
+ * false when dfa has no compact form (too many states).
+ */
+extern bool gl_byte_dfa_compact(const GlByteDfa *dfa, uint8_t *out);
 
 /*
  * Build the byte DFA of prog (already validated by program_prep.cu).

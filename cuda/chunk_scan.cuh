@@ -5,17 +5,21 @@
  *	  where it reported hits, and turning hit positions into rows.
  *
  * Used by the Aho–Corasick skim (kernels_skim.cu) and the
- * stream kernel (kernels_stream.cu: the byte DFA of any program).  An
+ * stream kernels (kernels_stream.cu: the byte DFA of any program).  An
  * automaton A has one operation,
  *
- *		state = a.step(state, byte, hits)
+ *		state = a.step(state, part, k, hits)
  *
- * which also shifts one bit into hits: 1 when this byte completed a hit
- * (bit 31 of the automaton's entry or register, taken with one funnel
- * shift).  A chunk is read as four 64-byte slices through the warp's
- * coalescing stage (kernels_common.cuh), the next slice's loads in flight
- * while the current one is stepped; the slice loop is unrolled so the
- * eight 32-bit hit words stay in registers: hits[g] holds bytes
+ * on byte k (0..3, a constant after unrolling) of the 32-bit word part of
+ * the text -- the word, not the byte, so that an automaton may take the
+ * byte with a byte permute of its own -- which also shifts one bit into
+ * hits: 1 when this byte completed a hit, taken with one funnel shift.
+ * Automata shift towards bit 31 or towards bit 0, whichever their entry
+ * makes one instruction; a.hit_word() puts a finished word of 32 bytes
+ * into the common order.  A chunk is read as four 64-byte slices through
+ * the warp's coalescing stage (kernels_common.cuh), the next slice in
+ * flight while the current one is stepped; the slice loop is unrolled so
+ * the eight 32-bit hit words stay in registers: hits[g] holds bytes
  * g * 32 .. g * 32 + 31, the first of them in bit 31.
  *
  * From a hit position to its row: the chunk index gives the row holding
@@ -44,42 +48,59 @@ gl_shift_in_hit(uint32_t hits, uint32_t entry)
 	return __funnelshift_l(entry, hits, 1);
 }
 
+/* Byte k (0..3) of a 32-bit word of text. */
+__device__ __forceinline__ uint32_t
+gl_byte_in(uint32_t part, int k)
+{
+	return (part >> (8 * k)) & 0xFF;
+}
+
 template <class A>
 __device__ __forceinline__ uint32_t
 gl_scan_word(const A &a, uint32_t state, const uint4 &word, uint32_t &hits)
 {
+	uint32_t	parts[4] = {word.x, word.y, word.z, word.w};
+
 #pragma unroll
 	for (int k = 0; k < 16; k++)
-		state = a.step(state, gl_byte_of(word, k), hits);
+		state = a.step(state, parts[k / 4], k % 4, hits);
 	return state;
 }
 
 /*
- * Step the chunk of this lane (zeros past nchunks; every lane of the warp
- * must call this, for the stage exchange, and the lanes' chunks must be
- * consecutive).  Returns the state after the chunk's last byte.
+ * Step the chunk of this lane, warp_first + lane * stride (zeros past
+ * nchunks; every lane of the warp must call this, for the stage of
+ * Buffers slice buffers).  Returns the state after the chunk's last byte.
+ *
+ * Each slice's copy is started while the slice before it is stepped; the
+ * first one waits.  (Starting the next chunk's first slice during this
+ * chunk's last was slower, 0.99 against 0.86 ms on the H200 for
+ * '%special%requests%'.)
  */
-template <class A>
+template <int Buffers, class A>
 __device__ __forceinline__ uint32_t
-gl_scan_chunk(const A &a, uint32_t state, const uint8_t *__restrict__ data, uint64_t chunk,
-			  uint64_t nchunks, uint4 *warp_stage, uint32_t hits[GL_HIT_WORDS])
+gl_scan_chunk(const A &a, uint32_t state, const uint8_t *__restrict__ data, uint64_t warp_first,
+			  uint32_t stride, uint64_t nchunks, uint4 *warp_stage, uint32_t hits[GL_HIT_WORDS])
 {
-	uint4		pieces[4];
-
-#pragma unroll
-	for (int j = 0; j < 4; j++)
-		pieces[j] = gl_stage_piece(data, chunk, nchunks, 0, j);
+	static_assert(Buffers == 1 || Buffers == 2, "a stage has one or two buffers");
+	gl_stage_fetch(warp_stage, 0, data, warp_first, stride, nchunks, 0);
 #pragma unroll
 	for (uint32_t t = 0; t < GL_SLICES_PER_CHUNK; t++)
 	{
 		uint4		words[4];
+		bool		more = t + 1 < GL_SLICES_PER_CHUNK;
 
-		gl_stage_exchange(warp_stage, pieces, words);
-		if (t + 1 < GL_SLICES_PER_CHUNK)
+		/* slice t is in buffer t % Buffers */
+		if (Buffers == 2 && more)
 		{
-#pragma unroll
-			for (int j = 0; j < 4; j++)
-				pieces[j] = gl_stage_piece(data, chunk, nchunks, t + 1, j);
+			gl_stage_fetch(warp_stage, (t + 1) % 2, data, warp_first, stride, nchunks, t + 1);
+			gl_stage_read<1>(warp_stage, t % 2, words);
+		}
+		else
+		{
+			gl_stage_read<0>(warp_stage, t % Buffers, words);
+			if (more)
+				gl_stage_fetch(warp_stage, 0, data, warp_first, stride, nchunks, t + 1);
 		}
 		hits[2 * t] = 0;
 		hits[2 * t + 1] = 0;
@@ -87,6 +108,8 @@ gl_scan_chunk(const A &a, uint32_t state, const uint8_t *__restrict__ data, uint
 		state = gl_scan_word(a, state, words[1], hits[2 * t]);
 		state = gl_scan_word(a, state, words[2], hits[2 * t + 1]);
 		state = gl_scan_word(a, state, words[3], hits[2 * t + 1]);
+		hits[2 * t] = a.hit_word(hits[2 * t]);
+		hits[2 * t + 1] = a.hit_word(hits[2 * t + 1]);
 	}
 	return state;
 }

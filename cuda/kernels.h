@@ -6,9 +6,9 @@
  * A match runs as a short pipeline on one stream (see match.cu):
  *
  *	stream	(kernels_stream.cu) the program's byte DFA (byte_dfa.h) with the
- *			row separator folded in, one thread per 256-byte chunk: exact,
- *			one pass.  Used whenever the byte DFA fits shared memory and
- *			the sieve alone does not answer the program;
+ *			row separator folded in, one thread per four 256-byte chunks:
+ *			exact, one pass.  Used whenever the byte DFA fits shared memory
+ *			and the sieve alone does not answer the program;
  *	sieve	(kernels_sieve.cu) a literal run of a LIKE pattern, found four
  *			positions per instruction with no table: when the run (with
  *			its anchors) is the whole pattern it sets the result bits and
@@ -86,11 +86,18 @@ typedef struct GlLaunch
 extern bool gl_resident_grid(const void *kernel, int block, uint32_t shared, uint64_t nthreads,
 							 const GlLaunch *l, unsigned *grid);
 
-/* The byte DFA (device copy of its table) over every chunk: exact. */
-extern bool gl_launch_stream(const GlLaunch *l, const uint32_t *table, uint32_t nstates,
-							 uint32_t *result);
-/* Most byte DFA states whose table fits beside the stream kernel's stage. */
-extern uint32_t gl_stream_max_states(uint32_t shared_limit);
+/* A byte DFA's table as the stream kernel reads it (byte_dfa.h). */
+typedef struct GlStreamTable
+{
+	const void *table;			/* device copy */
+	uint32_t	bytes;
+	bool		compact;		/* one-byte entries; else 32-bit ones */
+} GlStreamTable;
+
+/* The byte DFA over every chunk: exact. */
+extern bool gl_launch_stream(const GlLaunch *l, const GlStreamTable *table, uint32_t *result);
+/* Most byte DFA states whose table (compact or wide) fits beside the stream kernel's stage. */
+extern uint32_t gl_stream_max_states(uint32_t shared_limit, bool compact);
 
 /* exact: set the result bits of rows with a hit; else flag chunks. */
 extern bool gl_launch_sieve(const GlLaunch *l, const GlSieve *sieve, bool exact,

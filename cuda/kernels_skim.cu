@@ -28,19 +28,27 @@
 #include "chunk_scan.cuh"
 
 static const int SKIM_BLOCK = 256;
-static const uint32_t STAGE_BYTES = (SKIM_BLOCK / 32) * GL_STAGE_BYTES_PER_WARP;
+/* one buffer: the stage gives the automaton's tables room in shared memory */
+static const uint32_t STAGE_BUFFERS = 1;
+static const uint32_t STAGE_BYTES = (SKIM_BLOCK / 32) * STAGE_BUFFERS * GL_SLICE_BUFFER_BYTES;
 
 struct MultiAutomaton
 {
 	const uint8_t *byte_class;
 	const uint32_t *folded;
 
-	__device__ __forceinline__ uint32_t step(uint32_t state, uint32_t b, uint32_t &hits) const
+	__device__ __forceinline__ uint32_t step(uint32_t state, uint32_t part, int k,
+											 uint32_t &hits) const
 	{
-		uint32_t	entry = folded[state + byte_class[b]];
+		uint32_t	entry = folded[state + byte_class[gl_byte_in(part, k)]];
 
 		hits = gl_shift_in_hit(hits, entry);
 		return entry & 0x7FFFFFFF;
+	}
+
+	__device__ __forceinline__ uint32_t hit_word(uint32_t hits) const
+	{
+		return hits;
 	}
 };
 
@@ -50,8 +58,7 @@ skim(const A &a, const uint8_t *__restrict__ data, uint64_t nchunks,
 	 const GlChunkIndex *__restrict__ chunks, uint32_t nrows, uint32_t warmup_bytes,
 	 uint4 *stage, uint32_t *result)
 {
-	uint32_t	lane = threadIdx.x % 32;
-	uint4	   *warp_stage = stage + (threadIdx.x - lane) * GL_SLICE_PITCH16;
+	uint4	   *warp_stage = gl_warp_stage(stage, STAGE_BUFFERS);
 
 	for (uint64_t base = blockIdx.x * (uint64_t) blockDim.x; base < nchunks;
 		 base += (uint64_t) gridDim.x * blockDim.x)
@@ -70,7 +77,8 @@ skim(const A &a, const uint8_t *__restrict__ data, uint64_t nchunks,
 			for (; pos < chunk_start; pos += 16)
 				state = gl_scan_word(a, state, gl_load16(data + pos), ignored);
 		}
-		state = gl_scan_chunk(a, state, data, chunk, nchunks, warp_stage, hits);
+		state = gl_scan_chunk<STAGE_BUFFERS>(a, state, data, chunk - threadIdx.x % 32, 1, nchunks,
+											 warp_stage, hits);
 		if (active && gl_any_hit(hits))
 			gl_resolve_hits(data + chunk_start, hits, false, chunks[chunk].row, nrows, result);
 	}

@@ -4,44 +4,58 @@
  *	  The stream kernel: the byte DFA of a program (byte_dfa.h) over the
  *	  whole column, exact, in one pass.
  *
- * One thread per 256-byte chunk, read through the coalescing stage and
- * stepped with one shared-memory table load per byte (chunk_scan.cuh).
- * There are no per-row branches: the separator is one more transition,
- * and a row's answer appears as a flag on it.  So all 32 lanes of a warp
- * do the same work whatever the row lengths -- the reason the per-row
- * kernels (kernels_rows.cu) ran with 14 of 32 lanes busy.
+ * A thread steps CHUNKS_PER_THREAD consecutive 256-byte chunks, read
+ * through the coalescing stage (cp.async into shared memory) and stepped
+ * with one shared-memory table load per byte (chunk_scan.cuh).  There are
+ * no per-row branches: the separator is one more transition, and a row's
+ * answer appears as a flag on it.  So all 32 lanes of a warp do the same
+ * work whatever the row lengths -- the reason the per-row kernels
+ * (kernels_rows.cu) ran with 14 of 32 lanes busy.
  *
- * Each row is decided by the thread whose chunk holds its first byte:
- *	- a chunk that opens inside a row (its index entry has back != 0)
- *	  starts in the SKIP state, which ignores bytes up to the next
- *	  separator and then enters START: that row belongs to an earlier
- *	  thread;
- *	- a row still open at the chunk's end (state not SKIP, last byte not a
- *	  separator) is followed past the end, 16 bytes at a time, to its
- *	  separator; a row longer than a chunk costs its owner alone that walk.
- * Flags at separators become result bits by gl_resolve_hits(); the tail
- * row's bit is "first row + separators in the chunk".  The zero bytes
- * after the last row look like empty rows: their bits would be past
- * nrows and are dropped.
+ * Each row is decided by the thread whose chunks hold its first byte:
+ *	- a thread whose first chunk opens inside a row (its index entry has
+ *	  back != 0) starts in the SKIP state, which ignores bytes up to the
+ *	  next separator and then enters START: that row belongs to an
+ *	  earlier thread;
+ *	- a row still open at the end of its last chunk (state not SKIP, last
+ *	  byte not a separator) is followed past the end, 16 bytes at a time,
+ *	  to its separator; a row longer than that costs its owner alone the
+ *	  walk.
+ * Flags at separators become result bits by gl_resolve_hits(), chunk by
+ * chunk; the tail row's bit is "first row + separators in the chunk".
+ * The zero bytes after the last row look like empty rows: their bits
+ * would be past nrows and are dropped.
  *
  * Blocks stay resident and walk the column in steps of the grid, so the
  * table is copied into shared memory once per block.
  *
- * Measured on an H200 (kernel_bench, 2.1 GB of comment text, read 4.45
- * TB/s): 1.17-1.61 TB/s (26-36%) for LIKE with several segments, '_',
- * ILIKE, anchors, small Aho–Corasick and regex DFAs of 7-22 states; on
- * adversarial runs of 'a' within 1.12x of that.  Nsight Compute (for
- * '%special%requests%'): the shared-memory pipe is the limit (L1/TEX 87%
- * busy, DRAM 27%).  Lanes of a warp in different states read entries
- * that share a bank (about 1.5 extra wavefronts per table load), but bank
- * conflicts are not what sets the pace: tables without any (the byte's
- * class first, then one copy of each row per lane, so lane L always reads
- * bank L) were 11% slower, 1.52 against 1.37 ms, because they take two
- * shared-memory loads per byte instead of one.  Registers are capped at
- * 64 for four blocks (32 warps) per SM: 4% faster than 76 registers and
- * 24 warps; 48 registers spill and lose 10-30%.
- * A table with 108 states leaves room for one block per SM and halves
- * the speed.
+ * Two forms of the table (byte_dfa.h), one kernel template:
+ *	compact	(automata of up to 127 states) one byte per entry, the entry
+ *			being the next state's value: the next address is the entry
+ *			with the text byte put below it by one byte permute (PRMT)
+ *			and its row moved across the banks by a three-input logical
+ *			operation, so a byte costs four instructions: permute,
+ *			logical operation, one-byte shared-memory load, and the
+ *			funnel shift that records its flag;
+ *	wide	(larger automata) 32-bit entries, the next state premultiplied
+ *			and the flag in bit 31, addressed by state ^ (byte << 2): a
+ *			shift, a three-input logical operation, the load, a mask and
+ *			the funnel shift.
+ *
+ * Measured on an H200 (kernel_bench, 2.1 GB of comment text, read 4.5
+ * TB/s; test/bench/results/h200-kernels/2026-11-26-compact-stream/):
+ * 2.36-2.37 TB/s (53%) for LIKE with several segments, '_', ILIKE and the
+ * regex 'special.*requests', 1.78-1.87 TB/s (40-42%) where 5-10% of the
+ * rows match (their hits are resolved against the chunk again), 1.53 TB/s
+ * (34%) for '%e_e%' (32% of the rows); the wide table, as before this
+ * form, 1.60 TB/s (36%).  Where the time goes, from variants that leave a
+ * part out ('%special%requests%'): reading the column through the stage
+ * alone runs at 84% of the read bandwidth, stepping one slice again and
+ * again with no memory load at 80%, the two together at 54%: the copies
+ * and the table loads share the load/store pipe, and the stepping is a
+ * chain of dependent table loads that only other warps can hide (Nsight
+ * Compute: DRAM 51%, L1/TEX 53%, issue slots 46% busy, 1.4-way bank
+ * conflicts, 45% occupancy at 64 registers).
  *
  *-------------------------------------------------------------------------
  */
@@ -51,7 +65,17 @@
 #include "chunk_scan.cuh"
 
 static const int STREAM_BLOCK = 256;
-static const uint32_t STAGE_BYTES = (STREAM_BLOCK / 32) * GL_STAGE_BYTES_PER_WARP;
+static const uint32_t STAGE_BUFFERS = 2;
+static const uint32_t STAGE_BYTES = (STREAM_BLOCK / 32) * STAGE_BUFFERS * GL_SLICE_BUFFER_BYTES;
+
+/*
+ * Consecutive chunks stepped by one thread: the row open at the start of
+ * the first is skipped and the row open at the end of the last followed,
+ * once per 1 kB instead of once per chunk (H200, compact table,
+ * '%special%requests%': one chunk 1.46 ms, four 1.17 ms; eight 5% slower
+ * than four).
+ */
+static const uint32_t CHUNKS_PER_THREAD = 4;
 
 /*
  * The block's shared memory: the byte table first, then the warps'
@@ -62,31 +86,97 @@ static const uint32_t STAGE_BYTES = (STREAM_BLOCK / 32) * GL_STAGE_BYTES_PER_WAR
  */
 extern __shared__ uint4 stream_shared[];
 
-/* state = the state's value: entries at byte offset state ^ (byte << 2). */
-struct ByteDfaAutomaton
+/* 32-bit entries: state = the state's value, entries at byte offset state ^ (byte << 2). */
+struct WideAutomaton
 {
+	static constexpr uint32_t skip = gl_byte_dfa_state(GL_BYTE_DFA_SKIP);
+	static constexpr uint32_t start = gl_byte_dfa_state(GL_BYTE_DFA_START);
+
 	__device__ __forceinline__ uint32_t entry(uint32_t state, uint32_t b) const
 	{
 		return *reinterpret_cast<const uint32_t *>(
 			reinterpret_cast<const uint8_t *>(stream_shared) + (state ^ (b << 2)));
 	}
 
-	__device__ __forceinline__ uint32_t step(uint32_t state, uint32_t b, uint32_t &hits) const
+	__device__ __forceinline__ uint32_t step(uint32_t state, uint32_t part, int k,
+											 uint32_t &hits) const
 	{
-		uint32_t	e = entry(state, b);
+		uint32_t	e = entry(state, gl_byte_in(part, k));
 
 		hits = gl_shift_in_hit(hits, e);
+		return e & GL_BYTE_DFA_STATE_BITS;
+	}
+
+	__device__ __forceinline__ uint32_t hit_word(uint32_t hits) const
+	{
+		return hits;
+	}
+
+	__device__ __forceinline__ bool flagged(uint32_t e) const
+	{
+		return (e & GL_BYTE_DFA_FLAG) != 0;
+	}
+
+	__device__ __forceinline__ uint32_t next(uint32_t e) const
+	{
 		return e & GL_BYTE_DFA_STATE_BITS;
 	}
 };
 
 /*
- * Follow the row open at stream position pos (16-byte aligned) to its
- * separator; is it flagged there?
+ * One-byte entries: state = the entry that led to it (byte_dfa.h), the
+ * next entry at ((state << 8) | byte) ^ (state & 0x7C): a byte permute
+ * and a three-input logical operation.  The flag (bit 0) is shifted in at
+ * bit 31, so the hits of 32 bytes come out first-byte-lowest and
+ * hit_word() reverses them.
  */
+struct CompactAutomaton
+{
+	static constexpr uint32_t skip = GL_BYTE_DFA_COMPACT_SKIP;
+	static constexpr uint32_t start = GL_BYTE_DFA_COMPACT_START;
+
+	__device__ __forceinline__ uint32_t entry(uint32_t state, uint32_t b) const
+	{
+		return reinterpret_cast<const uint8_t *>(stream_shared)[gl_byte_dfa_compact_slot(state, b)];
+	}
+
+	__device__ __forceinline__ uint32_t step(uint32_t state, uint32_t part, int k,
+											 uint32_t &hits) const
+	{
+		/* byte 0: the text's byte k; byte 1: the state; bytes 2, 3: its zeros */
+		uint32_t	at = __byte_perm(part, state, 0x6540 | k) ^ (state & 0x7C);
+		uint32_t	e = reinterpret_cast<const uint8_t *>(stream_shared)[at];
+
+		hits = __funnelshift_r(hits, e, 1);
+		return e;
+	}
+
+	__device__ __forceinline__ uint32_t hit_word(uint32_t hits) const
+	{
+		return __brev(hits);
+	}
+
+	__device__ __forceinline__ bool flagged(uint32_t e) const
+	{
+		return (e & 1) != 0;
+	}
+
+	__device__ __forceinline__ uint32_t next(uint32_t e) const
+	{
+		return e;
+	}
+};
+
+/*
+ * Follow the row open at stream position pos (16-byte aligned) to its
+ * separator; is it flagged there?  (Loading 64 bytes at once, and
+ * prefetching them into L2 while the thread's last chunk is stepped, were
+ * both slower: H200, '%special%requests%', 1.18 ms without either, 1.23
+ * with both.)
+ */
+template <class A>
 __device__ static __noinline__ bool
-finish_open_row(const ByteDfaAutomaton &a, uint32_t state, const uint8_t *__restrict__ data,
-				uint64_t pos)
+finish_open_row(const A &a, uint32_t state, const uint8_t *__restrict__ data, uint64_t pos)
 {
 	for (;; pos += 16)
 	{
@@ -98,76 +188,105 @@ finish_open_row(const ByteDfaAutomaton &a, uint32_t state, const uint8_t *__rest
 #pragma unroll
 			for (int k = 0; k < 4; k++)
 			{
-				uint32_t	b = (parts[i] >> (8 * k)) & 0xFF;
-				uint32_t	entry = a.entry(state, b);
+				uint32_t	b = gl_byte_in(parts[i], k);
+				uint32_t	e = a.entry(state, b);
 
 				if (b == 0)
-					return (entry & GL_BYTE_DFA_FLAG) != 0;
-				state = entry & GL_BYTE_DFA_STATE_BITS;
+					return a.flagged(e);
+				state = a.next(e);
 			}
 	}
 }
 
+/*
+ * A thread steps CHUNKS_PER_THREAD consecutive chunks; the lanes of a warp
+ * own consecutive groups of them (lane L from first = base + L * that) and
+ * step chunk c of every group at once, and the grid walks the column in
+ * steps of all its groups.  Keep an eye on the table loads in the SASS:
+ * LDS.U8 [R+UR], the table's address in a uniform register.  Variants of
+ * this loop that carried more across it (the next group's chunk index
+ * entry; the next chunk's first slice) got a separate add before every
+ * table load instead, one instruction more per byte: 1.16 and 1.33 ms
+ * against 1.03 (H200, '%special%requests%', before the cp.async stage).
+ */
+template <class A>
 __global__ static void __launch_bounds__(STREAM_BLOCK, 4)
 stream_kernel(const uint8_t *__restrict__ data, uint64_t nchunks,
 			  const GlChunkIndex *__restrict__ chunks, uint32_t nrows,
 			  const uint4 *__restrict__ table, uint32_t table_bytes, uint32_t *result)
 {
 	uint32_t	lane = threadIdx.x % 32;
-	uint4	   *warp_stage = stream_shared + table_bytes / 16 +
-		(threadIdx.x - lane) * GL_SLICE_PITCH16;
-	ByteDfaAutomaton a;
+	uint4	   *warp_stage = gl_warp_stage(stream_shared + table_bytes / 16, STAGE_BUFFERS);
+	A			a;
 
 	for (uint32_t i = threadIdx.x; i < table_bytes / 16; i += blockDim.x)
 		stream_shared[i] = __ldg(&table[i]);
 	__syncthreads();
 
-	for (uint64_t base = blockIdx.x * (uint64_t) blockDim.x; base < nchunks;
-		 base += (uint64_t) gridDim.x * blockDim.x)
+	for (uint64_t base = blockIdx.x * (uint64_t) blockDim.x * CHUNKS_PER_THREAD;
+		 base < nchunks; base += (uint64_t) gridDim.x * blockDim.x * CHUNKS_PER_THREAD)
 	{
-		uint64_t	chunk = base + threadIdx.x;
-		uint64_t	chunk_end = (chunk + 1) * GL_DEV_CHUNK_BYTES;
-		bool		active = chunk < nchunks;
-		GlChunkIndex where = {0, 0};
-		uint32_t	hits[GL_HIT_WORDS];
-		uint32_t	state;
+		uint64_t	first = base + threadIdx.x * CHUNKS_PER_THREAD;
+		uint32_t	state = A::start;
 
-		if (active)
-			where = chunks[chunk];
-		state = gl_byte_dfa_state(where.back != 0 ? GL_BYTE_DFA_SKIP : GL_BYTE_DFA_START);
-		state = gl_scan_chunk(a, state, data, chunk, nchunks, warp_stage, hits);
-		if (active)
+		if (first < nchunks && chunks[first].back != 0)
+			state = A::skip;
+#pragma unroll 1
+		for (uint32_t c = 0; c < CHUNKS_PER_THREAD; c++)
 		{
+			uint64_t	chunk = first + c;
+			uint64_t	chunk_end = (chunk + 1) * GL_DEV_CHUNK_BYTES;
+			uint32_t	hits[GL_HIT_WORDS];
 			bool		tail_hit = false;
 
-			if (state != gl_byte_dfa_state(GL_BYTE_DFA_SKIP) && data[chunk_end - 1] != 0)
+			state = gl_scan_chunk<STAGE_BUFFERS>(a, state, data,
+												 chunk - lane * CHUNKS_PER_THREAD,
+												 CHUNKS_PER_THREAD, nchunks, warp_stage, hits);
+			if (chunk >= nchunks)
+				continue;
+			/* the row open at the end of this thread's chunks */
+			if (c + 1 == CHUNKS_PER_THREAD && state != A::skip && data[chunk_end - 1] != 0)
 				tail_hit = finish_open_row(a, state, data, chunk_end);
 			if (tail_hit || gl_any_hit(hits))
 				gl_resolve_hits(data + chunk_end - GL_DEV_CHUNK_BYTES, hits, tail_hit,
-								where.row, nrows, result);
+								chunks[chunk].row, nrows, result);
 		}
 	}
 }
 
-bool
-gl_launch_stream(const GlLaunch *l, const uint32_t *table, uint32_t nstates, uint32_t *result)
+template <class A>
+static bool
+launch_stream_with(const GlLaunch *l, const void *table, uint32_t table_bytes, uint32_t *result)
 {
 	const GlDeviceColumn *dcol = l->dcol;
-	uint32_t	table_bytes = nstates * 256 * sizeof(uint32_t);
 	uint32_t	shared = STAGE_BYTES + table_bytes;
+	uint64_t	threads = (dcol->nchunks + CHUNKS_PER_THREAD - 1) / CHUNKS_PER_THREAD;
 	unsigned	grid;
 
-	if (!gl_resident_grid((const void *) stream_kernel, STREAM_BLOCK, shared, dcol->nchunks, l,
+	if (!gl_resident_grid((const void *) stream_kernel<A>, STREAM_BLOCK, shared, threads, l,
 						  &grid))
 		return false;
-	stream_kernel<<<grid, STREAM_BLOCK, shared, l->stream>>>
+	stream_kernel<A><<<grid, STREAM_BLOCK, shared, l->stream>>>
 		(dcol->data, dcol->nchunks, dcol->chunks, (uint32_t) dcol->nrows,
 		 (const uint4 *) table, table_bytes, result);
 	return gl_cuda_ok(cudaGetLastError(), "launching the stream kernel", l->errbuf, l->errlen);
 }
 
-uint32_t
-gl_stream_max_states(uint32_t shared_limit)
+bool
+gl_launch_stream(const GlLaunch *l, const GlStreamTable *table, uint32_t *result)
 {
-	return shared_limit > STAGE_BYTES ? (shared_limit - STAGE_BYTES) / (256 * sizeof(uint32_t)) : 0;
+	if (table->compact)
+		return launch_stream_with<CompactAutomaton>(l, table->table, table->bytes, result);
+	return launch_stream_with<WideAutomaton>(l, table->table, table->bytes, result);
+}
+
+uint32_t
+gl_stream_max_states(uint32_t shared_limit, bool compact)
+{
+	uint32_t	room = shared_limit > STAGE_BYTES ? shared_limit - STAGE_BYTES : 0;
+
+	if (!compact)
+		return room / (256 * sizeof(uint32_t));
+	/* half a kB per state, 32 of them at least */
+	return room < gl_byte_dfa_compact_bytes(1) ? 0 : room / 512;
 }

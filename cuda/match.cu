@@ -9,9 +9,9 @@
  *
  *	LIKE that is one ASCII run		 sieve, exact
  *	  with its anchors
- *	any other program whose byte	 stream, exact
- *	  DFA fits shared memory
- *	  (Aho–Corasick: up to 48 states)
+ *	any other program whose byte	 stream, exact (compact table up
+ *	  DFA fits shared memory		 to 127 states, else wide)
+ *	  (Aho–Corasick: up to 127 states)
  *	otherwise:
  *	  LIKE with an ASCII run		 sieve -> compact -> rows(listed chunks)
  *	  MULTI							 Aho–Corasick skim, exact
@@ -41,7 +41,7 @@
 typedef struct MatchScratch
 {
 	uint64_t   *blob;
-	uint32_t   *byte_dfa;		/* table of the stream kernel */
+	void	   *byte_dfa;		/* table of the stream kernel */
 	uint32_t   *result;
 	uint8_t    *chunk_flags;
 	uint32_t   *chunk_list;
@@ -153,7 +153,7 @@ prepare_resources(GlDeviceColumn *dcol, uint32_t blob_bytes, size_t byte_dfa_byt
 
 	p = (char *) r->scratch;
 	s->blob = (uint64_t *) p;
-	s->byte_dfa = (uint32_t *) (p + align256(blob_bytes));
+	s->byte_dfa = p + align256(blob_bytes);
 	p += blob;
 	s->result = (uint32_t *) p;
 	p += result;
@@ -208,7 +208,7 @@ gl_plan_name(const GlPreparedProgram *pp)
 		case GL_PLAN_SIEVE:
 			return "sieve";
 		case GL_PLAN_STREAM:
-			return "stream";
+			return pp->compact != NULL ? "stream" : "stream-wide";
 		case GL_PLAN_SKIM:
 			return "skim";
 		case GL_PLAN_SIEVE_ROWS:
@@ -236,8 +236,13 @@ run_plan(const GlLaunch *l, const GlPreparedProgram *pp, const GlKernelProgram *
 			ok = gl_launch_sieve(l, &pp->sieve, true, NULL, s->result);
 			break;
 		case GL_PLAN_STREAM:
-			ok = gl_launch_stream(l, s->byte_dfa, pp->byte_dfa.nstates, s->result);
-			break;
+			{
+				GlStreamTable table = {s->byte_dfa};
+
+				gl_stream_table_host(pp, &table.bytes, &table.compact);
+				ok = gl_launch_stream(l, &table, s->result);
+				break;
+			}
 		case GL_PLAN_SKIM:
 			ok = gl_launch_skim_multi(l, kp, s->result);
 			break;
@@ -265,8 +270,8 @@ run_plan(const GlLaunch *l, const GlPreparedProgram *pp, const GlKernelProgram *
  */
 static bool
 prepare_for_parts(const GlDeviceColumn *dcol, const GlProgram *prog,
-				  uint32_t max_stream_states, GlPreparedProgram *pp, size_t *shared_limit,
-				  char *errbuf, size_t errlen)
+				  uint32_t max_stream_states, bool compact_ok, GlPreparedProgram *pp,
+				  size_t *shared_limit, char *errbuf, size_t errlen)
 {
 	int			current;
 	bool		ok;
@@ -286,7 +291,8 @@ prepare_for_parts(const GlDeviceColumn *dcol, const GlProgram *prog,
 			*shared_limit = limit;
 	}
 	cudaSetDevice(current);
-	return ok && gl_prepare_program(prog, *shared_limit, max_stream_states, pp, errbuf, errlen);
+	return ok && gl_prepare_program_with(prog, *shared_limit, max_stream_states, compact_ok, pp,
+										 errbuf, errlen);
 }
 
 /*
@@ -381,7 +387,9 @@ match_part(GlDeviceColumn *dcol, const GlPreparedProgram *pp, size_t shared_limi
 	MatchScratch scratch;
 	HostListing host;
 	cudaStream_t stream;
-	size_t		byte_dfa_bytes = (size_t) pp->byte_dfa.nstates * 256 * sizeof(uint32_t);
+	uint32_t	byte_dfa_bytes = 0;
+	bool		compact;
+	const void *byte_dfa = gl_stream_table_host(pp, &byte_dfa_bytes, &compact);
 	float		ms = 0;
 	bool		ok;
 
@@ -405,7 +413,7 @@ match_part(GlDeviceColumn *dcol, const GlPreparedProgram *pp, size_t shared_limi
 									cudaMemcpyHostToDevice, stream),
 					"cudaMemcpyAsync (program)", errbuf, errlen) &&
 		(byte_dfa_bytes == 0 ||
-		 gl_cuda_ok(cudaMemcpyAsync(scratch.byte_dfa, pp->byte_dfa.table, byte_dfa_bytes,
+		 gl_cuda_ok(cudaMemcpyAsync(scratch.byte_dfa, byte_dfa, byte_dfa_bytes,
 									cudaMemcpyHostToDevice, stream),
 					"cudaMemcpyAsync (byte DFA)", errbuf, errlen));
 	if (!ok)
@@ -492,8 +500,8 @@ match_parts(GlDeviceColumn *dcol, const GlPreparedProgram *pp, size_t shared_lim
 
 static bool
 match_column(GlDeviceColumn *dcol, const GlProgram *prog, uint32_t max_stream_states,
-			 int fail_part, GlCudaResult *result, double *kernel_ms, char *errbuf,
-			 size_t errlen)
+			 bool compact_ok, int fail_part, GlCudaResult *result, double *kernel_ms,
+			 char *errbuf, size_t errlen)
 {
 	GlPreparedProgram pp;
 	size_t		shared_limit;
@@ -502,7 +510,8 @@ match_column(GlDeviceColumn *dcol, const GlProgram *prog, uint32_t max_stream_st
 	*kernel_ms = 0;
 	result->listed = false;
 	result->nwords = 0;
-	ok = prepare_for_parts(dcol, prog, max_stream_states, &pp, &shared_limit, errbuf, errlen);
+	ok = prepare_for_parts(dcol, prog, max_stream_states, compact_ok, &pp, &shared_limit,
+						   errbuf, errlen);
 	/* no exception may reach the server's C code (the parts' vectors, threads) */
 	try
 	{
@@ -525,14 +534,17 @@ bool
 gl_cuda_match(GlDeviceColumn *dcol, const GlProgram *prog, int fail_part,
 			  GlCudaResult *result, double *kernel_ms, char *errbuf, size_t errlen)
 {
-	return match_column(dcol, prog, UINT32_MAX, fail_part, result, kernel_ms, errbuf, errlen);
+	return match_column(dcol, prog, UINT32_MAX, true, fail_part, result, kernel_ms, errbuf,
+						errlen);
 }
 
 bool
 gl_cuda_match_capped(GlDeviceColumn *dcol, const GlProgram *prog, uint32_t max_stream_states,
-					 uint64_t *result, double *kernel_ms, char *errbuf, size_t errlen)
+					 bool compact_ok, uint64_t *result, double *kernel_ms, char *errbuf,
+					 size_t errlen)
 {
 	GlCudaResult whole = {result};
 
-	return match_column(dcol, prog, max_stream_states, -1, &whole, kernel_ms, errbuf, errlen);
+	return match_column(dcol, prog, max_stream_states, compact_ok, -1, &whole, kernel_ms,
+						errbuf, errlen);
 }

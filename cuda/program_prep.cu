@@ -19,11 +19,15 @@
  * The byte DFA (byte_dfa.cu) is built for every program except a LIKE
  * pattern that the sieve answers alone, capped by what fits the stream
  * kernel's shared memory; above the cap the skims and the per-row kernels
- * run instead.  Aho–Corasick has a tighter cap: a large table leaves room
- * for fewer blocks per SM, and the AC skim then wins (H200: 18 states
- * streamed at 1.23 TB/s, 108 states at 0.63 TB/s, while 200 literals on
- * the AC skim ran at 0.91 TB/s).  Up to MULTI_STREAM_MAX_STATES the table
- * costs no occupancy (registers already allow three blocks per SM).
+ * run instead.  Automata of up to GL_BYTE_DFA_COMPACT_STATES states also
+ * get the compact table (one byte per entry, byte_dfa.h), which the
+ * stream kernel steps with fewer instructions.  Aho–Corasick has a
+ * tighter cap: a large table leaves room for fewer blocks per SM, and the
+ * AC skim then wins (H200, wide table: 18 states streamed at 1.23 TB/s,
+ * 108 states at 0.63 TB/s, while 200 literals on the AC skim ran at 0.91
+ * TB/s; the compact table in its first form: 108 states at 0.86 TB/s, the
+ * skim 1.09 TB/s).  Up to MULTI_STREAM_MAX_STATES the table costs no
+ * occupancy.
  *
  * The sieve (kernels_sieve.cu) for LIKE: see choose_like_sieve().
  *
@@ -465,19 +469,37 @@ prepare_dfa(const GlProgram *prog, size_t shared_limit, GlPreparedProgram *pp,
 	return true;
 }
 
-/* The byte DFA, where it fits; a program without one is still run exactly. */
+/*
+ * The byte DFA, where it fits, and its compact table where it has one; a
+ * program without one is still run exactly.
+ */
 static void
 try_byte_dfa(const GlProgram *prog, size_t shared_limit, uint32_t max_states,
-			 GlPreparedProgram *pp)
+			 bool compact_ok, GlPreparedProgram *pp)
 {
 	uint32_t	limit = shared_limit > UINT32_MAX ? UINT32_MAX : (uint32_t) shared_limit;
-	uint32_t	fit = gl_stream_max_states(limit);
+	uint32_t	fit = gl_stream_max_states(limit, false);
+	uint32_t	compact_fit = 0;
 
 	if (pp->skim_exact && pp->skim == GL_SKIM_SIEVE)
 		return;
+	if (compact_ok)
+	{
+		compact_fit = gl_stream_max_states(limit, true);
+		if (compact_fit > GL_BYTE_DFA_COMPACT_STATES)
+			compact_fit = GL_BYTE_DFA_COMPACT_STATES;
+	}
 	if (pp->skim == GL_SKIM_MULTI && fit > MULTI_STREAM_MAX_STATES)
 		fit = MULTI_STREAM_MAX_STATES;
-	gl_byte_dfa_for(prog, max_states < fit ? max_states : fit, &pp->byte_dfa);
+	if (!gl_byte_dfa_for(prog, max_states < fit ? max_states : fit, &pp->byte_dfa) ||
+		pp->byte_dfa.nstates > compact_fit)
+		return;
+	pp->compact = (uint8_t *) malloc(gl_byte_dfa_compact_bytes(pp->byte_dfa.nstates));
+	if (pp->compact != NULL && !gl_byte_dfa_compact(&pp->byte_dfa, pp->compact))
+	{
+		free(pp->compact);
+		pp->compact = NULL;
+	}
 }
 
 static bool
@@ -509,14 +531,35 @@ prepare_kind(const GlProgram *prog, size_t shared_limit, GlPreparedProgram *pp,
 }
 
 bool
-gl_prepare_program(const GlProgram *prog, size_t shared_limit, uint32_t max_stream_states,
-				   GlPreparedProgram *pp, char *errbuf, size_t errlen)
+gl_prepare_program_with(const GlProgram *prog, size_t shared_limit, uint32_t max_stream_states,
+						bool compact_ok, GlPreparedProgram *pp, char *errbuf, size_t errlen)
 {
 	memset(pp, 0, sizeof(*pp));
 	if (!prepare_kind(prog, shared_limit, pp, errbuf, errlen))
 		return false;
-	try_byte_dfa(prog, shared_limit, max_stream_states, pp);
+	try_byte_dfa(prog, shared_limit, max_stream_states, compact_ok, pp);
 	return true;
+}
+
+bool
+gl_prepare_program(const GlProgram *prog, size_t shared_limit, uint32_t max_stream_states,
+				   GlPreparedProgram *pp, char *errbuf, size_t errlen)
+{
+	return gl_prepare_program_with(prog, shared_limit, max_stream_states, true, pp,
+								   errbuf, errlen);
+}
+
+const void *
+gl_stream_table_host(const GlPreparedProgram *pp, uint32_t *bytes, bool *compact)
+{
+	*compact = pp->compact != NULL;
+	if (pp->compact != NULL)
+	{
+		*bytes = gl_byte_dfa_compact_bytes(pp->byte_dfa.nstates);
+		return pp->compact;
+	}
+	*bytes = pp->byte_dfa.nstates * 256 * sizeof(uint32_t);
+	return pp->byte_dfa.table;
 }
 
 void
@@ -524,5 +567,7 @@ gl_prepared_free(GlPreparedProgram *pp)
 {
 	free(pp->blob);
 	pp->blob = NULL;
+	free(pp->compact);
+	pp->compact = NULL;
 	gl_byte_dfa_free(&pp->byte_dfa);
 }

@@ -31,6 +31,7 @@ typedef struct GlPreparedProgram
 	bool		skim_exact;		/* the skim alone decides: no other pass */
 	GlSieve		sieve;			/* GL_SKIM_SIEVE */
 	GlByteDfa	byte_dfa;		/* nstates > 0: the stream kernel decides */
+	uint8_t    *compact;		/* malloc'd compact form of byte_dfa, or NULL */
 } GlPreparedProgram;
 
 /*
@@ -44,13 +45,26 @@ extern bool gl_prepare_program(const GlProgram *prog, size_t shared_limit,
 							   char *errbuf, size_t errlen);
 
 /*
+ * The same, with the compact table of the stream kernel refused
+ * (compact_ok false), so that tests can run the wide one on small automata.
+ */
+extern bool gl_prepare_program_with(const GlProgram *prog, size_t shared_limit,
+									uint32_t max_stream_states, bool compact_ok,
+									GlPreparedProgram *pp, char *errbuf, size_t errlen);
+
+/* The host copy of the stream kernel's table: bytes, and whether compact. */
+extern const void *gl_stream_table_host(const GlPreparedProgram *pp, uint32_t *bytes,
+										bool *compact);
+
+/*
  * gl_cuda_match() with the byte DFA limited to max_stream_states states
  * (UINT32_MAX: as many as fit; 0: never, so the skims and per-row kernels
- * run: kernel_test checks both).
+ * run) and its compact table allowed or not: kernel_test checks each.
  */
 extern bool gl_cuda_match_capped(GlDeviceColumn *dcol, const GlProgram *prog,
-								 uint32_t max_stream_states, uint64_t *result,
-								 double *kernel_ms, char *errbuf, size_t errlen);
+								 uint32_t max_stream_states, bool compact_ok,
+								 uint64_t *result, double *kernel_ms, char *errbuf,
+								 size_t errlen);
 extern void gl_prepared_free(GlPreparedProgram *pp);
 
 /* The kernels gl_cuda_match() runs for pp: "sieve", "stream", "skim", "sieve+rows", "rows". */

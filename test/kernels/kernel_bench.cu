@@ -51,29 +51,10 @@ extern "C"
 #include "gpulike_cuda.h"
 #include "program_prep.h"
 #include "test_random.h"
+#include "bench_text.h"
 
 /* Columns above this many GB are measured alone (see the header). */
 static const double LARGE_COLUMN_GB = 16;
-
-static const char *const words[] = {
-	"furiously", "carefully", "quickly", "blithely", "slyly", "fluffily", "ruthlessly",
-	"regular", "express", "final", "pending", "special", "ironic", "even", "bold",
-	"silent", "unusual", "daring", "idle", "close", "permanent", "quiet", "busy",
-	"packages", "requests", "accounts", "deposits", "foxes", "ideas", "theodolites",
-	"pinto", "beans", "instructions", "dependencies", "excuses", "platelets",
-	"asymptotes", "courts", "dolphins", "multipliers", "sauternes", "warthogs",
-	"frets", "dinos", "attainments", "somas", "Tiresias", "patterns", "forges",
-	"sleep", "wake", "are", "cajole", "haggle", "nag", "use", "boost", "affix",
-	"detect", "integrate", "maintain", "nod", "was", "lose", "sublate", "solve",
-	"thrash", "promise", "engage", "hinder", "print", "x-ray", "breach", "eat",
-	"grow", "impress", "mold", "poach", "serve", "run", "dazzle", "snooze", "doze",
-	"about", "above", "across", "after", "against", "along", "among", "around",
-	"at", "atop", "before", "behind", "beneath", "beside", "between", "beyond",
-	"by", "during", "for", "from", "inside", "into", "near", "of", "on", "over",
-	"past", "since", "through", "to", "toward", "under", "until", "upon", "with",
-	"the", "the", "the", "Customer", "Complaints", "never", "always", "sometimes",
-};
-static const int nwords = sizeof(words) / sizeof(words[0]);
 
 static GlXorshift rng = {0x2545F4914F6CDD1DULL};
 
@@ -88,26 +69,6 @@ die(const char *what, const char *msg)
 {
 	printf("kernel_bench: %s: %s\n", what, msg);
 	exit(2);
-}
-
-/* One comment: words until the target length (19..78), cut there. */
-static uint32_t
-make_comment(char *out)
-{
-	uint32_t	target = 19 + rnd(60);
-	uint32_t	len = 0;
-
-	while (len < target)
-	{
-		const char *w = words[rnd(nwords)];
-		size_t		wl = strlen(w);
-
-		if (len > 0)
-			out[len++] = ' ';
-		memcpy(out + len, w, wl);
-		len += (uint32_t) wl;
-	}
-	return target;
 }
 
 static void
@@ -129,7 +90,7 @@ build_column(GlColumn *col, uint64_t bytes, bool adversarial)
 				buf[len - 1] = 'b';
 		}
 		else
-			len = make_comment(buf);
+			len = gl_bench_comment(&rng, buf);
 		if (!gl_column_append(col, gl_tid_make((uint32_t) (col->nrows / 256), (uint16_t) (col->nrows % 256 + 1)),
 							  buf, len, 0))
 			die("host column", "out of memory");
@@ -340,7 +301,7 @@ multi(int n, const char *const *fixed, int nfixed)
 		else
 		{
 			/* made-up words of the same shape: rare in the text */
-			std::string w = words[rnd(nwords)];
+			std::string w = gl_bench_words[rnd(gl_bench_nwords)];
 
 			w[rnd((uint32_t) w.size())] = 'q';
 			lits.push_back(w);

@@ -257,13 +257,14 @@ random_dfa(bool utf8, uint32_t max_states)
 /* ---------------------------------------------------------------- compare */
 
 /*
- * One program, twice: as gl_cuda_match() plans it (the stream kernel when
- * the byte DFA fits), and with the byte DFA refused, so the skims and the
- * per-row kernels that remain for large automata are checked too.
+ * One program as gl_cuda_match() plans it (the stream kernel when the byte
+ * DFA fits), with the compact table refused (the stream kernel's wide
+ * table), and with the byte DFA refused, so the skims and the per-row
+ * kernels that remain for large automata are checked too.
  */
 static void
 compare_plan(GlDeviceColumn *dcol, const GlColumn *col, const GlProgram *prog,
-			 const std::vector<uint64_t> &cpu, uint32_t max_stream_states,
+			 const std::vector<uint64_t> &cpu, uint32_t max_stream_states, bool compact_ok,
 			 const std::string &what)
 {
 	size_t		nwords = gl_bitmap_words(col->nrows);
@@ -272,7 +273,8 @@ compare_plan(GlDeviceColumn *dcol, const GlColumn *col, const GlProgram *prog,
 	double		ms;
 	uint64_t	matches = 0;
 
-	if (!gl_cuda_match_capped(dcol, prog, max_stream_states, gpu.data(), &ms, err, sizeof(err)))
+	if (!gl_cuda_match_capped(dcol, prog, max_stream_states, compact_ok, gpu.data(), &ms, err,
+							  sizeof(err)))
 	{
 		tap(false, what + ": gl_cuda_match failed: " + err);
 		return;
@@ -360,13 +362,19 @@ compare(GlDeviceColumn *dcol, const GlColumn *col, const GlProgram *prog,
 	GlPreparedProgram pp;
 	char		err[256];
 	const char *plan = "refused";
+	bool		compact = false;
 
 	gl_cpu_match_column(prog, col, cpu.data(), 2);
 	if (gl_prepare_program(prog, 227 * 1024, UINT32_MAX, &pp, err, sizeof(err)))
+	{
 		plan = gl_plan_name(&pp);
+		compact = pp.compact != NULL;
+	}
+	compare_plan(dcol, col, prog, cpu, UINT32_MAX, true, what + " [" + plan + "]");
 	gl_prepared_free(&pp);
-	compare_plan(dcol, col, prog, cpu, UINT32_MAX, what + " [" + plan + "]");
-	compare_plan(dcol, col, prog, cpu, 0, what + " [skim/rows]");
+	if (compact)
+		compare_plan(dcol, col, prog, cpu, UINT32_MAX, false, what + " [stream-wide]");
+	compare_plan(dcol, col, prog, cpu, 0, true, what + " [skim/rows]");
 	if (dcol->next == NULL)
 		compare_listed(dcol, col, prog, cpu, what);
 }
