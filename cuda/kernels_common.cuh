@@ -91,7 +91,7 @@ gl_byte_of(const uint4 &w, int k)
  * as soon as the lanes have taken the current slice into registers, and
  * the stage takes half the shared memory (the Aho–Corasick skim, whose
  * tables need it: 200 literals 2.03 ms with one, 3.00 with two).
-
+ *
  * A buffer holds 32 rows (lanes) of four 16-byte pieces, piece i of row r
  * in slot r * 4 + (i ^ ((r >> 1) & 3)).  A 16-byte access is served
  * eight lanes at a time: eight pieces of one copy instruction fill two

@@ -480,6 +480,7 @@ try_byte_dfa(const GlProgram *prog, size_t shared_limit, uint32_t max_states,
 	uint32_t	limit = shared_limit > UINT32_MAX ? UINT32_MAX : (uint32_t) shared_limit;
 	uint32_t	fit = gl_stream_max_states(limit, false);
 	uint32_t	compact_fit = 0;
+	uint32_t	cap;
 
 	if (pp->skim_exact && pp->skim == GL_SKIM_SIEVE)
 		return;
@@ -489,17 +490,21 @@ try_byte_dfa(const GlProgram *prog, size_t shared_limit, uint32_t max_states,
 		if (compact_fit > GL_BYTE_DFA_COMPACT_STATES)
 			compact_fit = GL_BYTE_DFA_COMPACT_STATES;
 	}
-	if (pp->skim == GL_SKIM_MULTI && fit > MULTI_STREAM_MAX_STATES)
-		fit = MULTI_STREAM_MAX_STATES;
-	if (!gl_byte_dfa_for(prog, max_states < fit ? max_states : fit, &pp->byte_dfa) ||
+	/* the compact table takes half the room per state */
+	cap = fit > compact_fit ? fit : compact_fit;
+	if (pp->skim == GL_SKIM_MULTI && cap > MULTI_STREAM_MAX_STATES)
+		cap = MULTI_STREAM_MAX_STATES;
+	if (!gl_byte_dfa_for(prog, max_states < cap ? max_states : cap, &pp->byte_dfa) ||
 		pp->byte_dfa.nstates > compact_fit)
 		return;
 	pp->compact = (uint8_t *) malloc(gl_byte_dfa_compact_bytes(pp->byte_dfa.nstates));
-	if (pp->compact != NULL && !gl_byte_dfa_compact(&pp->byte_dfa, pp->compact))
-	{
-		free(pp->compact);
-		pp->compact = NULL;
-	}
+	if (pp->compact != NULL && gl_byte_dfa_compact(&pp->byte_dfa, pp->compact))
+		return;
+	free(pp->compact);
+	pp->compact = NULL;
+	/* no compact table after all: the wide one, if it fits */
+	if (pp->byte_dfa.nstates > fit)
+		gl_byte_dfa_free(&pp->byte_dfa);
 }
 
 static bool
