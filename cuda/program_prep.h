@@ -67,7 +67,10 @@ extern bool gl_cuda_match_capped(GlDeviceColumn *dcol, const GlProgram *prog,
 								 size_t errlen);
 extern void gl_prepared_free(GlPreparedProgram *pp);
 
-/* The kernels gl_cuda_match() runs for pp: "sieve", "stream", "skim", "sieve+rows", "rows". */
+/*
+ * The kernels gl_cuda_match() runs for pp: "sieve", "stream" (compact
+ * table), "stream-wide", "skim", "sieve+rows", "rows".
+ */
 extern const char *gl_plan_name(const GlPreparedProgram *pp);
 
 #endif							/* GPULIKE_PROGRAM_PREP_H */

@@ -603,6 +603,20 @@ byte_dfa_matches(const GlByteDfa *dfa, const std::string &v)
 	return (dfa->table[gl_byte_dfa_slot(state, 0)] & GL_BYTE_DFA_FLAG) != 0;
 }
 
+/*
+ * The same with the compact table (byte_dfa.h), as the stream kernel walks
+ * it: from the state the row before left (*state, START or "START,
+ * flagged"), through the row's separator.
+ */
+static bool
+compact_matches(const std::vector<uint8_t> &table, uint32_t *state, const std::string &v)
+{
+	for (unsigned char c : v)
+		*state = table[gl_byte_dfa_compact_slot(*state, c)];
+	*state = table[gl_byte_dfa_compact_slot(*state, 0)];
+	return (*state & 1) != 0;
+}
+
 /* Values for a program: its own text pieces, mixed into random text. */
 static std::string
 value_for(bool utf8, const std::string &piece)
@@ -617,14 +631,16 @@ value_for(bool utf8, const std::string &piece)
 /*
  * Byte DFAs against the CPU engine, without a GPU: LIKE / ILIKE (UTF-8
  * and single-byte), Aho–Corasick and random regex DFAs, each on values
- * that contain their pieces and on the empty value.  Also checks the SKIP
- * state, the flag of every separator transition and of nothing else.
+ * that contain their pieces and on the empty value, and their compact
+ * tables where they have one.  Also checks the SKIP state, the flag of
+ * every separator transition and of nothing else.
  */
 static void
 run_byte_dfa_cases(int n)
 {
 	int			built = 0,
-				over_cap = 0;
+				over_cap = 0,
+				compacted = 0;
 	std::string failure;
 
 	for (int i = 0; i < n * 10 && failure.empty(); i++)
@@ -698,6 +714,16 @@ run_byte_dfa_cases(int n)
 					failure = what + ": bad entry, state " + std::to_string(id) + " byte " +
 						std::to_string(b);
 			}
+		/* the compact table, where the automaton is small enough for one */
+		std::vector<uint8_t> compact(gl_byte_dfa_compact_bytes(dfa.nstates));
+		bool		has_compact = gl_byte_dfa_compact(&dfa, compact.data());
+
+		if (has_compact != (dfa.nstates <= GL_BYTE_DFA_COMPACT_STATES))
+			failure = what + ": compact table " + (has_compact ? "made" : "refused") + " for " +
+				std::to_string(dfa.nstates) + " states";
+		uint32_t	compact_state = GL_BYTE_DFA_COMPACT_START;
+
+		compacted += has_compact;
 		for (int k = 0; k < 400 && failure.empty(); k++)
 		{
 			std::string v = k == 0 ? "" : value_for(prog->utf8 != 0, kind == 0 ? piece : "");
@@ -705,12 +731,16 @@ run_byte_dfa_cases(int n)
 
 			if (cpu != byte_dfa_matches(&dfa, v))
 				failure = what + " on '" + v + "': cpu " + std::to_string(cpu);
+			else if (has_compact && cpu != compact_matches(compact, &compact_state, v))
+				failure = what + " on '" + v + "': cpu " + std::to_string(cpu) +
+					", compact table differs";
 		}
 		gl_byte_dfa_free(&dfa);
 		free(prog);
 	}
-	tap(failure.empty() && built > n, "byte DFAs equal the CPU engine over " +
-		std::to_string(built) + " programs (" + std::to_string(over_cap) + " over the cap)" +
+	tap(failure.empty() && built > n && compacted > n, "byte DFAs equal the CPU engine over " +
+		std::to_string(built) + " programs (" + std::to_string(over_cap) + " over the cap, " +
+		std::to_string(compacted) + " also as compact tables)" +
 		(failure.empty() ? "" : ": " + failure));
 }
 
