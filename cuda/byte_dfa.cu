@@ -596,22 +596,6 @@ build_byte_dfa(const GlProgram *prog, uint32_t max_states, GlByteDfa *out)
 	return false;
 }
 
-bool
-gl_build_byte_dfa(const GlProgram *prog, uint32_t max_states, GlByteDfa *out)
-{
-	out->nstates = 0;
-	out->table = NULL;
-	/* The server's threads must never see a C++ exception (out of memory). */
-	try
-	{
-		return build_byte_dfa(prog, max_states, out);
-	}
-	catch (...)
-	{
-		return false;
-	}
-}
-
 /*
  * Row numbers of the compact table, in the order states get them
  * (byte_dfa.h): START, SKIP, rows 16..31 (the ones of distinct bank
@@ -636,13 +620,19 @@ compact_value(uint32_t id)
 	return 2 * compact_row(id);
 }
 
-bool
-gl_byte_dfa_compact(const GlByteDfa *dfa, uint8_t *out)
+/*
+ * The compact table of dfa (byte_dfa.h), malloc'd; NULL when dfa has too
+ * many states for one, or on out-of-memory.
+ */
+static uint8_t *
+compact_table(const GlByteDfa *dfa)
 {
+	uint8_t    *out;
+
 	static_assert(GL_BYTE_DFA_SKIP == 0 && GL_BYTE_DFA_START == 1, "compact_row() swaps them");
-	if (dfa->nstates == 0 || dfa->nstates > GL_BYTE_DFA_COMPACT_STATES)
-		return false;
-	memset(out, 0, gl_byte_dfa_compact_bytes(dfa->nstates));
+	if (dfa->nstates == 0 || dfa->nstates > GL_BYTE_DFA_COMPACT_STATES ||
+		(out = (uint8_t *) calloc(gl_byte_dfa_compact_bytes(dfa->nstates), 1)) == NULL)
+		return NULL;
 	for (uint32_t i = 0; i < dfa->nstates; i++)
 		for (uint32_t b = 0; b < 256; b++)
 		{
@@ -654,13 +644,36 @@ gl_byte_dfa_compact(const GlByteDfa *dfa, uint8_t *out)
 			if (entry & GL_BYTE_DFA_FLAG)
 			{
 				if (next != GL_BYTE_DFA_START)
-					return false;
+				{
+					free(out);
+					return NULL;
+				}
 				value |= 1;
 			}
 			out[gl_byte_dfa_compact_slot(compact_value(i), b)] = (uint8_t) value;
 			if (i == GL_BYTE_DFA_START)
 				out[gl_byte_dfa_compact_slot(compact_value(i) | 1, b)] = (uint8_t) value;
 		}
+	return out;
+}
+
+bool
+gl_build_byte_dfa(const GlProgram *prog, uint32_t max_states, GlByteDfa *out)
+{
+	out->nstates = 0;
+	out->table = NULL;
+	out->compact = NULL;
+	/* The server's threads must never see a C++ exception (out of memory). */
+	try
+	{
+		if (!build_byte_dfa(prog, max_states, out))
+			return false;
+	}
+	catch (...)
+	{
+		return false;
+	}
+	out->compact = compact_table(out);
 	return true;
 }
 
@@ -668,6 +681,8 @@ void
 gl_byte_dfa_free(GlByteDfa *dfa)
 {
 	free(dfa->table);
+	free(dfa->compact);
 	dfa->table = NULL;
+	dfa->compact = NULL;
 	dfa->nstates = 0;
 }

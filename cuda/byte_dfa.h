@@ -62,6 +62,7 @@ typedef struct GlByteDfa
 {
 	uint32_t	nstates;		/* 0: no byte DFA (over the cap) */
 	uint32_t   *table;			/* malloc'd, nstates * 256 entries */
+	uint8_t    *compact;		/* malloc'd compact table (below), or NULL */
 } GlByteDfa;
 
 /*
@@ -109,15 +110,11 @@ gl_byte_dfa_compact_bytes(uint32_t nstates)
 }
 
 /*
- * The compact table of dfa into out (gl_byte_dfa_compact_bytes() of it);
- * false when dfa has no compact form (too many states).
- */
-extern bool gl_byte_dfa_compact(const GlByteDfa *dfa, uint8_t *out);
-
-/*
- * Build the byte DFA of prog (already validated by program_prep.cu).
- * Returns false with nstates = 0 when it would need more than max_states
- * states (the caller then uses the per-row kernels) or on out-of-memory.
+ * Build the byte DFA of prog (already validated by program_prep.cu), and
+ * its compact table when it has at most GL_BYTE_DFA_COMPACT_STATES states
+ * (compact stays NULL when there is no memory for it).  Returns false with
+ * nstates = 0 when it would need more than max_states states (the caller
+ * then uses the per-row kernels) or on out-of-memory.
  * Exact for valid text in the database encoding, which is all a column
  * ever holds.
  */

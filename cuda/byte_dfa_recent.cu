@@ -12,8 +12,8 @@
  * and the cap (a program is self-contained: equal bytes, equal automaton).
  * Failures are kept too: "over the cap" is as costly to find again.
  *
- * Each caller gets its own malloc'd copy of the table (a few kB to a few
- * hundred kB, copied in microseconds), so no entry is ever shared with a
+ * Each caller gets its own malloc'd copy of the tables, wide and compact
+ * (a few kB to a few hundred kB, copied in microseconds), so no entry is ever shared with a
  * match in progress, and the list may drop entries at any time.  The
  * server's threads share the list under one mutex; the build itself runs
  * outside it.
@@ -39,6 +39,7 @@ typedef struct RecentDfa
 	uint32_t	max_states;
 	uint32_t	nstates;		/* 0: over the cap */
 	std::vector<uint32_t> table;
+	std::vector<uint8_t> compact;	/* empty: none */
 } RecentDfa;
 
 static std::mutex recent_lock;
@@ -55,6 +56,10 @@ copy_out(const RecentDfa &entry, GlByteDfa *out)
 		return false;
 	memcpy(out->table, entry.table.data(), entry.table.size() * sizeof(uint32_t));
 	out->nstates = entry.nstates;
+	/* without memory for the compact copy, the wide table alone still serves */
+	if (!entry.compact.empty() &&
+		(out->compact = (uint8_t *) malloc(entry.compact.size())) != NULL)
+		memcpy(out->compact, entry.compact.data(), entry.compact.size());
 	return true;
 }
 
@@ -84,6 +89,9 @@ remember(std::string &&program, uint32_t max_states, const GlByteDfa *built)
 	entry.nstates = built->nstates;
 	if (built->nstates > 0)
 		entry.table.assign(built->table, built->table + (size_t) built->nstates * 256);
+	if (built->compact != NULL)
+		entry.compact.assign(built->compact,
+							 built->compact + gl_byte_dfa_compact_bytes(built->nstates));
 
 	std::lock_guard<std::mutex> hold(recent_lock);
 
@@ -97,6 +105,7 @@ gl_byte_dfa_for(const GlProgram *prog, uint32_t max_states, GlByteDfa *out)
 {
 	out->nstates = 0;
 	out->table = NULL;
+	out->compact = NULL;
 	/* The server's threads must never see a C++ exception (out of memory). */
 	try
 	{

@@ -48,13 +48,6 @@ gl_shift_in_hit(uint32_t hits, uint32_t entry)
 	return __funnelshift_l(entry, hits, 1);
 }
 
-/* Byte k (0..3) of a 32-bit word of text. */
-__device__ __forceinline__ uint32_t
-gl_byte_in(uint32_t part, int k)
-{
-	return (part >> (8 * k)) & 0xFF;
-}
-
 template <class A>
 __device__ __forceinline__ uint32_t
 gl_scan_word(const A &a, uint32_t state, const uint4 &word, uint32_t &hits)

@@ -58,13 +58,18 @@ gl_load16(const uint8_t *p)
 	return __ldg(reinterpret_cast<const uint4 *>(p));
 }
 
+/* Byte k (0..3) of a 32-bit word of text. */
+__device__ __forceinline__ uint32_t
+gl_byte_in(uint32_t part, int k)
+{
+	return (part >> (8 * k)) & 0xFF;
+}
+
 /* Byte k (0..15, a compile-time constant after unrolling) of a 16-byte word. */
 __device__ __forceinline__ uint32_t
 gl_byte_of(const uint4 &w, int k)
 {
-	uint32_t	word = (k < 4) ? w.x : (k < 8) ? w.y : (k < 12) ? w.z : w.w;
-
-	return (word >> ((k & 3) * 8)) & 0xFF;
+	return gl_byte_in((k < 4) ? w.x : (k < 8) ? w.y : (k < 12) ? w.z : w.w, k & 3);
 }
 
 /*

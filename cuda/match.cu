@@ -208,7 +208,7 @@ gl_plan_name(const GlPreparedProgram *pp)
 		case GL_PLAN_SIEVE:
 			return "sieve";
 		case GL_PLAN_STREAM:
-			return pp->compact != NULL ? "stream" : "stream-wide";
+			return pp->compact ? "stream" : "stream-wide";
 		case GL_PLAN_SKIM:
 			return "skim";
 		case GL_PLAN_SIEVE_ROWS:
@@ -237,9 +237,10 @@ run_plan(const GlLaunch *l, const GlPreparedProgram *pp, const GlKernelProgram *
 			break;
 		case GL_PLAN_STREAM:
 			{
-				GlStreamTable table = {s->byte_dfa};
+				GlStreamTable table;
 
-				gl_stream_table_host(pp, &table.bytes, &table.compact);
+				gl_stream_table_host(pp, &table);
+				table.table = s->byte_dfa;	/* the device copy */
 				ok = gl_launch_stream(l, &table, s->result);
 				break;
 			}
@@ -387,9 +388,7 @@ match_part(GlDeviceColumn *dcol, const GlPreparedProgram *pp, size_t shared_limi
 	MatchScratch scratch;
 	HostListing host;
 	cudaStream_t stream;
-	uint32_t	byte_dfa_bytes = 0;
-	bool		compact;
-	const void *byte_dfa = gl_stream_table_host(pp, &byte_dfa_bytes, &compact);
+	GlStreamTable byte_dfa;
 	float		ms = 0;
 	bool		ok;
 
@@ -404,16 +403,17 @@ match_part(GlDeviceColumn *dcol, const GlPreparedProgram *pp, size_t shared_limi
 	}
 	if (dcol->nrows == 0)
 		return true;
+	gl_stream_table_host(pp, &byte_dfa);
 	if (!gl_cuda_ok(cudaSetDevice(dcol->device), "cudaSetDevice", errbuf, errlen) ||
-		!prepare_resources(dcol, pp->blob_bytes, byte_dfa_bytes, (uint32_t) out->capacity,
+		!prepare_resources(dcol, pp->blob_bytes, byte_dfa.bytes, (uint32_t) out->capacity,
 						   &scratch, &host, errbuf, errlen))
 		return false;
 	stream = dcol->match->stream;
 	ok = gl_cuda_ok(cudaMemcpyAsync(scratch.blob, pp->blob, pp->blob_bytes,
 									cudaMemcpyHostToDevice, stream),
 					"cudaMemcpyAsync (program)", errbuf, errlen) &&
-		(byte_dfa_bytes == 0 ||
-		 gl_cuda_ok(cudaMemcpyAsync(scratch.byte_dfa, byte_dfa, byte_dfa_bytes,
+		(byte_dfa.bytes == 0 ||
+		 gl_cuda_ok(cudaMemcpyAsync(scratch.byte_dfa, byte_dfa.table, byte_dfa.bytes,
 									cudaMemcpyHostToDevice, stream),
 					"cudaMemcpyAsync (byte DFA)", errbuf, errlen));
 	if (!ok)

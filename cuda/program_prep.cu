@@ -470,8 +470,8 @@ prepare_dfa(const GlProgram *prog, size_t shared_limit, GlPreparedProgram *pp,
 }
 
 /*
- * The byte DFA, where it fits, and its compact table where it has one; a
- * program without one is still run exactly.
+ * The byte DFA, where it fits, and its compact table where the automaton
+ * has one that fits; a program without either is still run exactly.
  */
 static void
 try_byte_dfa(const GlProgram *prog, size_t shared_limit, uint32_t max_states,
@@ -494,16 +494,11 @@ try_byte_dfa(const GlProgram *prog, size_t shared_limit, uint32_t max_states,
 	cap = fit > compact_fit ? fit : compact_fit;
 	if (pp->skim == GL_SKIM_MULTI && cap > MULTI_STREAM_MAX_STATES)
 		cap = MULTI_STREAM_MAX_STATES;
-	if (!gl_byte_dfa_for(prog, max_states < cap ? max_states : cap, &pp->byte_dfa) ||
-		pp->byte_dfa.nstates > compact_fit)
+	if (!gl_byte_dfa_for(prog, max_states < cap ? max_states : cap, &pp->byte_dfa))
 		return;
-	pp->compact = (uint8_t *) malloc(gl_byte_dfa_compact_bytes(pp->byte_dfa.nstates));
-	if (pp->compact != NULL && gl_byte_dfa_compact(&pp->byte_dfa, pp->compact))
-		return;
-	free(pp->compact);
-	pp->compact = NULL;
-	/* no compact table after all: the wide one, if it fits */
-	if (pp->byte_dfa.nstates > fit)
+	pp->compact = pp->byte_dfa.compact != NULL && pp->byte_dfa.nstates <= compact_fit;
+	/* without the compact table (no memory for it): the wide one, if it fits */
+	if (!pp->compact && pp->byte_dfa.nstates > fit)
 		gl_byte_dfa_free(&pp->byte_dfa);
 }
 
@@ -554,17 +549,20 @@ gl_prepare_program(const GlProgram *prog, size_t shared_limit, uint32_t max_stre
 								   errbuf, errlen);
 }
 
-const void *
-gl_stream_table_host(const GlPreparedProgram *pp, uint32_t *bytes, bool *compact)
+void
+gl_stream_table_host(const GlPreparedProgram *pp, GlStreamTable *table)
 {
-	*compact = pp->compact != NULL;
-	if (pp->compact != NULL)
+	table->compact = pp->compact;
+	if (pp->compact)
 	{
-		*bytes = gl_byte_dfa_compact_bytes(pp->byte_dfa.nstates);
-		return pp->compact;
+		table->table = pp->byte_dfa.compact;
+		table->bytes = gl_byte_dfa_compact_bytes(pp->byte_dfa.nstates);
 	}
-	*bytes = pp->byte_dfa.nstates * 256 * sizeof(uint32_t);
-	return pp->byte_dfa.table;
+	else
+	{
+		table->table = pp->byte_dfa.table;
+		table->bytes = pp->byte_dfa.nstates * 256 * sizeof(uint32_t);
+	}
 }
 
 void
@@ -572,7 +570,6 @@ gl_prepared_free(GlPreparedProgram *pp)
 {
 	free(pp->blob);
 	pp->blob = NULL;
-	free(pp->compact);
-	pp->compact = NULL;
+	pp->compact = false;
 	gl_byte_dfa_free(&pp->byte_dfa);
 }

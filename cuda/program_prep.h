@@ -31,7 +31,7 @@ typedef struct GlPreparedProgram
 	bool		skim_exact;		/* the skim alone decides: no other pass */
 	GlSieve		sieve;			/* GL_SKIM_SIEVE */
 	GlByteDfa	byte_dfa;		/* nstates > 0: the stream kernel decides */
-	uint8_t    *compact;		/* malloc'd compact form of byte_dfa, or NULL */
+	bool		compact;		/* the stream kernel takes byte_dfa.compact */
 } GlPreparedProgram;
 
 /*
@@ -52,9 +52,8 @@ extern bool gl_prepare_program_with(const GlProgram *prog, size_t shared_limit,
 									uint32_t max_stream_states, bool compact_ok,
 									GlPreparedProgram *pp, char *errbuf, size_t errlen);
 
-/* The host copy of the stream kernel's table: bytes, and whether compact. */
-extern const void *gl_stream_table_host(const GlPreparedProgram *pp, uint32_t *bytes,
-										bool *compact);
+/* The stream kernel's table, its host copy. */
+extern void gl_stream_table_host(const GlPreparedProgram *pp, GlStreamTable *table);
 
 /*
  * gl_cuda_match() with the byte DFA limited to max_stream_states states

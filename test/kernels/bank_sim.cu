@@ -71,20 +71,19 @@ simulate(const char *pattern, const std::vector<uint8_t> &text)
 	const char *error;
 	GlProgram  *prog = gl_build_like(pattern, strlen(pattern), true, NULL, NULL, &error);
 	GlByteDfa	dfa;
-	std::vector<uint8_t> compact;
 	uint64_t	groups = text.size() / (CHUNK * CHUNKS_PER_THREAD);
 	uint64_t	loads = 0,
 				wide_waves = 0,
 				compact_waves = 0;
 
-	if (prog == NULL || !gl_build_byte_dfa(prog, GL_BYTE_DFA_COMPACT_STATES, &dfa))
+	if (prog == NULL || !gl_build_byte_dfa(prog, GL_BYTE_DFA_COMPACT_STATES, &dfa) ||
+		dfa.compact == NULL)
 	{
 		printf("%-24s no compact byte DFA\n", pattern);
+		gl_byte_dfa_free(&dfa);
 		free(prog);
 		return;
 	}
-	compact.resize(gl_byte_dfa_compact_bytes(dfa.nstates));
-	gl_byte_dfa_compact(&dfa, compact.data());
 	for (uint64_t warp = 0; warp + 32 <= groups; warp += 32)
 	{
 		uint32_t	wide[32],
@@ -110,7 +109,7 @@ simulate(const char *pattern, const std::vector<uint8_t> &text)
 				wide_at[lane] = gl_byte_dfa_slot(wide[lane], b) * 4;
 				small_at[lane] = gl_byte_dfa_compact_slot(small[lane], b);
 				wide[lane] = dfa.table[wide_at[lane] / 4] & GL_BYTE_DFA_STATE_BITS;
-				small[lane] = compact[small_at[lane]];
+				small[lane] = dfa.compact[small_at[lane]];
 			}
 			wide_waves += wavefronts(wide_at);
 			compact_waves += wavefronts(small_at);

@@ -368,7 +368,7 @@ compare(GlDeviceColumn *dcol, const GlColumn *col, const GlProgram *prog,
 	if (gl_prepare_program(prog, 227 * 1024, UINT32_MAX, &pp, err, sizeof(err)))
 	{
 		plan = gl_plan_name(&pp);
-		compact = pp.compact != NULL;
+		compact = pp.compact;
 	}
 	compare_plan(dcol, col, prog, cpu, UINT32_MAX, true, what + " [" + plan + "]");
 	gl_prepared_free(&pp);
@@ -609,7 +609,7 @@ byte_dfa_matches(const GlByteDfa *dfa, const std::string &v)
  * flagged"), through the row's separator.
  */
 static bool
-compact_matches(const std::vector<uint8_t> &table, uint32_t *state, const std::string &v)
+compact_matches(const uint8_t *table, uint32_t *state, const std::string &v)
 {
 	for (unsigned char c : v)
 		*state = table[gl_byte_dfa_compact_slot(*state, c)];
@@ -691,7 +691,10 @@ run_byte_dfa_cases(int n)
 			GlByteDfa	kept;
 
 			if (!gl_byte_dfa_for(prog, 4096, &kept) || kept.nstates != dfa.nstates ||
-				memcmp(kept.table, dfa.table, (size_t) dfa.nstates * 256 * sizeof(uint32_t)) != 0)
+				memcmp(kept.table, dfa.table, (size_t) dfa.nstates * 256 * sizeof(uint32_t)) != 0 ||
+				(kept.compact == NULL) != (dfa.compact == NULL) ||
+				(dfa.compact != NULL &&
+				 memcmp(kept.compact, dfa.compact, gl_byte_dfa_compact_bytes(dfa.nstates)) != 0))
 				failure = what + ": the recent programs' copy differs";
 			gl_byte_dfa_free(&kept);
 		}
@@ -715,8 +718,7 @@ run_byte_dfa_cases(int n)
 						std::to_string(b);
 			}
 		/* the compact table, where the automaton is small enough for one */
-		std::vector<uint8_t> compact(gl_byte_dfa_compact_bytes(dfa.nstates));
-		bool		has_compact = gl_byte_dfa_compact(&dfa, compact.data());
+		bool		has_compact = dfa.compact != NULL;
 
 		if (has_compact != (dfa.nstates <= GL_BYTE_DFA_COMPACT_STATES))
 			failure = what + ": compact table " + (has_compact ? "made" : "refused") + " for " +
@@ -731,7 +733,7 @@ run_byte_dfa_cases(int n)
 
 			if (cpu != byte_dfa_matches(&dfa, v))
 				failure = what + " on '" + v + "': cpu " + std::to_string(cpu);
-			else if (has_compact && cpu != compact_matches(compact, &compact_state, v))
+			else if (has_compact && cpu != compact_matches(dfa.compact, &compact_state, v))
 				failure = what + " on '" + v + "': cpu " + std::to_string(cpu) +
 					", compact table differs";
 		}
