@@ -23,14 +23,17 @@
  * g * 32 .. g * 32 + 31, the first of them in bit 31.
  *
  * From a hit position to its row: the chunk index gives the row holding
- * the chunk's first byte, and the row of byte p is that row plus the
- * number of 0x00 separators before p in the chunk.  gl_resolve_hits()
- * re-reads the chunk (it was just read: L1/L2 hits), counts separators
- * 4 bytes at a time with a bit trick and __popc, and sets one result bit
- * per hit.  Replaying the automaton is never needed.  Only threads with a
- * hit run it, so it costs nothing for selective patterns and one more
- * read of the chunk for the rest.  It is inlined, with the hit words
- * indexed by constants only, so they never leave registers.
+ * the chunk's first byte and the 0x00 bytes before each of its 32-byte
+ * words, so the row of byte p is that row, plus the zeros before p's
+ * word, plus those before p in the word.  Replaying the automaton is
+ * never needed, and only the 32 bytes of a word with hits are read again.
+ * gl_resolve_warp_hits() does it for the whole warp at once: the lanes
+ * list their words with hits (hit words are indexed by constants only, so
+ * they never leave registers) in the warp's stage, free between chunks,
+ * and then share out the list, a word per lane.  Where 5% of the rows
+ * match, about one chunk in four has a hit: each lane re-reading and
+ * counting its own chunk made the whole warp do it, for every lane, in
+ * nearly every round (H200, '~ furiously': 1.12 ms).
  *
  *-------------------------------------------------------------------------
  */
@@ -39,7 +42,8 @@
 
 #include "kernels_common.cuh"
 
-constexpr int GL_HIT_WORDS = GL_DEV_CHUNK_BYTES / 32;
+constexpr int GL_HIT_WORDS = GL_DEV_CHUNK_WORDS;
+static_assert(GL_HIT_WORDS == 8, "a hit word's place in a list is lane << 3 | word");
 
 /* Bit 31 of entry appended to hits. */
 __device__ __forceinline__ uint32_t
@@ -118,47 +122,77 @@ gl_any_hit(const uint32_t hits[GL_HIT_WORDS])
 	return any != 0;
 }
 
+/* A 32-byte word with hits in a warp's list: lane << 3 | word, and the hits. */
+typedef struct GlHitWord
+{
+	uint32_t	where;
+	uint32_t	hits;
+} GlHitWord;
+
 /*
- * Set the result bit of the row of every hit of a chunk (rows >= nrows,
- * the zero padding after the last row, are ignored), and of row
- * "first_row + separators in the chunk" when tail_hit (a row that started
- * in this chunk and was matched past its end).
+ * Set the result bits of the rows of the hits of this round's chunks
+ * (rows >= nrows, the zero tail after the last row, are ignored).  Every
+ * lane of the warp calls it: hits are those of chunk (none if !mine), and
+ * list has room for 32 * GL_HIT_WORDS entries, free until it returns.
  */
 __device__ __forceinline__ void
-gl_resolve_hits(const uint8_t *__restrict__ chunk_bytes, const uint32_t hits[GL_HIT_WORDS],
-				bool tail_hit, uint32_t first_row, uint32_t nrows, uint32_t *result)
+gl_resolve_warp_hits(const uint8_t *__restrict__ data, uint64_t chunk, bool mine,
+					 const uint32_t hits[GL_HIT_WORDS], const GlChunkIndex *__restrict__ chunks,
+					 uint32_t nrows, uint32_t *result, GlHitWord *list)
 {
-	const uint4 *words = reinterpret_cast<const uint4 *>(chunk_bytes);
-	uint32_t	row = first_row;
-	GlResultWriter out;
+	uint32_t	lane = threadIdx.x % 32;
+	uint32_t	count = 0;
+	uint32_t	at;
+	uint32_t	total;
 
-	out.init();
 #pragma unroll
 	for (int g = 0; g < GL_HIT_WORDS; g++)
+		count += mine && hits[g] != 0;
+	at = gl_warp_inclusive_sum(count);
+	total = __shfl_sync(0xFFFFFFFF, at, 31);
+	at -= count;
+#pragma unroll
+	for (int g = 0; g < GL_HIT_WORDS; g++)
+		if (mine && hits[g] != 0)
+			list[at++] = {lane << 3 | g, hits[g]};
+	__syncwarp();
+
+	for (uint32_t first = 0; first < total; first += 32)
 	{
-		uint4		a = __ldg(&words[2 * g]);
-		uint4		b = __ldg(&words[2 * g + 1]);
-		uint32_t	parts[8] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
-		uint32_t	zeros = 0;
-		uint32_t	h = hits[g];
+		bool		busy = first + lane < total;
+		GlHitWord	item = busy ? list[first + lane] : GlHitWord{0, 0};
+		uint64_t	c = __shfl_sync(0xFFFFFFFF, chunk, item.where >> 3);
+		uint32_t	g = item.where & 7;
+
+		if (busy)
+		{
+			const uint4 *words = reinterpret_cast<const uint4 *>(data + c * GL_DEV_CHUNK_BYTES);
+			const uint4 *entry = reinterpret_cast<const uint4 *>(&chunks[c]);
+			uint4		e = __ldg(entry);	/* row, back, zeros_before[8] */
+			uint4		a = __ldg(&words[2 * g]);
+			uint4		b = __ldg(&words[2 * g + 1]);
+			uint32_t	parts[8] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
+			uint32_t	zeros = 0;
+			uint32_t	row = e.x + __byte_perm(g < 4 ? e.z : e.w, 0, 0x4440 | (g & 3));
+			GlResultWriter out;
 
 #pragma unroll
-		for (int i = 0; i < 8; i++)
-			zeros |= gl_zero_bytes4(parts[i]) << (4 * i);
-		while (h != 0)
-		{
-			uint32_t	p = __clz(h);	/* earliest hit: byte g * 32 + p */
-			uint32_t	r = row + __popc(zeros & ((1u << p) - 1));
+			for (int i = 0; i < 8; i++)
+				zeros |= gl_zero_bytes4(parts[i]) << (4 * i);
+			out.init();
+			for (uint32_t h = item.hits; h != 0;)
+			{
+				uint32_t	p = __clz(h);	/* earliest hit: byte g * 32 + p */
+				uint32_t	r = row + __popc(zeros & ((1u << p) - 1));
 
-			h &= ~(0x80000000u >> p);
-			if (r < nrows)
-				out.set(result, r);
+				h &= ~(0x80000000u >> p);
+				if (r < nrows)
+					out.set(result, r);
+			}
+			out.flush(result);
 		}
-		row += __popc(zeros);
 	}
-	if (tail_hit && row < nrows)
-		out.set(result, row);
-	out.flush(result);
+	__syncwarp();				/* the list is the stage: read before refilled */
 }
 
 #endif							/* GPULIKE_CHUNK_SCAN_CUH */

@@ -12,7 +12,9 @@
  * because every byte past the used end of the device stream is kept zero
  * (the invariant that also makes read-ahead past the last row harmless).
  * The chunk index entries for the chunk borders that fall inside the new
- * bytes are computed while packing.
+ * bytes are computed while packing; their zero-byte counts are counted
+ * afterwards on the device, from the stream itself, because the chunk the
+ * append began inside has new bytes under an old entry.
  *
  *-------------------------------------------------------------------------
  */
@@ -231,6 +233,60 @@ index_row(Packer *pk, uint64_t row, uint64_t start, uint64_t span)
 }
 
 /*
+ * The zero bytes before each word of chunks [first, last), written into
+ * their index entries.  A thread counts one 32-byte word; the eight words
+ * of a chunk are eight neighbouring lanes, which sum their counts with
+ * shuffles.
+ */
+__global__ static void
+index_zero_bytes_kernel(const uint8_t *__restrict__ data, GlChunkIndex *chunks,
+						uint64_t first, uint64_t last)
+{
+	uint64_t	word = first * GL_DEV_CHUNK_WORDS + blockIdx.x * (uint64_t) blockDim.x +
+		threadIdx.x;
+	bool		inside = word < last * GL_DEV_CHUNK_WORDS;
+	uint32_t	zeros = 0;
+	uint32_t	upto;
+
+	if (inside)
+	{
+		const uint4 *w = reinterpret_cast<const uint4 *>(data + word * 32);
+		uint4		a = w[0];
+		uint4		b = w[1];
+		uint32_t	parts[8] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
+
+		/* __vcmpeq4: 0xFF in each byte equal to zero */
+		for (int i = 0; i < 8; i++)
+			zeros += __popc(__vcmpeq4(parts[i], 0)) / 8;
+	}
+	upto = zeros;
+	for (uint32_t d = 1; d < GL_DEV_CHUNK_WORDS; d <<= 1)
+	{
+		uint32_t	below = __shfl_up_sync(0xFFFFFFFF, upto, d, GL_DEV_CHUNK_WORDS);
+
+		if (threadIdx.x % GL_DEV_CHUNK_WORDS >= d)
+			upto += below;
+	}
+	if (inside)
+		chunks[word / GL_DEV_CHUNK_WORDS].zeros_before[word % GL_DEV_CHUNK_WORDS] = upto - zeros;
+}
+
+static bool
+index_zero_bytes(GlDeviceColumn *part, uint64_t first, uint64_t last, char *errbuf,
+				 size_t errlen)
+{
+	uint64_t	threads = (last - first) * GL_DEV_CHUNK_WORDS;
+
+	if (last <= first)
+		return true;
+	index_zero_bytes_kernel<<<(unsigned) ((threads + 255) / 256), 256>>>
+		(part->data, part->chunks, first, last);
+	return gl_cuda_ok(cudaGetLastError(), "launching the chunk index count", errbuf, errlen) &&
+		gl_cuda_ok(cudaStreamSynchronize(0), "counting the chunk index's zero bytes", errbuf,
+				   errlen);
+}
+
+/*
  * Append rows [from, to) of col to part, whose row 0 is col's row
  * part->first_row (a multiple of 64, so NULL bitmap words line up).
  */
@@ -303,6 +359,10 @@ append_rows(GlDeviceColumn *part, const GlColumn *col, uint64_t from, uint64_t t
 								   (new_nchunks - pk.first_chunk) * sizeof(GlChunkIndex),
 								   cudaMemcpyHostToDevice),
 						"cudaMemcpy (chunk index)", errbuf, errlen);
+	/* from the chunk holding the old end, whose bytes after it are new */
+	if (ok)
+		ok = index_zero_bytes(part, part->nbytes / GL_DEV_CHUNK_BYTES, new_nchunks, errbuf,
+							  errlen);
 	/*
 	 * NULL flags: whole host words from the one holding from on (a part
 	 * other than the last ends on a word border).
@@ -318,8 +378,15 @@ append_rows(GlDeviceColumn *part, const GlColumn *col, uint64_t from, uint64_t t
 	free(pk.chunks);
 	if (!ok)
 	{
-		/* Bytes past the old end may be dirty now: restore the zero tail. */
+		char		ignored[8];
+
+		/*
+		 * Bytes past the old end may be dirty now: restore the zero tail,
+		 * and the counts of the chunk holding the old end.
+		 */
 		cudaMemset(part->data + part->nbytes, 0, part->capacity_bytes - part->nbytes);
+		index_zero_bytes(part, part->nbytes / GL_DEV_CHUNK_BYTES, part->nchunks, ignored,
+						 sizeof(ignored));
 		return false;
 	}
 	part->nrows = to - base;

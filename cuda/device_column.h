@@ -16,8 +16,11 @@
  *			row, and is always a whole number of chunks long.
  *	chunks	the stream is cut into GL_DEV_CHUNK_BYTES-byte chunks, one GPU
  *			thread each; for every chunk, the row that contains its first
- *			byte and how far back that row starts.  A thread can begin
- *			anywhere without reading any per-row offset array.
+ *			byte, how far back that row starts, and the 0x00 bytes in the
+ *			chunk before each of its 32-byte words.  A thread can begin
+ *			anywhere without reading any per-row offset array, and the row
+ *			of a hit is found from its own 32-byte word alone
+ *			(chunk_scan.cuh).
  *	nulls	one bit per row (uint32 words, same bit order as the host's
  *			uint64 words on a little-endian machine).
  *
@@ -31,8 +34,10 @@
  *	contiguous + separators + index		1.055x			1.44 TB/s (Shift-And skim;
  *														the sieve now: 1.58)
  *
- * The contiguous stream is by far the smallest: raw + 1 byte per row + 8
- * per 256-byte chunk + 1/8 per row.  Pivoting pads every tile to its
+ * (The index entry has since grown from 8 to 16 bytes, with the zero
+ * bytes before each word: 1.087x for this text.)  The contiguous stream
+ * is by far the smallest: raw + 1 byte per row + 16 per 256-byte chunk +
+ * 1/8 per row.  Pivoting pads every tile to its
  * longest row; sorting rows by length brings only pivot-4, the slowest
  * pivot, under the 1.25x budget, and its results come back permuted (a
  * 4-byte row number each).  The stream's speed comes from reading
@@ -62,11 +67,16 @@ constexpr uint32_t GL_DEV_CHUNK_BYTES = 256;
 /* Zero bytes kept after the last separator: room for read-ahead. */
 constexpr uint32_t GL_DEV_TAIL_PAD = 64;
 
+/* 32-byte words in a chunk: the unit a hit's row is found in. */
+constexpr uint32_t GL_DEV_CHUNK_WORDS = GL_DEV_CHUNK_BYTES / 32;
+
 /* Where chunk c (bytes [c * GL_DEV_CHUNK_BYTES, ...)) sits among the rows. */
 typedef struct GlChunkIndex
 {
 	uint32_t	row;			/* row containing the chunk's first byte */
 	uint32_t	back;			/* that row starts this many bytes earlier */
+	/* 0x00 bytes (separators, the zero tail) in the chunk before word w */
+	uint8_t		zeros_before[GL_DEV_CHUNK_WORDS];
 } GlChunkIndex;
 
 /*

@@ -47,6 +47,14 @@ typedef struct GlKernelProgram
 	uint32_t	shared_limit;	/* dynamic shared memory a block may have */
 } GlKernelProgram;
 
+/* The sieve's largest probe gap: all probes within a lane's 32 bytes. */
+constexpr uint32_t GL_SIEVE_MAX_GAP = 15;
+/*
+ * The longest window: each of its bytes costs about two instructions per
+ * four positions, as much as the three probes together cost for four.
+ */
+constexpr uint32_t GL_SIEVE_MAX_WINDOW = 8;
+
 /*
  * A literal run of a LIKE pattern as the sieve looks for it: nchars
  * positions that accept ASCII bytes only, three of them probed with
@@ -55,6 +63,13 @@ typedef struct GlKernelProgram
  * run: always passes) and probe_pos + probe_gap.  A run anchored at the
  * row start may probe position -1, the 0x00 separator before it: then
  * only row starts are candidates.
+ *
+ * An exact run of a few bytes is compared whole instead (window > 0):
+ * window consecutive bytes, the separator before the run if it is
+ * anchored at the row start, the run, and the separator after it if
+ * anchored at the end, each tested with (byte & mask) == value, a test
+ * that passes exactly the bytes its position accepts.  No candidate then
+ * needs verifying.
  */
 typedef struct GlSieve
 {
@@ -66,10 +81,10 @@ typedef struct GlSieve
 	uint32_t	probe_value[3];
 	uint32_t	anchored_start; /* the run must start its row ... */
 	uint32_t	anchored_end;	/* ... and end it (exact sieves only) */
+	uint32_t	window;			/* bytes compared whole: 0 (probes), 2 .. 8 */
+	uint32_t	window_mask[GL_SIEVE_MAX_WINDOW];	/* each byte of the mask, four times */
+	uint32_t	window_value[GL_SIEVE_MAX_WINDOW];
 } GlSieve;
-
-/* The sieve's largest probe gap: all probes within a lane's 32 bytes. */
-constexpr uint32_t GL_SIEVE_MAX_GAP = 15;
 
 typedef struct GlLaunch
 {

@@ -206,6 +206,22 @@ gl_zero_bytes4(uint32_t w)
 	return gl_gather_byte_flags(gl_zero_byte_flags(w));
 }
 
+/* v summed over this lane and the lanes below it (every lane takes part). */
+__device__ __forceinline__ uint32_t
+gl_warp_inclusive_sum(uint32_t v)
+{
+	uint32_t	lane = threadIdx.x % 32;
+
+	for (uint32_t d = 1; d < 32; d <<= 1)
+	{
+		uint32_t	below = __shfl_up_sync(0xFFFFFFFF, v, d);
+
+		if (lane >= d)
+			v += below;
+	}
+	return v;
+}
+
 /*
  * UTF-8 decoding fed one byte at a time.  feed() returns true when b
  * completes a character (in cp).  Malformed input never faults: a stray

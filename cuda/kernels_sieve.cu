@@ -58,6 +58,20 @@
  * registers; d % 4 is a funnel shift.  (Probing any three positions would
  * need a template per gap: hence i + 1.)
  *
+ * The window form.  A short run common in text ('%final%' is in one
+ * comment row in twenty) makes a candidate in nearly every other step,
+ * and listing and verifying them cost more than the scan (34% of the
+ * read bandwidth on the H200).  An exact run of up to GL_SIEVE_MAX_WINDOW
+ * bytes, with the separators of its anchors, is instead compared whole
+ * at every position (47%): byte o of the window is tested with its exact
+ * mask test on the words shifted by o bytes, the misses ORed as for the
+ * probes -- about two instructions per byte of the window for four
+ * positions -- and a position with no miss is a hit, with nothing left
+ * to verify.  The lane of a hit finds its row itself from the separators
+ * below it; the warp adds up the separators of the lanes before.  The
+ * window's width is a template constant, so the shifts are constants
+ * too.
+ *
  *-------------------------------------------------------------------------
  */
 #include "kernels.h"
@@ -110,22 +124,6 @@ probe_window(const uint4 &own, const uint4 &next, const GlSieve &sv, uint32_t ga
 			((at_next & sv.probe_mask[1]) ^ sv.probe_value[1]) |
 			((at_gap & sv.probe_mask[2]) ^ sv.probe_value[2]);
 	}
-}
-
-/* v summed over this lane and the lanes below it. */
-__device__ __forceinline__ uint32_t
-warp_inclusive_sum(uint32_t v)
-{
-	uint32_t	lane = threadIdx.x % 32;
-
-	for (uint32_t d = 1; d < 32; d <<= 1)
-	{
-		uint32_t	below = __shfl_up_sync(0xFFFFFFFF, v, d);
-
-		if (lane >= d)
-			v += below;
-	}
-	return v;
 }
 
 /*
@@ -198,7 +196,7 @@ verify_step(uint32_t cand, const uint4 &own, uint64_t step, uint32_t step_row,
 {
 	uint32_t	lane = threadIdx.x % 32;
 	uint32_t	count = __popc(cand);
-	uint32_t	upto = warp_inclusive_sum(count);
+	uint32_t	upto = gl_warp_inclusive_sum(count);
 	uint32_t	total = __shfl_sync(0xFFFFFFFF, upto, 31);
 	for (uint32_t i = upto - count; cand != 0; cand &= cand - 1, i++)
 		ws->candidates[i] = (uint16_t) (lane * SIEVE_LANE_BYTES + __ffs(cand) - 1);
@@ -206,7 +204,7 @@ verify_step(uint32_t cand, const uint4 &own, uint64_t step, uint32_t step_row,
 	{
 		uint32_t	zeros = gl_zero_bytes4(own.x) | gl_zero_bytes4(own.y) << 4 |
 			gl_zero_bytes4(own.z) << 8 | gl_zero_bytes4(own.w) << 12;
-		uint32_t	separators = warp_inclusive_sum(__popc(zeros));
+		uint32_t	separators = gl_warp_inclusive_sum(__popc(zeros));
 
 		ws->lane_row[lane] = __shfl_sync(0xFFFFFFFF, step_row, 0) + separators - __popc(zeros);
 		ws->lane_zeros[lane] = zeros;
@@ -235,6 +233,49 @@ verify_step(uint32_t cand, const uint4 &own, uint64_t step, uint32_t step_row,
 	__syncwarp();				/* the scratch is reused by the next step */
 }
 
+/*
+ * What a warp's span of SIEVE_UNROLL steps reads, loaded up front so that
+ * no step waits inside: the lane's 16 bytes of each step, the row of each
+ * step's first byte (lane 0, when wanted) and the 16 bytes after the
+ * span (lane 0).
+ */
+typedef struct SieveSpan
+{
+	uint4		own[SIEVE_UNROLL];
+	uint32_t	step_row[SIEVE_UNROLL];
+	uint4		after;
+} SieveSpan;
+
+__device__ __forceinline__ void
+load_span(const uint8_t *__restrict__ data, uint64_t limit,
+		  const GlChunkIndex *__restrict__ chunks, uint64_t span, bool want_rows,
+		  SieveSpan *s)
+{
+	uint32_t	lane = threadIdx.x % 32;
+
+#pragma unroll
+	for (int u = 0; u < SIEVE_UNROLL; u++)
+	{
+		uint64_t	step = span + u * SIEVE_STEP_BYTES;
+
+		s->own[u] = load_or_zero(data, step + lane * SIEVE_LANE_BYTES, limit);
+		s->step_row[u] = want_rows && lane == 0 && step < limit ?
+			chunks[step / GL_DEV_CHUNK_BYTES].row : 0;
+	}
+	s->after = lane == 0 ? load_or_zero(data, span + SIEVE_SPAN_BYTES, limit) :
+		make_uint4(0, 0, 0, 0);
+}
+
+/* The 16 bytes after the lane's own in step u: lane L + 1's, or those after the step. */
+__device__ __forceinline__ uint4
+next_words(const SieveSpan &s, int u)
+{
+	uint32_t	lane = threadIdx.x % 32;
+
+	return shuffle16(lane == 0 ? (u + 1 < SIEVE_UNROLL ? s.own[u + 1] : s.after) : s.own[u],
+					 (lane + 1) % 32);
+}
+
 template <int GapWords, bool Exact>
 __global__ static void __launch_bounds__(SIEVE_BLOCK)
 sieve_kernel(const uint8_t *__restrict__ data, uint64_t limit,
@@ -243,7 +284,6 @@ sieve_kernel(const uint8_t *__restrict__ data, uint64_t limit,
 {
 	__shared__ uint64_t accept[128];
 	__shared__ SieveWarpScratch scratch[SIEVE_BLOCK / 32];
-	uint32_t	lane = threadIdx.x % 32;
 	uint64_t	warp = (blockIdx.x * (uint64_t) blockDim.x + threadIdx.x) / 32;
 	uint64_t	nwarps = (uint64_t) gridDim.x * blockDim.x / 32;
 	uint32_t	gap_shift = 8 * (sv.probe_gap % 4);
@@ -259,34 +299,17 @@ sieve_kernel(const uint8_t *__restrict__ data, uint64_t limit,
 	for (uint64_t span = warp * SIEVE_SPAN_BYTES; span < limit;
 		 span += nwarps * SIEVE_SPAN_BYTES)
 	{
-		uint4		own[SIEVE_UNROLL];
-		uint32_t	step_row[SIEVE_UNROLL];
-		uint4		after;
+		SieveSpan	sp;
 
-		/* everything the steps read, loaded up front: no wait inside a step */
+		load_span(data, limit, chunks, span, Exact, &sp);
 #pragma unroll
 		for (int u = 0; u < SIEVE_UNROLL; u++)
 		{
 			uint64_t	step = span + u * SIEVE_STEP_BYTES;
-
-			own[u] = load_or_zero(data, step + lane * SIEVE_LANE_BYTES, limit);
-			step_row[u] = Exact && lane == 0 && step < limit ?
-				chunks[step / GL_DEV_CHUNK_BYTES].row : 0;
-		}
-		after = lane == 0 ? load_or_zero(data, span + SIEVE_SPAN_BYTES, limit) :
-			make_uint4(0, 0, 0, 0);
-
-#pragma unroll
-		for (int u = 0; u < SIEVE_UNROLL; u++)
-		{
-			uint64_t	step = span + u * SIEVE_STEP_BYTES;
-			/* lane L gets lane L + 1's words; lane 31 those after the step */
-			uint4		next = shuffle16(lane == 0 ? (u + 1 < SIEVE_UNROLL ? own[u + 1] : after) :
-										 own[u], (lane + 1) % 32);
 			uint32_t	miss[4];
 			uint32_t	any = 0;
 
-			probe_window<GapWords>(own[u], next, sv, gap_shift, miss);
+			probe_window<GapWords>(sp.own[u], next_words(sp, u), sv, gap_shift, miss);
 #pragma unroll
 			for (int g = 0; g < 4; g++)
 				any |= gl_maybe_zero_bytes(miss[g]);
@@ -297,11 +320,146 @@ sieve_kernel(const uint8_t *__restrict__ data, uint64_t limit,
 #pragma unroll
 				for (int g = 0; g < 4; g++)
 					cand |= gl_gather_byte_flags(gl_maybe_zero_bytes(miss[g])) << (4 * g);
-				verify_step<Exact>(cand, own[u], step, step_row[u], data, limit, sv, accept,
+				verify_step<Exact>(cand, sp.own[u], step, sp.step_row[u], data, limit, sv, accept,
 								   &scratch[threadIdx.x / 32], chunks, nrows, flags, result);
 			}
 		}
 	}
+}
+
+/*
+ * The window's misses at the lane's 16 positions, one byte per position:
+ * 0 where every byte of the window passes its test.
+ */
+template <int Window>
+__device__ __forceinline__ void
+window_misses(const uint4 &own, const uint4 &next, const GlSieve &sv, uint32_t miss[4])
+{
+	uint32_t	w[8] = {own.x, own.y, own.z, own.w, next.x, next.y, next.z, next.w};
+
+#pragma unroll
+	for (int g = 0; g < 4; g++)
+	{
+		miss[g] = 0;
+#pragma unroll
+		for (int o = 0; o < Window; o++)
+		{
+			/* the bytes o later than the word's four positions */
+			uint32_t	at = o % 4 == 0 ? w[g + o / 4] :
+				__funnelshift_r(w[g + o / 4], w[g + o / 4 + 1], 8 * (o % 4));
+
+			miss[g] |= (at & sv.window_mask[o]) ^ sv.window_value[o];
+		}
+	}
+}
+
+/*
+ * Set the result bits of the step's hits (hit[g]: 0x80 in the bytes of
+ * word g where the window starts).  A hit's row is the row of the step's
+ * first byte, plus the separators of the lanes before (a warp scan), plus
+ * those before the hit in its lane -- plus one when the window starts
+ * with the separator before the run.  Every lane takes part in the scan.
+ */
+__device__ static void
+window_hits(const uint32_t hit[4], const uint4 &own, uint32_t step_row, const GlSieve &sv,
+			uint32_t nrows, uint32_t *result)
+{
+	uint32_t	words[4] = {own.x, own.y, own.z, own.w};
+	uint32_t	zeros[4];
+	uint32_t	separators = 0;
+	uint32_t	row;
+	GlResultWriter out;
+
+#pragma unroll
+	for (int g = 0; g < 4; g++)
+	{
+		zeros[g] = gl_zero_byte_flags(words[g]);
+		separators += __popc(zeros[g]);
+	}
+	row = __shfl_sync(0xFFFFFFFF, step_row, 0) + gl_warp_inclusive_sum(separators) - separators +
+		sv.anchored_start;
+	out.init();
+#pragma unroll
+	for (int g = 0; g < 4; g++)
+	{
+		for (uint32_t h = hit[g]; h != 0; h &= h - 1)
+		{
+			/* the flags of the bytes below the hit's: bits under its own */
+			uint32_t	r = row + __popc(zeros[g] & ((h & -h) - 1));
+
+			if (r < nrows)
+				out.set(result, r);
+		}
+		row += __popc(zeros[g]);
+	}
+	out.flush(result);
+}
+
+template <int Window>
+__global__ static void __launch_bounds__(SIEVE_BLOCK)
+sieve_window_kernel(const uint8_t *__restrict__ data, uint64_t limit,
+					const GlChunkIndex *__restrict__ chunks, uint32_t nrows, GlSieve sv,
+					uint32_t *result)
+{
+	uint64_t	warp = (blockIdx.x * (uint64_t) blockDim.x + threadIdx.x) / 32;
+	uint64_t	nwarps = (uint64_t) gridDim.x * blockDim.x / 32;
+
+	/* no separator before the first row: compare the run alone there */
+	if (sv.anchored_start && blockIdx.x == 0 && threadIdx.x == 0 && nrows > 0)
+	{
+		bool		found = true;
+
+#pragma unroll
+		for (int o = 1; o < Window; o++)
+			found &= (data[o - 1] & sv.window_mask[o] & 0xFF) == (sv.window_value[o] & 0xFF);
+		if (found)
+			atomicOr(&result[0], 1u);
+	}
+
+	for (uint64_t span = warp * SIEVE_SPAN_BYTES; span < limit;
+		 span += nwarps * SIEVE_SPAN_BYTES)
+	{
+		SieveSpan	sp;
+
+		load_span(data, limit, chunks, span, true, &sp);
+#pragma unroll
+		for (int u = 0; u < SIEVE_UNROLL; u++)
+		{
+			uint32_t	miss[4];
+			uint32_t	any = 0;
+
+			window_misses<Window>(sp.own[u], next_words(sp, u), sv, miss);
+#pragma unroll
+			for (int g = 0; g < 4; g++)
+				any |= gl_maybe_zero_bytes(miss[g]);
+			if (__ballot_sync(0xFFFFFFFF, any != 0) != 0)
+			{
+				uint32_t	hit[4];
+
+#pragma unroll
+				for (int g = 0; g < 4; g++)
+					hit[g] = gl_zero_byte_flags(miss[g]);
+				window_hits(hit, sp.own[u], sp.step_row[u], sv, nrows, result);
+			}
+		}
+	}
+}
+
+template <int Window>
+static bool
+launch_sieve_window(const GlLaunch *l, const GlSieve *sv, uint32_t *result)
+{
+	const GlDeviceColumn *dcol = l->dcol;
+	uint64_t	limit = dcol->nchunks * GL_DEV_CHUNK_BYTES;
+	uint64_t	threads = (limit + SIEVE_SPAN_BYTES - 1) / SIEVE_SPAN_BYTES * 32;
+	unsigned	grid;
+
+	if (!gl_resident_grid((const void *) sieve_window_kernel<Window>, SIEVE_BLOCK, 0, threads,
+						  l, &grid))
+		return false;
+	sieve_window_kernel<Window><<<grid, SIEVE_BLOCK, 0, l->stream>>>
+		(dcol->data, limit, dcol->chunks, (uint32_t) dcol->nrows, *sv, result);
+	return gl_cuda_ok(cudaGetLastError(), "launching the sieve", l->errbuf, l->errlen);
 }
 
 template <int GapWords>
@@ -331,6 +489,28 @@ bool
 gl_launch_sieve(const GlLaunch *l, const GlSieve *sieve, bool exact, uint8_t *chunk_flags,
 				uint32_t *result)
 {
+	static_assert(GL_SIEVE_MAX_WINDOW == 8, "a launch for each window width");
+
+	if (exact && sieve->window > 0)
+		switch (sieve->window)
+		{
+			case 2:
+				return launch_sieve_window<2>(l, sieve, result);
+			case 3:
+				return launch_sieve_window<3>(l, sieve, result);
+			case 4:
+				return launch_sieve_window<4>(l, sieve, result);
+			case 5:
+				return launch_sieve_window<5>(l, sieve, result);
+			case 6:
+				return launch_sieve_window<6>(l, sieve, result);
+			case 7:
+				return launch_sieve_window<7>(l, sieve, result);
+			case 8:
+				return launch_sieve_window<8>(l, sieve, result);
+			default:
+				return gl_cuda_fail("sieve window out of range", l->errbuf, l->errlen);
+		}
 	switch (sieve->probe_gap / 4)
 	{
 		case 0:

@@ -21,8 +21,8 @@
  *	  byte not a separator) is followed past the end, 16 bytes at a time,
  *	  to its separator; a row longer than that costs its owner alone the
  *	  walk.
- * Flags at separators become result bits by gl_resolve_hits(), chunk by
- * chunk; the tail row's bit is "first row + separators in the chunk".
+ * Flags become result bits by gl_resolve_warp_hits(), chunk by chunk;
+ * the tail row is the row of the next chunk's first byte.
  * The zero bytes after the last row look like empty rows: their bits
  * would be past nrows and are dropped.
  *
@@ -44,11 +44,11 @@
  *
  * Measured on an H200 (kernel_bench, 2.1 GB of comment text, read 4.5
  * TB/s; test/bench/results/h200-kernels/2026-11-26-compact-stream/):
- * 2.36-2.37 TB/s (53%) for LIKE with several segments, '_', ILIKE and the
- * regex 'special.*requests', 1.78-1.87 TB/s (40-42%) where 5-10% of the
- * rows match (their hits are resolved against the chunk again), 1.53 TB/s
- * (34%) for '%e_e%' (32% of the rows); the wide table, as before this
- * form, 1.60 TB/s (36%).  Where the time goes, from variants that leave a
+ * 2.36-2.39 TB/s (53-54%) for LIKE with several segments, '_', ILIKE and
+ * the regex 'special.*requests', 2.15-2.23 TB/s (49-50%) where 5-10% of
+ * the rows match (1.78-1.87 while each lane re-read its whole chunk to
+ * find its hits' rows), 1.92 TB/s (43%) for '%e_e%' (32% of the rows); the
+ * wide table, as before this form, 1.60 TB/s (36%).  Where the time goes, from variants that leave a
  * part out ('%special%requests%'): reading the column through the stage
  * alone runs at 84% of the read bandwidth, stepping one slice again and
  * again with no memory load at 80%, the two together at 54%: the copies
@@ -237,19 +237,29 @@ stream_kernel(const uint8_t *__restrict__ data, uint64_t nchunks,
 			uint64_t	chunk = first + c;
 			uint64_t	chunk_end = (chunk + 1) * GL_DEV_CHUNK_BYTES;
 			uint32_t	hits[GL_HIT_WORDS];
-			bool		tail_hit = false;
+
+			bool		inside;
 
 			state = gl_scan_chunk<STAGE_BUFFERS>(a, state, data,
 												 chunk - lane * CHUNKS_PER_THREAD,
 												 CHUNKS_PER_THREAD, nchunks, warp_stage, hits);
-			if (chunk >= nchunks)
-				continue;
-			/* the row open at the end of this thread's chunks */
-			if (c + 1 == CHUNKS_PER_THREAD && state != A::skip && data[chunk_end - 1] != 0)
-				tail_hit = finish_open_row(a, state, data, chunk_end);
-			if (tail_hit || gl_any_hit(hits))
-				gl_resolve_hits(data + chunk_end - GL_DEV_CHUNK_BYTES, hits, tail_hit,
-								chunks[chunk].row, nrows, result);
+			inside = chunk < nchunks;
+			/*
+			 * The row open at the end of this thread's chunks: the row of
+			 * the next chunk's first byte.  (The column's last chunk ends
+			 * in its zero tail, so there is a next chunk.)
+			 */
+			if (inside && c + 1 == CHUNKS_PER_THREAD && state != A::skip &&
+				data[chunk_end - 1] != 0 && finish_open_row(a, state, data, chunk_end))
+			{
+				uint32_t	row = chunks[chunk + 1].row;
+
+				if (row < nrows)
+					atomicOr(&result[row / 32], 1u << (row % 32));
+			}
+			if (__any_sync(0xFFFFFFFF, inside && gl_any_hit(hits)))
+				gl_resolve_warp_hits(data, chunk, inside, hits, chunks, nrows, result,
+									 reinterpret_cast<GlHitWord *>(warp_stage));
 		}
 	}
 }

@@ -294,6 +294,64 @@ choose_row_start_probes(const GlCharMasks *masks, uint32_t start, uint32_t len, 
 }
 
 /*
+ * Is the probe test of run position t, (byte & mask) == value, passed by
+ * the bytes that position accepts and by no other?  The bytes passing it
+ * are 2^(free bits) values, all of them accepted when that many are.
+ */
+static bool
+probe_is_exact(const GlCharMasks *masks, uint32_t t, uint32_t mask)
+{
+	int			accepted = 0;
+
+	for (int b = 1; b < 128; b++)
+		accepted += (masks->ascii[b] >> t) & 1;
+	return accepted == 1 << __builtin_popcount(~mask & 0xFF);
+}
+
+/*
+ * The window of an exact run of up to GL_SIEVE_MAX_WINDOW bytes with its
+ * anchors' separators (kernels.h), when every position of the run has an
+ * exact test; else the sieve keeps its probes and verifies candidates.
+ * Short runs are the ones common in text ('%final%' matches one comment
+ * row in twenty), where verifying every candidate cost more than
+ * comparing every byte.
+ */
+static void
+choose_window(const GlCharMasks *masks, uint32_t start, uint32_t len, GlSieve *sv)
+{
+	uint32_t	mask[GL_SIEVE_MAX_WINDOW];
+	uint32_t	value[GL_SIEVE_MAX_WINDOW];
+	uint32_t	width = 0;
+
+	if (sv->anchored_start + len + sv->anchored_end > GL_SIEVE_MAX_WINDOW)
+		return;
+	if (sv->anchored_start)
+	{
+		mask[width] = 0xFF;
+		value[width++] = 0;
+	}
+	for (uint32_t t = 0; t < len; t++, width++)
+	{
+		int			commonness;
+
+		if (!position_probe(masks, start + t, &mask[width], &value[width], &commonness) ||
+			!probe_is_exact(masks, start + t, mask[width]))
+			return;
+	}
+	if (sv->anchored_end)
+	{
+		mask[width] = 0xFF;
+		value[width++] = 0;
+	}
+	sv->window = width;
+	for (uint32_t o = 0; o < width; o++)
+	{
+		sv->window_mask[o] = mask[o] * 0x01010101u;
+		sv->window_value[o] = value[o] * 0x01010101u;
+	}
+}
+
+/*
  * The sieve for a LIKE pattern: a run of consecutive pattern positions
  * that accept only ASCII characters, the one with the rarest probes (the
  * longer on a tie).  Any value that matches the pattern contains that run
@@ -327,7 +385,7 @@ choose_like_sieve(const GlProgram *prog, GlPreparedProgram *pp)
 			not_ascii_only |= exceptions[e].mask;
 		for (uint32_t i = 0; i <= segs[s].nchars; i++)
 		{
-			GlSieve		candidate;
+			GlSieve		candidate = {};
 			int			score;
 
 			if (i < segs[s].nchars && ((not_ascii_only >> i) & 1) == 0)
@@ -365,6 +423,9 @@ choose_like_sieve(const GlProgram *prog, GlPreparedProgram *pp)
 	sv->anchored_end = pp->skim_exact && like->anchored_end;
 	if (sv->anchored_start)
 		choose_row_start_probes(best_masks, best_start, best_len, sv);
+	sv->window = 0;
+	if (pp->skim_exact)
+		choose_window(best_masks, best_start, best_len, sv);
 	pp->skim = GL_SKIM_SIEVE;
 }
 
