@@ -49,11 +49,8 @@ typedef struct GlKernelProgram
 
 /* The sieve's largest probe gap: all probes within a lane's 32 bytes. */
 constexpr uint32_t GL_SIEVE_MAX_GAP = 15;
-/*
- * The longest window: each of its bytes costs about two instructions per
- * four positions, as much as the three probes together cost for four.
- */
-constexpr uint32_t GL_SIEVE_MAX_WINDOW = 8;
+/* The longest window: all its bytes within a lane's 32 (kernels_sieve.cu). */
+constexpr uint32_t GL_SIEVE_MAX_WINDOW = 12;
 
 /*
  * A literal run of a LIKE pattern as the sieve looks for it: nchars
@@ -81,7 +78,7 @@ typedef struct GlSieve
 	uint32_t	probe_value[3];
 	uint32_t	anchored_start; /* the run must start its row ... */
 	uint32_t	anchored_end;	/* ... and end it (exact sieves only) */
-	uint32_t	window;			/* bytes compared whole: 0 (probes), 2 .. 8 */
+	uint32_t	window;			/* bytes compared whole: 0 (probes), 2 .. 12 */
 	uint32_t	window_mask[GL_SIEVE_MAX_WINDOW];	/* each byte of the mask, four times */
 	uint32_t	window_value[GL_SIEVE_MAX_WINDOW];
 } GlSieve;

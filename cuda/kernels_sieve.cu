@@ -62,15 +62,23 @@
  * comment row in twenty) makes a candidate in nearly every other step,
  * and listing and verifying them cost more than the scan (34% of the
  * read bandwidth on the H200).  An exact run of up to GL_SIEVE_MAX_WINDOW
- * bytes, with the separators of its anchors, is instead compared whole
- * at every position (47%): byte o of the window is tested with its exact
- * mask test on the words shifted by o bytes, the misses ORed as for the
- * probes -- about two instructions per byte of the window for four
- * positions -- and a position with no miss is a hit, with nothing left
- * to verify.  The lane of a hit finds its row itself from the separators
- * below it; the warp adds up the separators of the lanes before.  The
- * window's width is a template constant, so the shifts are constants
- * too.
+ * bytes, with the separators of its anchors, can instead be compared
+ * whole in registers: byte o of the window is tested with its exact mask
+ * test on the words shifted by o bytes, the misses ORed as for the probes
+ * -- about two instructions per byte of the window for four positions --
+ * and a position with no miss is a hit, with nothing left to verify.  The
+ * lane of a hit finds its row itself from the separators below it; the
+ * warp adds up the separators of the lanes before.  The window's width
+ * is a template constant, so every shift is a constant too.
+ *
+ * Comparing the whole window at every position cost more than three
+ * probes where the run is rare (H200: '%zebra%', in no row, 64% against
+ * 78%), so the window too is probed first -- its first two bytes and its
+ * last one, whose shifts are constants as well -- and compared whole only
+ * in the steps where some lane has a candidate: '%zebra%' 79%, '%final%'
+ * 49% (34% verifying candidates), 'furiously%' 69% (57%).  (Switching a
+ * warp to whole comparison at every step while its candidates were
+ * common lost more, to the bookkeeping, than it saved: '%final%' 42%.)
  *
  *-------------------------------------------------------------------------
  */
@@ -81,8 +89,12 @@
 static const int SIEVE_BLOCK = 256;
 static const uint32_t SIEVE_LANE_BYTES = 16;
 static const uint32_t SIEVE_STEP_BYTES = 32 * SIEVE_LANE_BYTES;
-/* Steps a warp loads at once: two 512-byte loads in flight per lane. */
-static const int SIEVE_UNROLL = 2;
+/*
+ * Steps a warp loads at once: four 512-byte loads in flight per lane
+ * (H200: '%carefully final deposits%' 67.9% of the read bandwidth with
+ * two, 74.5% with four; 'furiously%' 55.3 and 59.3%).
+ */
+static const int SIEVE_UNROLL = 4;
 static const uint32_t SIEVE_SPAN_BYTES = SIEVE_UNROLL * SIEVE_STEP_BYTES;
 
 __device__ __forceinline__ uint4
@@ -329,9 +341,10 @@ sieve_kernel(const uint8_t *__restrict__ data, uint64_t limit,
 
 /*
  * The window's misses at the lane's 16 positions, one byte per position:
- * 0 where every byte of the window passes its test.
+ * 0 where every byte of the window passes its test -- or, ProbesOnly,
+ * where its first two bytes and its last one do.
  */
-template <int Window>
+template <int Window, bool ProbesOnly>
 __device__ __forceinline__ void
 window_misses(const uint4 &own, const uint4 &next, const GlSieve &sv, uint32_t miss[4])
 {
@@ -348,9 +361,22 @@ window_misses(const uint4 &own, const uint4 &next, const GlSieve &sv, uint32_t m
 			uint32_t	at = o % 4 == 0 ? w[g + o / 4] :
 				__funnelshift_r(w[g + o / 4], w[g + o / 4 + 1], 8 * (o % 4));
 
-			miss[g] |= (at & sv.window_mask[o]) ^ sv.window_value[o];
+			if (!ProbesOnly || o <= 1 || o == Window - 1)
+				miss[g] |= (at & sv.window_mask[o]) ^ sv.window_value[o];
 		}
 	}
+}
+
+/* Some position of the lane may have no miss (exact as to whether any). */
+__device__ __forceinline__ bool
+any_passes(const uint32_t miss[4])
+{
+	uint32_t	any = 0;
+
+#pragma unroll
+	for (int g = 0; g < 4; g++)
+		any |= gl_maybe_zero_bytes(miss[g]);
+	return any != 0;
 }
 
 /*
@@ -425,14 +451,14 @@ sieve_window_kernel(const uint8_t *__restrict__ data, uint64_t limit,
 #pragma unroll
 		for (int u = 0; u < SIEVE_UNROLL; u++)
 		{
+			uint4		next = next_words(sp, u);
 			uint32_t	miss[4];
-			uint32_t	any = 0;
 
-			window_misses<Window>(sp.own[u], next_words(sp, u), sv, miss);
-#pragma unroll
-			for (int g = 0; g < 4; g++)
-				any |= gl_maybe_zero_bytes(miss[g]);
-			if (__ballot_sync(0xFFFFFFFF, any != 0) != 0)
+			window_misses<Window, true>(sp.own[u], next, sv, miss);
+			if (__ballot_sync(0xFFFFFFFF, any_passes(miss)) == 0)
+				continue;
+			window_misses<Window, false>(sp.own[u], next, sv, miss);
+			if (__ballot_sync(0xFFFFFFFF, any_passes(miss)) != 0)
 			{
 				uint32_t	hit[4];
 
@@ -489,7 +515,7 @@ bool
 gl_launch_sieve(const GlLaunch *l, const GlSieve *sieve, bool exact, uint8_t *chunk_flags,
 				uint32_t *result)
 {
-	static_assert(GL_SIEVE_MAX_WINDOW == 8, "a launch for each window width");
+	static_assert(GL_SIEVE_MAX_WINDOW == 12, "a launch for each window width");
 
 	if (exact && sieve->window > 0)
 		switch (sieve->window)
@@ -508,6 +534,14 @@ gl_launch_sieve(const GlLaunch *l, const GlSieve *sieve, bool exact, uint8_t *ch
 				return launch_sieve_window<7>(l, sieve, result);
 			case 8:
 				return launch_sieve_window<8>(l, sieve, result);
+			case 9:
+				return launch_sieve_window<9>(l, sieve, result);
+			case 10:
+				return launch_sieve_window<10>(l, sieve, result);
+			case 11:
+				return launch_sieve_window<11>(l, sieve, result);
+			case 12:
+				return launch_sieve_window<12>(l, sieve, result);
 			default:
 				return gl_cuda_fail("sieve window out of range", l->errbuf, l->errlen);
 		}

@@ -313,8 +313,8 @@ probe_is_exact(const GlCharMasks *masks, uint32_t t, uint32_t mask)
  * anchors' separators (kernels.h), when every position of the run has an
  * exact test; else the sieve keeps its probes and verifies candidates.
  * Short runs are the ones common in text ('%final%' matches one comment
- * row in twenty), where verifying every candidate cost more than
- * comparing every byte.
+ * row in twenty), where verifying candidates cost more than comparing the
+ * window in registers (kernels_sieve.cu).
  */
 static void
 choose_window(const GlCharMasks *masks, uint32_t start, uint32_t len, GlSieve *sv)

@@ -430,6 +430,8 @@ main(int argc, char **argv)
 		GlProgram  *adv_prog;
 	}			cases[] = {
 		{"literal short", "LIKE '%final%'", like("%final%", false), like("%aaaab%", false)},
+		{"literal rare", "LIKE '%zebra%' (in no row)", like("%zebra%", false),
+		like("%aaaab%", false)},
 		{"literal long", "LIKE '%carefully final deposits%'", like("%carefully final deposits%", false),
 		like("%aaaaaaaaaaaaaaaaaaaaaab%", false)},
 		{"multi-segment", "LIKE '%special%requests%'", like("%special%requests%", false),
