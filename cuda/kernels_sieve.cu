@@ -92,7 +92,9 @@ static const uint32_t SIEVE_STEP_BYTES = 32 * SIEVE_LANE_BYTES;
 /*
  * Steps a warp loads at once: four 512-byte loads in flight per lane
  * (H200: '%carefully final deposits%' 67.9% of the read bandwidth with
- * two, 74.5% with four; 'furiously%' 55.3 and 59.3%).
+ * two, 74.5% with four; 'furiously%' 55.3 and 59.3%.  The H100, already
+ * near its read bandwidth with two, loses a little: 86.9 and 83.9% for
+ * the long literal).
  */
 static const int SIEVE_UNROLL = 4;
 static const uint32_t SIEVE_SPAN_BYTES = SIEVE_UNROLL * SIEVE_STEP_BYTES;

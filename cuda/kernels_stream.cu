@@ -42,16 +42,17 @@
  *			shift, a three-input logical operation, the load, a mask and
  *			the funnel shift.
  *
- * Measured on an H200 (kernel_bench, 2.1 GB of comment text, read 4.5
- * TB/s; test/bench/results/h200-kernels/2026-11-26-compact-stream/):
- * 2.36-2.39 TB/s (53-54%) for LIKE with several segments, '_', ILIKE and
- * the regex 'special.*requests', 2.15-2.23 TB/s (49-50%) where 5-10% of
- * the rows match (1.78-1.87 while each lane re-read its whole chunk to
- * find its hits' rows), 1.92 TB/s (43%) for '%e_e%' (32% of the rows); the
- * wide table, as before this form, 1.60 TB/s (36%).  Where the time goes, from variants that leave a
- * part out ('%special%requests%'): reading the column through the stage
- * alone runs at 84% of the read bandwidth, stepping one slice again and
- * again with no memory load at 80%, the two together at 54%: the copies
+ * Measured on an H200 (kernel_bench, 2.1 GB of comment text, read 4.4
+ * TB/s; test/bench/results/h200-kernels/2026-11-26-compact-stream/ and
+ * 2026-11-26-hit-words/): 2.36-2.39 TB/s (53-54%) for LIKE with several
+ * segments, '_', ILIKE and the regex 'special.*requests', 2.15-2.23 TB/s
+ * (49-50%) where 5-10% of the rows match (1.78-1.87 while each lane
+ * re-read its whole chunk to find its hits' rows), 1.92 TB/s (43%) for
+ * '%e_e%' (32% of the rows); the wide table, as before this form, 1.60
+ * TB/s (36%).  Where the time goes, from variants that leave a part out
+ * ('%special%requests%'): reading the column through the stage alone
+ * runs at 84% of the read bandwidth, stepping one slice again and again
+ * with no memory load at 80%, the two together at 54%: the copies
  * and the table loads share the load/store pipe, and the stepping is a
  * chain of dependent table loads that only other warps can hide (Nsight
  * Compute: DRAM 51%, L1/TEX 53%, issue slots 46% busy, 1.4-way bank
@@ -237,7 +238,6 @@ stream_kernel(const uint8_t *__restrict__ data, uint64_t nchunks,
 			uint64_t	chunk = first + c;
 			uint64_t	chunk_end = (chunk + 1) * GL_DEV_CHUNK_BYTES;
 			uint32_t	hits[GL_HIT_WORDS];
-
 			bool		inside;
 
 			state = gl_scan_chunk<STAGE_BUFFERS>(a, state, data,
@@ -247,7 +247,8 @@ stream_kernel(const uint8_t *__restrict__ data, uint64_t nchunks,
 			/*
 			 * The row open at the end of this thread's chunks: the row of
 			 * the next chunk's first byte.  (The column's last chunk ends
-			 * in its zero tail, so there is a next chunk.)
+			 * with a zero byte, the last separator or the zero tail, so
+			 * no row is open there.)
 			 */
 			if (inside && c + 1 == CHUNKS_PER_THREAD && state != A::skip &&
 				data[chunk_end - 1] != 0 && finish_open_row(a, state, data, chunk_end))
