@@ -255,9 +255,8 @@ index_zero_bytes_kernel(const uint8_t *__restrict__ data, GlChunkIndex *chunks,
 		uint4		b = w[1];
 		uint32_t	parts[8] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
 
-		/* __vcmpeq4: 0xFF in each byte equal to zero */
 		for (int i = 0; i < 8; i++)
-			zeros += __popc(__vcmpeq4(parts[i], 0)) / 8;
+			zeros += __popc(gl_zero_byte_flags(parts[i]));
 	}
 	upto = zeros;
 	for (uint32_t d = 1; d < GL_DEV_CHUNK_WORDS; d <<= 1)

@@ -56,6 +56,7 @@
 #ifndef GPULIKE_DEVICE_COLUMN_H
 #define GPULIKE_DEVICE_COLUMN_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <cuda_runtime.h>
@@ -78,6 +79,10 @@ typedef struct GlChunkIndex
 	/* 0x00 bytes (separators, the zero tail) in the chunk before word w */
 	uint8_t		zeros_before[GL_DEV_CHUNK_WORDS];
 } GlChunkIndex;
+
+/* One 16-byte load reads an entry (chunk_scan.cuh): row in .x, the counts in .z and .w. */
+static_assert(sizeof(GlChunkIndex) == 16 && offsetof(GlChunkIndex, zeros_before) == 8,
+			  "a chunk index entry is row, back, then the eight zero counts");
 
 /*
  * Several GPUs: a column is split into parts, one per device, each a
@@ -127,6 +132,18 @@ struct GlDeviceColumn
 	GlChunkIndex *chunks;
 	GlMatchResources *match;	/* NULL until the first match */
 };
+
+/*
+ * 0x80 in every 0x00 byte of w, 0 elsewhere: how the index counts the
+ * zero bytes of a word and how the kernels find them.  Carry-free (the
+ * low seven bits of each byte are added separately), so it never marks
+ * the byte above a zero.
+ */
+__device__ __forceinline__ uint32_t
+gl_zero_byte_flags(uint32_t w)
+{
+	return ~(((w & 0x7F7F7F7Fu) + 0x7F7F7F7Fu) | w | 0x7F7F7F7Fu);
+}
 
 /* Rows are numbered with 32 bits on the device (per part). */
 constexpr uint64_t GL_DEV_MAX_ROWS = UINT32_MAX;

@@ -170,20 +170,10 @@ gl_stage_read(const uint4 *warp_stage, uint32_t which, uint4 words[4])
 }
 
 /*
- * 0x80 in every 0x00 byte of w, 0 elsewhere.  Carry-free (the low seven
- * bits of each byte are added separately), so unlike the shorter
- * gl_maybe_zero_bytes() below it never marks the byte above a zero.
- */
-__device__ __forceinline__ uint32_t
-gl_zero_byte_flags(uint32_t w)
-{
-	return ~(((w & 0x7F7F7F7Fu) + 0x7F7F7F7Fu) | w | 0x7F7F7F7Fu);
-}
-
-/*
  * 0x80 in the zero bytes of w, and maybe in a byte just above a zero byte
  * (the borrow of the subtraction): two instructions, exact as to whether
- * w has any zero byte, a superset as to which.
+ * w has any zero byte, a superset as to which (gl_zero_byte_flags(),
+ * device_column.h, is exact as to which).
  */
 __device__ __forceinline__ uint32_t
 gl_maybe_zero_bytes(uint32_t w)

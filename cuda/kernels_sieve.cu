@@ -171,6 +171,52 @@ verify(const uint8_t *__restrict__ data, int64_t p, uint64_t limit, const GlSiev
 	return true;
 }
 
+/* The run's accept bits into the block's shared memory (every thread calls it). */
+__device__ static void
+share_accept(uint64_t *accept, const GlSieve &sv)
+{
+	for (uint32_t b = threadIdx.x; b < 128; b += blockDim.x)
+		accept[b] = sv.accept[b];
+	__syncthreads();
+}
+
+/*
+ * The column's first row has no separator before it, so neither the
+ * separator probe nor a window starting with the separator sees a run
+ * anchored at its start: one thread checks it apart.
+ */
+__device__ static void
+check_first_row(const uint8_t *__restrict__ data, uint64_t limit, uint32_t nrows,
+				const GlSieve &sv, const uint64_t *accept, uint32_t *result)
+{
+	if (sv.anchored_start && blockIdx.x == 0 && threadIdx.x == 0 && nrows > 0 &&
+		verify(data, 0, limit, sv, accept))
+		atomicOr(&result[0], 1u);
+}
+
+/*
+ * The row holding the lane's first byte in a step: the row of the step's
+ * first byte (step_row, lane 0's) plus the separators of the lanes before
+ * (separators: the lane's own).  Every lane of the warp calls it.
+ */
+__device__ __forceinline__ uint32_t
+lane_first_row(uint32_t step_row, uint32_t separators)
+{
+	return __shfl_sync(0xFFFFFFFF, step_row, 0) + gl_warp_inclusive_sum(separators) - separators;
+}
+
+/* Some position of the lane may have no miss (exact as to whether any). */
+__device__ __forceinline__ bool
+any_passes(const uint32_t miss[4])
+{
+	uint32_t	any = 0;
+
+#pragma unroll
+	for (int g = 0; g < 4; g++)
+		any |= gl_maybe_zero_bytes(miss[g]);
+	return any != 0;
+}
+
 /* Flag the chunk of a hit and the chunk where its chunk's first row starts. */
 __device__ static void
 flag_chunk(uint64_t chunk, const GlChunkIndex *chunks, uint8_t *flags)
@@ -218,9 +264,8 @@ verify_step(uint32_t cand, const uint4 &own, uint64_t step, uint32_t step_row,
 	{
 		uint32_t	zeros = gl_zero_bytes4(own.x) | gl_zero_bytes4(own.y) << 4 |
 			gl_zero_bytes4(own.z) << 8 | gl_zero_bytes4(own.w) << 12;
-		uint32_t	separators = gl_warp_inclusive_sum(__popc(zeros));
 
-		ws->lane_row[lane] = __shfl_sync(0xFFFFFFFF, step_row, 0) + separators - __popc(zeros);
+		ws->lane_row[lane] = lane_first_row(step_row, __popc(zeros));
 		ws->lane_zeros[lane] = zeros;
 	}
 	__syncwarp();
@@ -302,13 +347,9 @@ sieve_kernel(const uint8_t *__restrict__ data, uint64_t limit,
 	uint64_t	nwarps = (uint64_t) gridDim.x * blockDim.x / 32;
 	uint32_t	gap_shift = 8 * (sv.probe_gap % 4);
 
-	for (uint32_t b = threadIdx.x; b < 128; b += blockDim.x)
-		accept[b] = sv.accept[b];
-	__syncthreads();
-	/* no separator before the first row: the separator probe cannot see it */
-	if (Exact && sv.probe_pos < 0 && blockIdx.x == 0 && threadIdx.x == 0 && nrows > 0 &&
-		verify(data, 0, limit, sv, accept))
-		atomicOr(&result[0], 1u);
+	share_accept(accept, sv);
+	if (Exact)
+		check_first_row(data, limit, nrows, sv, accept, result);
 
 	for (uint64_t span = warp * SIEVE_SPAN_BYTES; span < limit;
 		 span += nwarps * SIEVE_SPAN_BYTES)
@@ -321,13 +362,9 @@ sieve_kernel(const uint8_t *__restrict__ data, uint64_t limit,
 		{
 			uint64_t	step = span + u * SIEVE_STEP_BYTES;
 			uint32_t	miss[4];
-			uint32_t	any = 0;
 
 			probe_window<GapWords>(sp.own[u], next_words(sp, u), sv, gap_shift, miss);
-#pragma unroll
-			for (int g = 0; g < 4; g++)
-				any |= gl_maybe_zero_bytes(miss[g]);
-			if (__ballot_sync(0xFFFFFFFF, any != 0) != 0)
+			if (__ballot_sync(0xFFFFFFFF, any_passes(miss)) != 0)
 			{
 				uint32_t	cand = 0;
 
@@ -369,18 +406,6 @@ window_misses(const uint4 &own, const uint4 &next, const GlSieve &sv, uint32_t m
 	}
 }
 
-/* Some position of the lane may have no miss (exact as to whether any). */
-__device__ __forceinline__ bool
-any_passes(const uint32_t miss[4])
-{
-	uint32_t	any = 0;
-
-#pragma unroll
-	for (int g = 0; g < 4; g++)
-		any |= gl_maybe_zero_bytes(miss[g]);
-	return any != 0;
-}
-
 /*
  * The flags (0x80 in a byte) of the lane's four words in one word: byte
  * k of word g at bit 8k + g.  So a lane's hits are walked in one loop,
@@ -407,12 +432,9 @@ window_hits(const uint32_t hit[4], const uint4 &own, uint32_t step_row, const Gl
 	uint32_t	flags[4] = {gl_zero_byte_flags(own.x), gl_zero_byte_flags(own.y),
 		gl_zero_byte_flags(own.z), gl_zero_byte_flags(own.w)};
 	uint32_t	zeros = transpose_flags(flags);
-	uint32_t	separators = __popc(zeros);
-	uint32_t	row;
+	uint32_t	row = lane_first_row(step_row, __popc(zeros)) + sv.anchored_start;
 	GlResultWriter out;
 
-	row = __shfl_sync(0xFFFFFFFF, step_row, 0) + gl_warp_inclusive_sum(separators) - separators +
-		sv.anchored_start;
 	out.init();
 	for (uint32_t h = transpose_flags(hit); h != 0; h &= h - 1)
 	{
@@ -436,20 +458,12 @@ sieve_window_kernel(const uint8_t *__restrict__ data, uint64_t limit,
 					const GlChunkIndex *__restrict__ chunks, uint32_t nrows, GlSieve sv,
 					uint32_t *result)
 {
+	__shared__ uint64_t accept[128];
 	uint64_t	warp = (blockIdx.x * (uint64_t) blockDim.x + threadIdx.x) / 32;
 	uint64_t	nwarps = (uint64_t) gridDim.x * blockDim.x / 32;
 
-	/* no separator before the first row: compare the run alone there */
-	if (sv.anchored_start && blockIdx.x == 0 && threadIdx.x == 0 && nrows > 0)
-	{
-		bool		found = true;
-
-#pragma unroll
-		for (int o = 1; o < Window; o++)
-			found &= (data[o - 1] & sv.window_mask[o] & 0xFF) == (sv.window_value[o] & 0xFF);
-		if (found)
-			atomicOr(&result[0], 1u);
-	}
+	share_accept(accept, sv);
+	check_first_row(data, limit, nrows, sv, accept, result);
 
 	for (uint64_t span = warp * SIEVE_SPAN_BYTES; span < limit;
 		 span += nwarps * SIEVE_SPAN_BYTES)
