@@ -640,7 +640,7 @@ compact_table(const GlByteDfa *dfa)
 			uint32_t	next = (entry & GL_BYTE_DFA_STATE_BITS) >> 10;
 			uint32_t	value = compact_value(next);
 
-			/* a flag leads to START (explore()), whose copy is the flagged row */
+			/* a flag leads to START (explore()) */
 			if (entry & GL_BYTE_DFA_FLAG)
 			{
 				if (next != GL_BYTE_DFA_START)
@@ -651,8 +651,8 @@ compact_table(const GlByteDfa *dfa)
 				value |= 1;
 			}
 			out[gl_byte_dfa_compact_slot(compact_value(i), b)] = (uint8_t) value;
-			if (i == GL_BYTE_DFA_START)
-				out[gl_byte_dfa_compact_slot(compact_value(i) | 1, b)] = (uint8_t) value;
+			/* the flagged twin: the same transitions, flagged */
+			out[gl_byte_dfa_compact_slot(compact_value(i) | 1, b)] = (uint8_t) (value | 1);
 		}
 	return out;
 }

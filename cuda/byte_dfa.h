@@ -86,10 +86,13 @@ typedef struct GlByteDfa
  * them.  (Bank conflicts on average, simulated on kernel_bench's text
  * and matching Nsight Compute where both were measured: 2.2-way without
  * the XOR, 1.8 with states in order, 1.1-1.2 so, for '%special%requests%',
- * '%final%', '%quickly%'.)  The flag, bit 0, comes only with a separator
- * that ends a matching row, which leads to START: "START, flagged" is a
- * row of its own, a copy of START's.  The table is half a kB per row, at
- * least 32 rows (16 kB).
+ * '%final%', '%quickly%'.)  The flag, bit 0, comes with a separator that
+ * ends a matching row, and then sticks: each state has a flagged twin,
+ * value + 1, in the other half of its half kB, whose transitions are the
+ * state's own, flagged.  So the stream kernel need not record the flag
+ * byte by byte; it looks at it once per 32 bytes and takes it off there
+ * (kernels_stream.cu).  The table is half a kB per row, at least 32 rows
+ * (16 kB).
  */
 constexpr uint32_t GL_BYTE_DFA_COMPACT_STATES = 127;
 constexpr uint32_t GL_BYTE_DFA_COMPACT_START = 0;

@@ -6,29 +6,32 @@
  *
  * Used by the Aho–Corasick skim (kernels_skim.cu) and the
  * stream kernels (kernels_stream.cu: the byte DFA of any program).  An
- * automaton A has one operation,
- *
- *		state = a.step(state, part, k, hits)
- *
- * on byte k (0..3, a constant after unrolling) of the 32-bit word part of
- * the text -- the word, not the byte, so that an automaton may take the
- * byte with a byte permute of its own -- which also shifts one bit into
- * hits: 1 when this byte completed a hit, taken with one funnel shift.
- * Automata shift towards bit 31 or towards bit 0, whichever their entry
- * makes one instruction; a.hit_word() puts a finished word of 32 bytes
- * into the common order.  A chunk is read as four 64-byte slices through
- * the warp's coalescing stage (kernels_common.cuh), the next slice in
- * flight while the current one is stepped; the slice loop is unrolled so
- * the eight 32-bit hit words stay in registers: hits[g] holds bytes
- * g * 32 .. g * 32 + 31, the first of them in bit 31.
+ * automaton A steps byte k (0..3, a constant after unrolling) of the
+ * 32-bit word part of the text -- the word, not the byte, so that an
+ * automaton may take the byte with a byte permute of its own.  Each
+ * 32-byte word of a chunk leaves a record, one of two kinds:
+ *	- hit bits (GlRecordedHits): state = a.step(state, part, k, hits)
+ *	  also shifts one bit into hits, 1 where this byte completed a hit,
+ *	  with one funnel shift; automata shift towards bit 31 or towards bit
+ *	  0, whichever their entry makes one instruction, and a.hit_word()
+ *	  puts a finished word into the common order, first byte in bit 31;
+ *	- a sticky flag (A::flag_sticks): state = a.step(state, part, k)
+ *	  records nothing; a hit flags the state and every state after it, so
+ *	  the word's end state says whether it had hits, and the record keeps
+ *	  the state it began in, from which a.hits_of() finds them again.
+ * A chunk is read as four 64-byte slices through the warp's coalescing
+ * stage (kernels_common.cuh), the next slice in flight while the current
+ * one is stepped; the slice loop is unrolled so the eight records stay in
+ * registers: records[g] is that of bytes g * 32 .. g * 32 + 31.
  *
  * From a hit position to its row: the chunk index gives the row holding
  * the chunk's first byte and the 0x00 bytes before each of its 32-byte
  * words, so the row of byte p is that row, plus the zeros before p's
- * word, plus those before p in the word.  Replaying the automaton is
- * never needed, and only the 32 bytes of a word with hits are read again.
+ * word, plus those before p in the word.  Only the 32 bytes of a word
+ * with hits are read again (and stepped again, for a sticky flag, where
+ * the word has more than one separator).
  * gl_resolve_warp_hits() does it for the whole warp at once: the lanes
- * list their words with hits (hit words are indexed by constants only, so
+ * list their words with hits (records are indexed by constants only, so
  * they never leave registers) in the warp's stage, free between chunks,
  * and then share out the list, a word per lane.  Where 5% of the rows
  * match, about one chunk in four has a hit: each lane re-reading and
@@ -65,6 +68,39 @@ gl_scan_word(const A &a, uint32_t state, const uint4 &word, uint32_t &hits)
 }
 
 /*
+ * Step the 32 bytes of w0, w1 and leave their record: for automata whose
+ * flag sticks (A::flag_sticks), the state the word began in, with the
+ * state it ended in above it (its bit 8: some separator in the word ended
+ * a matching row), the flag then taken off the state; for the others, the
+ * word's hit bits in the common order.
+ */
+template <class A>
+__device__ __forceinline__ uint32_t
+gl_scan_hit_word(const A &a, uint32_t state, const uint4 &w0, const uint4 &w1, uint32_t &record)
+{
+	if constexpr (A::flag_sticks)
+	{
+		uint32_t	start = state;
+		uint32_t	parts[8] = {w0.x, w0.y, w0.z, w0.w, w1.x, w1.y, w1.z, w1.w};
+
+#pragma unroll
+		for (int k = 0; k < 32; k++)
+			state = a.step(state, parts[k / 4], k % 4);
+		/* bytes 0, 1: the two states (below 256); bytes 2, 3: start's zeros */
+		record = __byte_perm(start, state, 0x1140);
+		return a.without_flag(state);
+	}
+	else
+	{
+		record = 0;
+		state = gl_scan_word(a, state, w0, record);
+		state = gl_scan_word(a, state, w1, record);
+		record = a.hit_word(record);
+		return state;
+	}
+}
+
+/*
  * Step the chunk of this lane, warp_first + lane * stride (zeros past
  * nchunks; every lane of the warp must call this, for the stage of
  * Buffers slice buffers).  Returns the state after the chunk's last byte.
@@ -77,7 +113,7 @@ gl_scan_word(const A &a, uint32_t state, const uint4 &word, uint32_t &hits)
 template <int Buffers, class A>
 __device__ __forceinline__ uint32_t
 gl_scan_chunk(const A &a, uint32_t state, const uint8_t *__restrict__ data, uint64_t warp_first,
-			  uint32_t stride, uint64_t nchunks, uint4 *warp_stage, uint32_t hits[GL_HIT_WORDS])
+			  uint32_t stride, uint64_t nchunks, uint4 *warp_stage, uint32_t records[GL_HIT_WORDS])
 {
 	static_assert(Buffers == 1 || Buffers == 2, "a stage has one or two buffers");
 	gl_stage_fetch(warp_stage, 0, data, warp_first, stride, nchunks, 0);
@@ -99,45 +135,64 @@ gl_scan_chunk(const A &a, uint32_t state, const uint8_t *__restrict__ data, uint
 			if (more)
 				gl_stage_fetch(warp_stage, 0, data, warp_first, stride, nchunks, t + 1);
 		}
-		hits[2 * t] = 0;
-		hits[2 * t + 1] = 0;
-		state = gl_scan_word(a, state, words[0], hits[2 * t]);
-		state = gl_scan_word(a, state, words[1], hits[2 * t]);
-		state = gl_scan_word(a, state, words[2], hits[2 * t + 1]);
-		state = gl_scan_word(a, state, words[3], hits[2 * t + 1]);
-		hits[2 * t] = a.hit_word(hits[2 * t]);
-		hits[2 * t + 1] = a.hit_word(hits[2 * t + 1]);
+		state = gl_scan_hit_word(a, state, words[0], words[1], records[2 * t]);
+		state = gl_scan_hit_word(a, state, words[2], words[3], records[2 * t + 1]);
 	}
 	return state;
 }
 
-__device__ __forceinline__ bool
-gl_any_hit(const uint32_t hits[GL_HIT_WORDS])
+/*
+ * What the record of a 32-byte word says for automata that record hit
+ * bits as they step: a word has hits where its record is not zero, and
+ * the record is the hit bits.  (Automata whose flag sticks say it their
+ * own way: kernels_stream.cu.)
+ */
+struct GlRecordedHits
 {
-	uint32_t	any = 0;
+	static constexpr bool flag_sticks = false;
+
+	__device__ __forceinline__ static bool has_hits(uint32_t record)
+	{
+		return record != 0;
+	}
+
+	__device__ __forceinline__ uint32_t hits_of(uint32_t record, const uint32_t parts[8],
+												uint32_t zeros) const
+	{
+		return record;
+	}
+};
+
+template <class A>
+__device__ __forceinline__ bool
+gl_any_hit(const A &a, const uint32_t records[GL_HIT_WORDS])
+{
+	bool		any = false;
 
 #pragma unroll
 	for (int g = 0; g < GL_HIT_WORDS; g++)
-		any |= hits[g];
-	return any != 0;
+		any |= a.has_hits(records[g]);
+	return any;
 }
 
-/* A 32-byte word with hits in a warp's list: lane << 3 | word, and the hits. */
+/* A 32-byte word with hits in a warp's list: lane << 3 | word, and its record. */
 typedef struct GlHitWord
 {
 	uint32_t	where;
-	uint32_t	hits;
+	uint32_t	record;
 } GlHitWord;
 
 /*
  * Set the result bits of the rows of the hits of this round's chunks
  * (rows >= nrows, the zero tail after the last row, are ignored).  Every
- * lane of the warp calls it: hits are those of chunk (none if !mine), and
- * list has room for 32 * GL_HIT_WORDS entries, free until it returns.
+ * lane of the warp calls it: records are those of chunk's words (none if
+ * !mine), and list has room for 32 * GL_HIT_WORDS entries, free until it
+ * returns.
  */
+template <class A>
 __device__ __forceinline__ void
-gl_resolve_warp_hits(const uint8_t *__restrict__ data, uint64_t chunk, bool mine,
-					 const uint32_t hits[GL_HIT_WORDS], const GlChunkIndex *__restrict__ chunks,
+gl_resolve_warp_hits(const A &a, const uint8_t *__restrict__ data, uint64_t chunk, bool mine,
+					 const uint32_t records[GL_HIT_WORDS], const GlChunkIndex *__restrict__ chunks,
 					 uint32_t nrows, uint32_t *result, GlHitWord *list)
 {
 	uint32_t	lane = threadIdx.x % 32;
@@ -147,14 +202,14 @@ gl_resolve_warp_hits(const uint8_t *__restrict__ data, uint64_t chunk, bool mine
 
 #pragma unroll
 	for (int g = 0; g < GL_HIT_WORDS; g++)
-		count += mine && hits[g] != 0;
+		count += mine && a.has_hits(records[g]);
 	at = gl_warp_inclusive_sum(count);
 	total = __shfl_sync(0xFFFFFFFF, at, 31);
 	at -= count;
 #pragma unroll
 	for (int g = 0; g < GL_HIT_WORDS; g++)
-		if (mine && hits[g] != 0)
-			list[at++] = {lane << 3 | g, hits[g]};
+		if (mine && a.has_hits(records[g]))
+			list[at++] = {lane << 3 | g, records[g]};
 	__syncwarp();
 
 	for (uint32_t first = 0; first < total; first += 32)
@@ -169,9 +224,9 @@ gl_resolve_warp_hits(const uint8_t *__restrict__ data, uint64_t chunk, bool mine
 			const uint4 *words = reinterpret_cast<const uint4 *>(data + c * GL_DEV_CHUNK_BYTES);
 			const uint4 *entry = reinterpret_cast<const uint4 *>(&chunks[c]);
 			uint4		e = __ldg(entry);	/* row, back, zeros_before[8] */
-			uint4		a = __ldg(&words[2 * g]);
-			uint4		b = __ldg(&words[2 * g + 1]);
-			uint32_t	parts[8] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
+			uint4		lo = __ldg(&words[2 * g]);
+			uint4		hi = __ldg(&words[2 * g + 1]);
+			uint32_t	parts[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
 			uint32_t	zeros = 0;
 			uint32_t	row = e.x + __byte_perm(g < 4 ? e.z : e.w, 0, 0x4440 | (g & 3));
 			GlResultWriter out;
@@ -180,7 +235,7 @@ gl_resolve_warp_hits(const uint8_t *__restrict__ data, uint64_t chunk, bool mine
 			for (int i = 0; i < 8; i++)
 				zeros |= gl_zero_bytes4(parts[i]) << (4 * i);
 			out.init();
-			for (uint32_t h = item.hits; h != 0;)
+			for (uint32_t h = a.hits_of(item.record, parts, zeros); h != 0;)
 			{
 				uint32_t	p = __clz(h);	/* earliest hit: byte g * 32 + p */
 				uint32_t	r = row + __popc(zeros & ((1u << p) - 1));

@@ -33,7 +33,7 @@ static const int SKIM_BLOCK = 256;
 static const uint32_t STAGE_BUFFERS = 1;
 static const uint32_t STAGE_BYTES = (SKIM_BLOCK / 32) * STAGE_BUFFERS * GL_SLICE_BUFFER_BYTES;
 
-struct MultiAutomaton
+struct MultiAutomaton : GlRecordedHits
 {
 	const uint8_t *byte_class;
 	const uint32_t *folded;
@@ -90,13 +90,13 @@ skim(const A &a, const uint8_t *__restrict__ data, uint64_t nchunks,
 		{
 			uint64_t	chunk = first + c;
 			bool		inside = chunk < nchunks;
-			uint32_t	hits[GL_HIT_WORDS];
+			uint32_t	records[GL_HIT_WORDS];
 
 			state = gl_scan_chunk<STAGE_BUFFERS>(a, state, data,
 												 chunk - lane * CHUNKS_PER_THREAD,
-												 CHUNKS_PER_THREAD, nchunks, warp_stage, hits);
-			if (__any_sync(0xFFFFFFFF, inside && gl_any_hit(hits)))
-				gl_resolve_warp_hits(data, chunk, inside, hits, chunks, nrows, result,
+												 CHUNKS_PER_THREAD, nchunks, warp_stage, records);
+			if (__any_sync(0xFFFFFFFF, inside && gl_any_hit(a, records)))
+				gl_resolve_warp_hits(a, data, chunk, inside, records, chunks, nrows, result,
 									 reinterpret_cast<GlHitWord *>(warp_stage));
 		}
 	}

@@ -34,29 +34,35 @@
  *			being the next state's value: the next address is the entry
  *			with the text byte put below it by one byte permute (PRMT)
  *			and its row moved across the banks by a three-input logical
- *			operation, so a byte costs four instructions: permute,
- *			logical operation, one-byte shared-memory load, and the
- *			funnel shift that records its flag;
+ *			operation, so a byte costs three instructions: permute,
+ *			logical operation, one-byte shared-memory load.  Its flag
+ *			sticks to the states after it and is looked at once per 32
+ *			bytes (CompactAutomaton below); recording it byte by byte,
+ *			a funnel shift each, cost a tenth of the throughput;
  *	wide	(larger automata) 32-bit entries, the next state premultiplied
  *			and the flag in bit 31, addressed by state ^ (byte << 2): a
  *			shift, a three-input logical operation, the load, a mask and
  *			the funnel shift.
  *
  * Measured on an H200 (kernel_bench, 2.1 GB of comment text, read 4.4
- * TB/s; test/bench/results/h200-kernels/2026-11-26-compact-stream/ and
- * 2026-11-26-hit-words/): 2.36-2.39 TB/s (53-54%) for LIKE with several
- * segments, '_', ILIKE and the regex 'special.*requests', 2.15-2.23 TB/s
- * (49-50%) where 5-10% of the rows match (1.78-1.87 while each lane
- * re-read its whole chunk to find its hits' rows), 1.92 TB/s (43%) for
- * '%e_e%' (32% of the rows); the wide table, as before this form, 1.60
- * TB/s (36%).  Where the time goes, from variants that leave a part out
- * ('%special%requests%'): reading the column through the stage alone
- * runs at 84% of the read bandwidth, stepping one slice again and again
- * with no memory load at 80%, the two together at 54%: the copies
- * and the table loads share the load/store pipe, and the stepping is a
- * chain of dependent table loads that only other warps can hide (Nsight
- * Compute: DRAM 51%, L1/TEX 53%, issue slots 46% busy, 1.4-way bank
- * conflicts, 45% occupancy at 64 registers).
+ * TB/s; test/bench/results/h200-kernels/2026-11-26-sticky-flag/): 2.61-
+ * 2.63 TB/s (59-60%) for LIKE with several segments, '_', ILIKE and the
+ * regex 'special.*requests' (2.35-2.38 while the flag was recorded byte
+ * by byte), 2.32-2.42 TB/s (53-55%) where 5-10% of the rows match, 1.98
+ * TB/s (45%) for '%e_e%' (32% of the rows); the wide table 1.60 TB/s
+ * (36%).  Where the time goes, from variants that leave a part out
+ * ('%special%requests%', before the flag stuck): reading the column
+ * through the stage alone runs at 84% of the read bandwidth, stepping
+ * one slice again and again with no memory load at 80%, the two together
+ * at 54%: the copies and the table loads share the load/store pipe, and
+ * the stepping is a chain of dependent table loads that only other warps
+ * can hide (Nsight Compute: DRAM 51%, L1/TEX 53%, issue slots 46% busy,
+ * 1.4-way bank conflicts, 45% occupancy at 64 registers; warps stalled
+ * mostly on memory, then shared memory: 5.6 and 3.9 of 14.7 cycles per
+ * instruction).  Following the open row at the end of each thread's
+ * chunks costs about 6%; splitting the column into one run per thread
+ * to save it spread the lanes' reads 15 kB apart and lost more where
+ * rows match (results/.../study/).
  *
  *-------------------------------------------------------------------------
  */
@@ -88,7 +94,7 @@ static const uint32_t CHUNKS_PER_THREAD = 4;
 extern __shared__ uint4 stream_shared[];
 
 /* 32-bit entries: state = the state's value, entries at byte offset state ^ (byte << 2). */
-struct WideAutomaton
+struct WideAutomaton : GlRecordedHits
 {
 	static constexpr uint32_t skip = gl_byte_dfa_state(GL_BYTE_DFA_SKIP);
 	static constexpr uint32_t start = gl_byte_dfa_state(GL_BYTE_DFA_START);
@@ -127,12 +133,19 @@ struct WideAutomaton
 /*
  * One-byte entries: state = the entry that led to it (byte_dfa.h), the
  * next entry at ((state << 8) | byte) ^ (state & 0x7C): a byte permute
- * and a three-input logical operation.  The flag (bit 0) is shifted in at
- * bit 31, so the hits of 32 bytes come out first-byte-lowest and
- * hit_word() reverses them.
+ * and a three-input logical operation, then the load -- nothing else per
+ * byte.  The flag (bit 0) sticks: once a separator has ended a matching
+ * row, every state after it is flagged too, so the flag need not be
+ * recorded byte by byte; the scan looks at it once per 32-byte word and
+ * takes it off there (gl_scan_hit_word()), keeping the state the word
+ * began in.  Which of a flagged word's separators ended the matching rows
+ * is found when its rows are resolved: the only one, if the word has one
+ * separator (rows of 32 bytes or more); otherwise the word is stepped
+ * again from the state it began in, its flags recorded.
  */
 struct CompactAutomaton
 {
+	static constexpr bool flag_sticks = true;
 	static constexpr uint32_t skip = GL_BYTE_DFA_COMPACT_SKIP;
 	static constexpr uint32_t start = GL_BYTE_DFA_COMPACT_START;
 
@@ -141,20 +154,43 @@ struct CompactAutomaton
 		return reinterpret_cast<const uint8_t *>(stream_shared)[gl_byte_dfa_compact_slot(state, b)];
 	}
 
-	__device__ __forceinline__ uint32_t step(uint32_t state, uint32_t part, int k,
-											 uint32_t &hits) const
+	__device__ __forceinline__ uint32_t step(uint32_t state, uint32_t part, int k) const
 	{
 		/* byte 0: the text's byte k; byte 1: the state; bytes 2, 3: its zeros */
 		uint32_t	at = __byte_perm(part, state, 0x6540 | k) ^ (state & 0x7C);
-		uint32_t	e = reinterpret_cast<const uint8_t *>(stream_shared)[at];
 
-		hits = __funnelshift_r(hits, e, 1);
-		return e;
+		return reinterpret_cast<const uint8_t *>(stream_shared)[at];
 	}
 
-	__device__ __forceinline__ uint32_t hit_word(uint32_t hits) const
+	__device__ __forceinline__ uint32_t without_flag(uint32_t state) const
 	{
-		return __brev(hits);
+		return state & ~1u;
+	}
+
+	/* a word's record: the state it began in, the state it ended in at bits 8..15 */
+	__device__ __forceinline__ static bool has_hits(uint32_t record)
+	{
+		return (record & 0x100) != 0;
+	}
+
+	/* its hit bits, first byte in bit 31: zeros has bit i set for a 0x00 byte i */
+	__device__ __forceinline__ uint32_t hits_of(uint32_t record, const uint32_t parts[8],
+												uint32_t zeros) const
+	{
+		uint32_t	state = record & 0xFF;
+		uint32_t	hits = 0;
+
+		if (__popc(zeros) == 1)
+			return __brev(zeros);
+#pragma unroll
+		for (int k = 0; k < 32; k++)
+		{
+			uint32_t	e = entry(state, gl_byte_in(parts[k / 4], k % 4));
+
+			hits |= (e & 1) << (31 - k);
+			state = without_flag(e);
+		}
+		return hits;
 	}
 
 	__device__ __forceinline__ bool flagged(uint32_t e) const
@@ -237,12 +273,12 @@ stream_kernel(const uint8_t *__restrict__ data, uint64_t nchunks,
 		{
 			uint64_t	chunk = first + c;
 			uint64_t	chunk_end = (chunk + 1) * GL_DEV_CHUNK_BYTES;
-			uint32_t	hits[GL_HIT_WORDS];
+			uint32_t	records[GL_HIT_WORDS];
 			bool		inside;
 
 			state = gl_scan_chunk<STAGE_BUFFERS>(a, state, data,
 												 chunk - lane * CHUNKS_PER_THREAD,
-												 CHUNKS_PER_THREAD, nchunks, warp_stage, hits);
+												 CHUNKS_PER_THREAD, nchunks, warp_stage, records);
 			inside = chunk < nchunks;
 			/*
 			 * The row open at the end of this thread's chunks: the row of
@@ -258,8 +294,8 @@ stream_kernel(const uint8_t *__restrict__ data, uint64_t nchunks,
 				if (row < nrows)
 					atomicOr(&result[row / 32], 1u << (row % 32));
 			}
-			if (__any_sync(0xFFFFFFFF, inside && gl_any_hit(hits)))
-				gl_resolve_warp_hits(data, chunk, inside, hits, chunks, nrows, result,
+			if (__any_sync(0xFFFFFFFF, inside && gl_any_hit(a, records)))
+				gl_resolve_warp_hits(a, data, chunk, inside, records, chunks, nrows, result,
 									 reinterpret_cast<GlHitWord *>(warp_stage));
 		}
 	}
