@@ -69,7 +69,7 @@ typedef struct GlByteDfa
  * The compact table: the same automaton with one byte per entry, for
  * automata of at most GL_BYTE_DFA_COMPACT_STATES states (the stream
  * kernel's faster form, kernels_stream.cu).  Each state has a row number
- * r (0..127) and the value 2 * r, plus 1 for "START, flagged" (below);
+ * r (0..127) and the value 2 * r, plus 1 for its flagged twin (below);
  * its entries fill the 256 bytes from value * 256, the entry for byte b
  * at
  *

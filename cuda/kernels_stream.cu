@@ -62,7 +62,7 @@
  * instruction).  Following the open row at the end of each thread's
  * chunks costs about 6%; splitting the column into one run per thread
  * to save it spread the lanes' reads 15 kB apart and lost more where
- * rows match (results/.../study/).
+ * rows match (2026-11-26-sticky-flag/study/).
  *
  *-------------------------------------------------------------------------
  */
@@ -140,8 +140,9 @@ struct WideAutomaton : GlRecordedHits
  * takes it off there (gl_scan_hit_word()), keeping the state the word
  * began in.  Which of a flagged word's separators ended the matching rows
  * is found when its rows are resolved: the only one, if the word has one
- * separator (rows of 32 bytes or more); otherwise the word is stepped
- * again from the state it began in, its flags recorded.
+ * separator (as every word has where rows are 32 bytes or longer);
+ * otherwise the word is stepped again from the state it began in, its
+ * flags recorded.
  */
 struct CompactAutomaton
 {

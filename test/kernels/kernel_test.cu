@@ -1024,9 +1024,9 @@ main(int argc, char **argv)
 	gl_column_free(&col);
 
 	/*
-	 * More chunks than the resident grid takes four at a time, so the
-	 * kernels that split the column evenly give each thread a longer run
-	 * (and leave some warps none).
+	 * More chunks than the resident grid takes in one round of four per
+	 * thread: the stream kernel and the skim walk it in two rounds, the
+	 * second part full.
 	 */
 	build_random(&col, 4000000, false);
 	run_all_kinds(&col, "ascii, 4 M rows", false, n / 15);
