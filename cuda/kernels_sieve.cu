@@ -534,40 +534,24 @@ launch_sieve_gap(const GlLaunch *l, const GlSieve *sv, bool exact, uint8_t *chun
 	return gl_cuda_ok(cudaGetLastError(), "launching the sieve", l->errbuf, l->errlen);
 }
 
+/* The window kernel of sieve's width, Window or wider (a template each). */
+template <int Window>
+static bool
+launch_sieve_window_of(const GlLaunch *l, const GlSieve *sieve, uint32_t *result)
+{
+	if (sieve->window == Window)
+		return launch_sieve_window<Window>(l, sieve, result);
+	if constexpr (Window < GL_SIEVE_MAX_WINDOW)
+		return launch_sieve_window_of<Window + 1>(l, sieve, result);
+	return gl_cuda_fail("sieve window out of range", l->errbuf, l->errlen);
+}
+
 bool
 gl_launch_sieve(const GlLaunch *l, const GlSieve *sieve, bool exact, uint8_t *chunk_flags,
 				uint32_t *result)
 {
-	static_assert(GL_SIEVE_MAX_WINDOW == 12, "a launch for each window width");
-
 	if (exact && sieve->window > 0)
-		switch (sieve->window)
-		{
-			case 2:
-				return launch_sieve_window<2>(l, sieve, result);
-			case 3:
-				return launch_sieve_window<3>(l, sieve, result);
-			case 4:
-				return launch_sieve_window<4>(l, sieve, result);
-			case 5:
-				return launch_sieve_window<5>(l, sieve, result);
-			case 6:
-				return launch_sieve_window<6>(l, sieve, result);
-			case 7:
-				return launch_sieve_window<7>(l, sieve, result);
-			case 8:
-				return launch_sieve_window<8>(l, sieve, result);
-			case 9:
-				return launch_sieve_window<9>(l, sieve, result);
-			case 10:
-				return launch_sieve_window<10>(l, sieve, result);
-			case 11:
-				return launch_sieve_window<11>(l, sieve, result);
-			case 12:
-				return launch_sieve_window<12>(l, sieve, result);
-			default:
-				return gl_cuda_fail("sieve window out of range", l->errbuf, l->errlen);
-		}
+		return launch_sieve_window_of<2>(l, sieve, result);
 	switch (sieve->probe_gap / 4)
 	{
 		case 0:

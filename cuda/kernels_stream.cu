@@ -186,7 +186,7 @@ struct CompactAutomaton
 #pragma unroll
 		for (int k = 0; k < 32; k++)
 		{
-			uint32_t	e = entry(state, gl_byte_in(parts[k / 4], k % 4));
+			uint32_t	e = step(state, parts[k / 4], k % 4);
 
 			hits |= (e & 1) << (31 - k);
 			state = without_flag(e);
