@@ -23,6 +23,7 @@
 
 #include "device_column.h"
 #include "cuda_check.h"
+#include "kernels_common.cuh"
 
 /* Host staging buffer for uploads. */
 static const size_t STAGING_BYTES = 64 << 20;
@@ -246,7 +247,7 @@ index_zero_bytes_kernel(const uint8_t *__restrict__ data, GlChunkIndex *chunks,
 		threadIdx.x;
 	bool		inside = word < last * GL_DEV_CHUNK_WORDS;
 	uint32_t	zeros = 0;
-	uint32_t	upto;
+	uint32_t	before;
 
 	if (inside)
 	{
@@ -258,16 +259,9 @@ index_zero_bytes_kernel(const uint8_t *__restrict__ data, GlChunkIndex *chunks,
 		for (int i = 0; i < 8; i++)
 			zeros += __popc(gl_zero_byte_flags(parts[i]));
 	}
-	upto = zeros;
-	for (uint32_t d = 1; d < GL_DEV_CHUNK_WORDS; d <<= 1)
-	{
-		uint32_t	below = __shfl_up_sync(0xFFFFFFFF, upto, d, GL_DEV_CHUNK_WORDS);
-
-		if (threadIdx.x % GL_DEV_CHUNK_WORDS >= d)
-			upto += below;
-	}
+	before = gl_warp_inclusive_sum<GL_DEV_CHUNK_WORDS>(zeros) - zeros;
 	if (inside)
-		chunks[word / GL_DEV_CHUNK_WORDS].zeros_before[word % GL_DEV_CHUNK_WORDS] = upto - zeros;
+		chunks[word / GL_DEV_CHUNK_WORDS].zeros_before[word % GL_DEV_CHUNK_WORDS] = before;
 }
 
 static bool

@@ -196,15 +196,21 @@ gl_zero_bytes4(uint32_t w)
 	return gl_gather_byte_flags(gl_zero_byte_flags(w));
 }
 
-/* v summed over this lane and the lanes below it (every lane takes part). */
+/*
+ * v summed over this lane and the lanes below it in its group of Width
+ * consecutive lanes (the whole warp by default; every lane takes part).
+ */
+template <uint32_t Width = 32>
 __device__ __forceinline__ uint32_t
 gl_warp_inclusive_sum(uint32_t v)
 {
-	uint32_t	lane = threadIdx.x % 32;
+	uint32_t	lane = threadIdx.x % Width;
 
-	for (uint32_t d = 1; d < 32; d <<= 1)
+	static_assert(Width >= 2 && Width <= 32 && (Width & (Width - 1)) == 0,
+				  "a group is a power of two lanes of one warp");
+	for (uint32_t d = 1; d < Width; d <<= 1)
 	{
-		uint32_t	below = __shfl_up_sync(0xFFFFFFFF, v, d);
+		uint32_t	below = __shfl_up_sync(0xFFFFFFFF, v, d, Width);
 
 		if (lane >= d)
 			v += below;
