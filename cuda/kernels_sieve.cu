@@ -67,9 +67,9 @@
  * test on the words shifted by o bytes, the misses ORed as for the probes
  * -- about two instructions per byte of the window for four positions --
  * and a position with no miss is a hit, with nothing left to verify.  The
- * lane of a hit finds its row itself from the separators below it; the
- * warp adds up the separators of the lanes before.  The window's width
- * is a template constant, so every shift is a constant too.
+ * lane of a hit finds its row from the chunk index and the separators
+ * below the hit.  The window's width is a template constant, so every
+ * shift is a constant too.
  *
  * Comparing the whole window at every position cost more than three
  * probes where the run is rare (H200: '%zebra%', in no row, 64% against
@@ -79,6 +79,15 @@
  * 49% (34% verifying candidates), 'furiously%' 69% (57%).  (Switching a
  * warp to whole comparison at every step while its candidates were
  * common lost more, to the bookkeeping, than it saved: '%final%' 42%.)
+ *
+ * There the SMs' integer pipe is the limit (Nsight, '%final%': 75% busy,
+ * its throttle the first stall), so a step with hits does as little as it
+ * can: the probes' misses are kept and only the window's other bytes are
+ * added; a lane's row comes from the chunk index, which counts the
+ * separators before each 32-byte word, not from a warp scan; each hit
+ * sets its bit with an atomicOr of its own; and only the words after a
+ * lane's own that the window reaches are shuffled.  H200, % of the read
+ * bandwidth: '%final%' 51 -> 60, 'furiously%' 70 -> 76, '%zebra%' 80 -> 85.
  *
  *-------------------------------------------------------------------------
  */
@@ -103,16 +112,6 @@ __device__ __forceinline__ uint4
 load_or_zero(const uint8_t *data, uint64_t pos, uint64_t limit)
 {
 	return pos < limit ? gl_load16(data + pos) : make_uint4(0, 0, 0, 0);
-}
-
-__device__ __forceinline__ uint4
-shuffle16(uint4 v, uint32_t from_lane)
-{
-	v.x = __shfl_sync(0xFFFFFFFF, v.x, from_lane);
-	v.y = __shfl_sync(0xFFFFFFFF, v.y, from_lane);
-	v.z = __shfl_sync(0xFFFFFFFF, v.z, from_lane);
-	v.w = __shfl_sync(0xFFFFFFFF, v.w, from_lane);
-	return v;
 }
 
 /*
@@ -195,14 +194,26 @@ check_first_row(const uint8_t *__restrict__ data, uint64_t limit, uint32_t nrows
 }
 
 /*
- * The row holding the lane's first byte in a step: the row of the step's
- * first byte (step_row, lane 0's) plus the separators of the lanes before
- * (separators: the lane's own).  Every lane of the warp calls it.
+ * The row holding the lane's first byte in a step: the row of its chunk's
+ * first byte (chunk_row), plus the separators of the chunk's 32-byte words
+ * before the lane's (the chunk index counts them), plus, for a lane that
+ * holds the second half of a word, the separators of the lane before it
+ * (separators: each lane's own).  Every lane of the warp calls it.
  */
 __device__ __forceinline__ uint32_t
-lane_first_row(uint32_t step_row, uint32_t separators)
+lane_first_row(const GlChunkIndex *__restrict__ chunks, uint64_t limit, uint64_t step,
+			   uint32_t chunk_row, uint32_t separators)
 {
-	return __shfl_sync(0xFFFFFFFF, step_row, 0) + gl_warp_inclusive_sum(separators) - separators;
+	uint32_t	lane = threadIdx.x % 32;
+	uint64_t	at = step + lane * SIEVE_LANE_BYTES;
+	uint32_t	first_half = __shfl_xor_sync(0xFFFFFFFF, separators, 1);
+	uint32_t	row = chunk_row;
+
+	static_assert(2 * SIEVE_LANE_BYTES == GL_DEV_CHUNK_BYTES / GL_DEV_CHUNK_WORDS,
+				  "two lanes make one word of the chunk index");
+	if (at < limit)
+		row += chunks[at / GL_DEV_CHUNK_BYTES].zeros_before[at % GL_DEV_CHUNK_BYTES / 32];
+	return lane % 2 == 1 ? row + first_half : row;
 }
 
 /* Some position of the lane may have no miss (exact as to whether any). */
@@ -243,13 +254,11 @@ typedef struct SieveWarpScratch
  * would leave most of the warp idle: instead they are listed in shared
  * memory (a warp scan of the counts gives each lane its place) and the
  * lanes take them in turn.  A hit's row is the row at its lane's first
- * byte -- lane 0's step_row, the chunk index entry of the step's first
- * byte, plus the separators of the lanes before, by a second scan --
- * plus the separators before it in its lane.
+ * byte (lane_first_row()) plus the separators before it in its lane.
  */
 template <bool Exact>
 __device__ static void
-verify_step(uint32_t cand, const uint4 &own, uint64_t step, uint32_t step_row,
+verify_step(uint32_t cand, const uint4 &own, uint64_t step, uint32_t chunk_row,
 			const uint8_t *__restrict__ data, uint64_t limit, const GlSieve &sv,
 			const uint64_t *accept, SieveWarpScratch *ws, const GlChunkIndex *chunks,
 			uint32_t nrows, uint8_t *flags, uint32_t *result)
@@ -265,7 +274,7 @@ verify_step(uint32_t cand, const uint4 &own, uint64_t step, uint32_t step_row,
 		uint32_t	zeros = gl_zero_bytes4(own.x) | gl_zero_bytes4(own.y) << 4 |
 			gl_zero_bytes4(own.z) << 8 | gl_zero_bytes4(own.w) << 12;
 
-		ws->lane_row[lane] = lane_first_row(step_row, __popc(zeros));
+		ws->lane_row[lane] = lane_first_row(chunks, limit, step, chunk_row, __popc(zeros));
 		ws->lane_zeros[lane] = zeros;
 	}
 	__syncwarp();
@@ -294,14 +303,14 @@ verify_step(uint32_t cand, const uint4 &own, uint64_t step, uint32_t step_row,
 
 /*
  * What a warp's span of SIEVE_UNROLL steps reads, loaded up front so that
- * no step waits inside: the lane's 16 bytes of each step, the row of each
- * step's first byte (lane 0, when wanted) and the 16 bytes after the
- * span (lane 0).
+ * no step waits inside: the lane's 16 bytes of each step, the row where
+ * their chunk begins (when wanted) and the 16 bytes after the span
+ * (lane 0).
  */
 typedef struct SieveSpan
 {
 	uint4		own[SIEVE_UNROLL];
-	uint32_t	step_row[SIEVE_UNROLL];
+	uint32_t	chunk_row[SIEVE_UNROLL];
 	uint4		after;
 } SieveSpan;
 
@@ -315,24 +324,38 @@ load_span(const uint8_t *__restrict__ data, uint64_t limit,
 #pragma unroll
 	for (int u = 0; u < SIEVE_UNROLL; u++)
 	{
-		uint64_t	step = span + u * SIEVE_STEP_BYTES;
+		uint64_t	at = span + u * SIEVE_STEP_BYTES + lane * SIEVE_LANE_BYTES;
 
-		s->own[u] = load_or_zero(data, step + lane * SIEVE_LANE_BYTES, limit);
-		s->step_row[u] = want_rows && lane == 0 && step < limit ?
-			chunks[step / GL_DEV_CHUNK_BYTES].row : 0;
+		s->own[u] = load_or_zero(data, at, limit);
+		s->chunk_row[u] = want_rows && at < limit ? chunks[at / GL_DEV_CHUNK_BYTES].row : 0;
 	}
 	s->after = lane == 0 ? load_or_zero(data, span + SIEVE_SPAN_BYTES, limit) :
 		make_uint4(0, 0, 0, 0);
 }
 
-/* The 16 bytes after the lane's own in step u: lane L + 1's, or those after the step. */
+/*
+ * The first Words of the four 32-bit words after the lane's own 16 bytes
+ * in step u: lane L + 1's, or those after the step.  The rest are left 0:
+ * the probes and windows that reach fewer words shuffle only those.
+ */
+template <int Words>
 __device__ __forceinline__ uint4
 next_words(const SieveSpan &s, int u)
 {
 	uint32_t	lane = threadIdx.x % 32;
+	uint32_t	from = (lane + 1) % 32;
+	uint4		v = lane == 0 ? (u + 1 < SIEVE_UNROLL ? s.own[u + 1] : s.after) : s.own[u];
+	uint4		next = make_uint4(0, 0, 0, 0);
 
-	return shuffle16(lane == 0 ? (u + 1 < SIEVE_UNROLL ? s.own[u + 1] : s.after) : s.own[u],
-					 (lane + 1) % 32);
+	static_assert(Words >= 1 && Words <= 4, "the next lane holds four words");
+	next.x = __shfl_sync(0xFFFFFFFF, v.x, from);
+	if (Words > 1)
+		next.y = __shfl_sync(0xFFFFFFFF, v.y, from);
+	if (Words > 2)
+		next.z = __shfl_sync(0xFFFFFFFF, v.z, from);
+	if (Words > 3)
+		next.w = __shfl_sync(0xFFFFFFFF, v.w, from);
+	return next;
 }
 
 template <int GapWords, bool Exact>
@@ -363,7 +386,8 @@ sieve_kernel(const uint8_t *__restrict__ data, uint64_t limit,
 			uint64_t	step = span + u * SIEVE_STEP_BYTES;
 			uint32_t	miss[4];
 
-			probe_window<GapWords>(sp.own[u], next_words(sp, u), sv, gap_shift, miss);
+			probe_window<GapWords>(sp.own[u], next_words<GapWords + 1>(sp, u), sv, gap_shift,
+								   miss);
 			if (__ballot_sync(0xFFFFFFFF, any_passes(miss)) != 0)
 			{
 				uint32_t	cand = 0;
@@ -371,19 +395,27 @@ sieve_kernel(const uint8_t *__restrict__ data, uint64_t limit,
 #pragma unroll
 				for (int g = 0; g < 4; g++)
 					cand |= gl_gather_byte_flags(gl_maybe_zero_bytes(miss[g])) << (4 * g);
-				verify_step<Exact>(cand, sp.own[u], step, sp.step_row[u], data, limit, sv, accept,
+				verify_step<Exact>(cand, sp.own[u], step, sp.chunk_row[u], data, limit, sv, accept,
 								   &scratch[threadIdx.x / 32], chunks, nrows, flags, result);
 			}
 		}
 	}
 }
 
+/* Which of the window's bytes window_misses() tests. */
+typedef enum WindowBytes
+{
+	WINDOW_PROBES,				/* its first two and its last */
+	WINDOW_OTHERS				/* the bytes in between */
+} WindowBytes;
+
 /*
- * The window's misses at the lane's 16 positions, one byte per position:
- * 0 where every byte of the window passes its test -- or, ProbesOnly,
- * where its first two bytes and its last one do.
+ * Add the misses of some of the window's bytes at the lane's 16 positions
+ * to miss, one byte per position: it stays 0 where all of them pass.
+ * The probes and then the others leave 0 exactly where the whole window
+ * does, so a step with candidates tests no byte twice.
  */
-template <int Window, bool ProbesOnly>
+template <int Window, WindowBytes Bytes>
 __device__ __forceinline__ void
 window_misses(const uint4 &own, const uint4 &next, const GlSieve &sv, uint32_t miss[4])
 {
@@ -392,15 +424,15 @@ window_misses(const uint4 &own, const uint4 &next, const GlSieve &sv, uint32_t m
 #pragma unroll
 	for (int g = 0; g < 4; g++)
 	{
-		miss[g] = 0;
 #pragma unroll
 		for (int o = 0; o < Window; o++)
 		{
 			/* the bytes o later than the word's four positions */
 			uint32_t	at = o % 4 == 0 ? w[g + o / 4] :
 				__funnelshift_r(w[g + o / 4], w[g + o / 4 + 1], 8 * (o % 4));
+			bool		probe = o <= 1 || o == Window - 1;
 
-			if (!ProbesOnly || o <= 1 || o == Window - 1)
+			if (probe == (Bytes == WINDOW_PROBES))
 				miss[g] |= (at & sv.window_mask[o]) ^ sv.window_value[o];
 		}
 	}
@@ -420,22 +452,25 @@ transpose_flags(const uint32_t flags[4])
 
 /*
  * Set the result bits of the step's hits (hit[g]: 0x80 in the bytes of
- * word g where the window starts).  A hit's row is the row of the step's
- * first byte, plus the separators of the lanes before (a warp scan), plus
- * those before the hit in its lane -- plus one when the window starts
- * with the separator before the run.  Every lane takes part in the scan.
+ * word g where the window starts).  A hit's row is the row of its lane's
+ * first byte (lane_first_row()) plus the separators before the hit in its
+ * lane -- plus one when the window starts with the separator before the
+ * run.  Every lane of the warp calls it.  A lane seldom has more than one
+ * hit, so each is set with an atomicOr of its own (H200, '%final%': 59.8-
+ * 60.0% of the read bandwidth, 57.5-57.7% gathering a lane's bits per
+ * result word first).
  */
 __device__ static void
-window_hits(const uint32_t hit[4], const uint4 &own, uint32_t step_row, const GlSieve &sv,
+window_hits(const uint32_t hit[4], const uint4 &own, const GlChunkIndex *__restrict__ chunks,
+			uint64_t limit, uint64_t step, uint32_t chunk_row, const GlSieve &sv,
 			uint32_t nrows, uint32_t *result)
 {
 	uint32_t	flags[4] = {gl_zero_byte_flags(own.x), gl_zero_byte_flags(own.y),
 		gl_zero_byte_flags(own.z), gl_zero_byte_flags(own.w)};
 	uint32_t	zeros = transpose_flags(flags);
-	uint32_t	row = lane_first_row(step_row, __popc(zeros)) + sv.anchored_start;
-	GlResultWriter out;
+	uint32_t	row = lane_first_row(chunks, limit, step, chunk_row, __popc(zeros)) +
+		sv.anchored_start;
 
-	out.init();
 	for (uint32_t h = transpose_flags(hit); h != 0; h &= h - 1)
 	{
 		/* the hit is byte k of word g; before it: words below g, and bytes below k of g */
@@ -447,9 +482,8 @@ window_hits(const uint32_t hit[4], const uint4 &own, uint32_t step_row, const Gl
 		uint32_t	r = row + __popc(zeros & before);
 
 		if (r < nrows)
-			out.set(result, r);
+			atomicOr(&result[r / 32], 1u << (r % 32));
 	}
-	out.flush(result);
 }
 
 template <int Window>
@@ -474,22 +508,20 @@ sieve_window_kernel(const uint8_t *__restrict__ data, uint64_t limit,
 #pragma unroll
 		for (int u = 0; u < SIEVE_UNROLL; u++)
 		{
-			uint4		next = next_words(sp, u);
-			uint32_t	miss[4];
+			uint4		next = next_words<(Window + 2) / 4>(sp, u);
+			uint32_t	miss[4] = {0, 0, 0, 0};
+			uint32_t	hit[4];
 
-			window_misses<Window, true>(sp.own[u], next, sv, miss);
+			window_misses<Window, WINDOW_PROBES>(sp.own[u], next, sv, miss);
 			if (__ballot_sync(0xFFFFFFFF, any_passes(miss)) == 0)
 				continue;
-			window_misses<Window, false>(sp.own[u], next, sv, miss);
-			if (__ballot_sync(0xFFFFFFFF, any_passes(miss)) != 0)
-			{
-				uint32_t	hit[4];
-
+			window_misses<Window, WINDOW_OTHERS>(sp.own[u], next, sv, miss);
 #pragma unroll
-				for (int g = 0; g < 4; g++)
-					hit[g] = gl_zero_byte_flags(miss[g]);
-				window_hits(hit, sp.own[u], sp.step_row[u], sv, nrows, result);
-			}
+			for (int g = 0; g < 4; g++)
+				hit[g] = gl_zero_byte_flags(miss[g]);
+			if (__ballot_sync(0xFFFFFFFF, (hit[0] | hit[1] | hit[2] | hit[3]) != 0) != 0)
+				window_hits(hit, sp.own[u], chunks, limit, span + u * SIEVE_STEP_BYTES,
+							sp.chunk_row[u], sv, nrows, result);
 		}
 	}
 }
