@@ -11,7 +11,8 @@
  *	  with its anchors
  *	any other program whose byte	 stream, exact (compact table up
  *	  DFA fits shared memory		 to 127 states, else wide)
- *	  (Aho–Corasick: up to 48 states)
+ *	  (Aho–Corasick: wide only up to
+ *	  48 states)
  *	otherwise:
  *	  LIKE with an ASCII run		 sieve -> compact -> rows(listed chunks)
  *	  MULTI							 Aho–Corasick skim, exact

@@ -22,12 +22,14 @@
  * run instead.  Automata of up to GL_BYTE_DFA_COMPACT_STATES states also
  * get the compact table (one byte per entry, byte_dfa.h), which the
  * stream kernel steps with fewer instructions.  Aho–Corasick has a
- * tighter cap: a large table leaves room for fewer blocks per SM, and the
- * AC skim then wins (H200, wide table: 18 states streamed at 1.23 TB/s,
- * 108 states at 0.63 TB/s, while 200 literals on the AC skim ran at 0.91
- * TB/s; the compact table in its first form: 108 states at 0.86 TB/s, the
- * skim 1.09 TB/s).  Up to MULTI_STREAM_MAX_STATES the table costs no
- * occupancy.
+ * tighter cap on the wide table: a large one leaves room for fewer blocks
+ * per SM, and the AC skim then wins (H200, wide table: 18 states streamed
+ * at 1.23 TB/s, 108 states at 0.63 TB/s, while 200 literals on the AC
+ * skim ran at 0.91 TB/s); up to MULTI_WIDE_MAX_STATES it costs no
+ * occupancy.  The compact table streams every automaton it holds, since
+ * its flag stuck (H100, 20 literals, 97 states: 45.8% of the read
+ * bandwidth, the skim 41.8%; its first form had lost, 108 states at 0.86
+ * TB/s against the skim's 1.09 on the H200).
  *
  * The sieve (kernels_sieve.cu) for LIKE: see choose_like_sieve().
  *
@@ -49,7 +51,7 @@ static const uint32_t MIN_RUN_CHARS = 3;
 /* gl_byte_commonness() of a probe that tells nothing (above any byte's) */
 static const int PROBE_NOTHING = 300;
 static const uint64_t MAX_BLOB_BYTES = 1 << 30;
-static const uint32_t MULTI_STREAM_MAX_STATES = 48;
+static const uint32_t MULTI_WIDE_MAX_STATES = 48;
 
 /* Does [off, off + count * size) lie inside the blob? */
 static bool
@@ -551,10 +553,10 @@ try_byte_dfa(const GlProgram *prog, size_t shared_limit, uint32_t max_states,
 		if (compact_fit > GL_BYTE_DFA_COMPACT_STATES)
 			compact_fit = GL_BYTE_DFA_COMPACT_STATES;
 	}
+	if (pp->skim == GL_SKIM_MULTI && fit > MULTI_WIDE_MAX_STATES)
+		fit = MULTI_WIDE_MAX_STATES;
 	/* the compact table takes half the room per state */
 	cap = fit > compact_fit ? fit : compact_fit;
-	if (pp->skim == GL_SKIM_MULTI && cap > MULTI_STREAM_MAX_STATES)
-		cap = MULTI_STREAM_MAX_STATES;
 	if (!gl_byte_dfa_for(prog, max_states < cap ? max_states : cap, &pp->byte_dfa))
 		return;
 	pp->compact = pp->byte_dfa.compact != NULL && pp->byte_dfa.nstates <= compact_fit;
