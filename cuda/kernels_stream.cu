@@ -275,28 +275,24 @@ stream_kernel(const uint8_t *__restrict__ data, uint64_t nchunks,
 			uint64_t	chunk = first + c;
 			uint64_t	chunk_end = (chunk + 1) * GL_DEV_CHUNK_BYTES;
 			uint32_t	records[GL_HIT_WORDS];
-			uint32_t	last_part;
 			bool		inside;
 
 			state = gl_scan_chunk<STAGE_BUFFERS>(a, state, data,
 												 chunk - lane * CHUNKS_PER_THREAD,
-												 CHUNKS_PER_THREAD, nchunks, warp_stage, records,
-												 last_part);
+												 CHUNKS_PER_THREAD, nchunks, warp_stage, records);
 			inside = chunk < nchunks;
 			/*
-			 * The row open at the end of this thread's chunks (its last
-			 * byte not a separator): the row of the next chunk's first
-			 * byte, loaded before the walk so that the two loads' waits
-			 * overlap.  (The column's last chunk ends with a zero byte,
-			 * the last separator or the zero tail, so no row is open
-			 * there.)
+			 * The row open at the end of this thread's chunks: the row of
+			 * the next chunk's first byte.  (The column's last chunk ends
+			 * with a zero byte, the last separator or the zero tail, so
+			 * no row is open there.)
 			 */
 			if (inside && c + 1 == CHUNKS_PER_THREAD && state != A::skip &&
-				(last_part >> 24) != 0)
+				data[chunk_end - 1] != 0 && finish_open_row(a, state, data, chunk_end))
 			{
 				uint32_t	row = chunks[chunk + 1].row;
 
-				if (finish_open_row(a, state, data, chunk_end) && row < nrows)
+				if (row < nrows)
 					atomicOr(&result[row / 32], 1u << (row % 32));
 			}
 			if (__any_sync(0xFFFFFFFF, inside && gl_any_hit(a, records)))
