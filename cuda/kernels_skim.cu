@@ -35,6 +35,9 @@ static const uint32_t STAGE_BYTES = (SKIM_BLOCK / 32) * STAGE_BUFFERS * GL_SLICE
 
 struct MultiAutomaton : GlRecordedHits
 {
+	/* a literal ends anywhere in a row (gl_words_to_list()) */
+	static constexpr bool hits_end_rows = false;
+
 	const uint8_t *byte_class;
 	const uint32_t *folded;
 

@@ -96,6 +96,8 @@ extern __shared__ uint4 stream_shared[];
 /* 32-bit entries: state = the state's value, entries at byte offset state ^ (byte << 2). */
 struct WideAutomaton : GlRecordedHits
 {
+	/* a row's answer comes on its separator (gl_words_to_list()) */
+	static constexpr bool hits_end_rows = true;
 	static constexpr uint32_t skip = gl_byte_dfa_state(GL_BYTE_DFA_SKIP);
 	static constexpr uint32_t start = gl_byte_dfa_state(GL_BYTE_DFA_START);
 
@@ -147,6 +149,8 @@ struct WideAutomaton : GlRecordedHits
 struct CompactAutomaton
 {
 	static constexpr bool flag_sticks = true;
+	/* a row's answer comes on its separator (gl_words_to_list()) */
+	static constexpr bool hits_end_rows = true;
 	static constexpr uint32_t skip = GL_BYTE_DFA_COMPACT_SKIP;
 	static constexpr uint32_t start = GL_BYTE_DFA_COMPACT_START;
 
