@@ -35,8 +35,8 @@
  * gl_resolve_warp_hits() does it for the whole warp at once: the lanes
  * list their words left with hits (records are indexed by constants
  * only, so they never leave registers) in the warp's stage, free between
- * chunks, and then share out the list, a word per lane.  Where 5% of the rows
- * match, about one chunk in four has a hit: each lane re-reading and
+ * chunks, and then share out the list, a word per lane.  Where 5% of the
+ * rows match, about one chunk in four has a hit: each lane re-reading and
  * counting its own chunk made the whole warp do it, for every lane, in
  * nearly every round (H200, '~ furiously': 1.12 ms).
  *
