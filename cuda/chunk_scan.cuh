@@ -184,6 +184,16 @@ typedef struct GlHitWord
 	uint32_t	record;
 } GlHitWord;
 
+/*
+ * The 0x00 bytes of a chunk before its word g, from the chunk's index
+ * entry read as one 16-byte load (row, back, then the eight counts).
+ */
+__device__ __forceinline__ uint32_t
+gl_zeros_before_word(const uint4 &entry, uint32_t g)
+{
+	return __byte_perm(g < 4 ? entry.z : entry.w, 0, 0x4440 | (g & 3));
+}
+
 /* The words of this lane's chunk with hits (bit g: word g). */
 template <class A>
 __device__ __forceinline__ uint32_t
@@ -219,7 +229,6 @@ gl_words_to_list(const A &a, uint64_t chunk, const uint32_t records[GL_HIT_WORDS
 				 const GlChunkIndex *__restrict__ chunks, uint32_t nrows, uint32_t *result)
 {
 	uint4		e = __ldg(reinterpret_cast<const uint4 *>(&chunks[chunk]));
-	uint64_t	before = (uint64_t) e.w << 32 | e.z;	/* byte g: zeros before word g */
 	uint32_t	listed = 0;
 	GlResultWriter out;
 
@@ -227,9 +236,9 @@ gl_words_to_list(const A &a, uint64_t chunk, const uint32_t records[GL_HIT_WORDS
 #pragma unroll
 	for (int g = 0; g < GL_HIT_WORDS; g++)
 	{
-		uint32_t	zeros_before = (uint32_t) (before >> (8 * g)) & 0xFF;
+		uint32_t	zeros_before = gl_zeros_before_word(e, g);
 		bool		one_row = g + 1 < GL_HIT_WORDS &&
-			((uint32_t) (before >> (8 * (g + 1))) & 0xFF) - zeros_before == 1;
+			gl_zeros_before_word(e, g + 1) - zeros_before == 1;
 
 		if (!a.has_hits(records[g]))
 			continue;
@@ -294,7 +303,7 @@ gl_resolve_warp_hits(const A &a, const uint8_t *__restrict__ data, uint64_t chun
 			uint4		hi = __ldg(&words[2 * g + 1]);
 			uint32_t	parts[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
 			uint32_t	zeros = 0;
-			uint32_t	row = e.x + __byte_perm(g < 4 ? e.z : e.w, 0, 0x4440 | (g & 3));
+			uint32_t	row = e.x + gl_zeros_before_word(e, g);
 			GlResultWriter out;
 
 #pragma unroll
