@@ -626,6 +626,73 @@ run_prep_cases(int n)
 	tap(failure.empty(), "folded Aho-Corasick tables" + (failure.empty() ? "" : ": " + failure));
 }
 
+/*
+ * Which kernels an Aho–Corasick program gets, checked without a GPU: the
+ * stream kernel with its compact table up to the table's 127 states, with
+ * its wide table only up to 48 (a larger one leaves room for fewer blocks
+ * and the skim wins), the skim above -- with the shared memory of an H100
+ * or H200 block.  Each of the three outcomes must be seen.
+ */
+static void
+run_multi_plan_cases(int n)
+{
+	const size_t shared_limit = 227 * 1024;
+	char		err[256];
+	int			seen[3] = {0, 0, 0}; /* up to 48 states, 49 .. 127, more */
+	std::string failure;
+
+	for (int i = 0; i < n && failure.empty(); i++)
+	{
+		/* about 6, 35, 70, 140 and 350 states */
+		static const int sizes[] = {1, 6, 12, 25, 60};
+		int			nlit = sizes[i % 5];
+		std::vector<std::string> lits;
+		std::vector<const char *> ptrs;
+		std::vector<size_t> lens;
+		const char *error;
+		GlProgram  *prog;
+		GlByteDfa	dfa;
+
+		for (int k = 0; k < nlit; k++)
+			lits.push_back(random_text(4 + rnd(6), false));
+		for (auto &l : lits)
+		{
+			ptrs.push_back(l.data());
+			lens.push_back(l.size());
+		}
+		prog = gl_build_multi(ptrs.data(), lens.data(), nlit, rnd(2), true, &error);
+		if (prog == NULL)
+			continue;
+		if (!gl_build_byte_dfa(prog, 4096, &dfa))
+		{
+			free(prog);
+			continue;
+		}
+		seen[dfa.nstates <= 48 ? 0 : dfa.nstates <= 127 ? 1 : 2]++;
+		for (int compact_ok = 0; compact_ok < 2 && failure.empty(); compact_ok++)
+		{
+			GlPreparedProgram pp;
+			const char *want = dfa.nstates > (compact_ok ? 127u : 48u) ? "skim" :
+				compact_ok ? "stream" : "stream-wide";
+
+			if (!gl_prepare_program_with(prog, shared_limit, UINT32_MAX, compact_ok, &pp, err,
+										 sizeof(err)))
+				failure = std::string("MULTI not prepared: ") + err;
+			else if (strcmp(gl_plan_name(&pp), want) != 0)
+				failure = std::to_string(nlit) + " literals, " + std::to_string(dfa.nstates) +
+					" states, compact table " + (compact_ok ? "allowed" : "refused") + ": " +
+					gl_plan_name(&pp) + ", not " + want;
+			gl_prepared_free(&pp);
+		}
+		gl_byte_dfa_free(&dfa);
+		free(prog);
+	}
+	tap(failure.empty() && seen[0] > 0 && seen[1] > 0 && seen[2] > 0,
+		"Aho-Corasick plans by states (" + std::to_string(seen[0]) + " up to 48, " +
+		std::to_string(seen[1]) + " up to 127, " + std::to_string(seen[2]) + " more)" +
+		(failure.empty() ? "" : ": " + failure));
+}
+
 /* What the stream kernel computes for one row, on the host. */
 static bool
 byte_dfa_matches(const GlByteDfa *dfa, const std::string &v)
@@ -995,6 +1062,7 @@ main(int argc, char **argv)
 
 	/* What needs no GPU first, so it runs everywhere. */
 	run_prep_cases(n);
+	run_multi_plan_cases(n);
 	run_byte_dfa_cases(n);
 	run_malformed_cases();
 	if (!gl_cuda_probe(&info, 0, err, sizeof(err)))
