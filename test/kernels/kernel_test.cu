@@ -184,28 +184,40 @@ random_like_pattern(bool utf8)
 	return p;
 }
 
+/* An Aho-Corasick program over these literals (NULL if the builder refuses them). */
+static GlProgram *
+multi_of(const std::vector<std::string> &lits, bool fold)
+{
+	std::vector<const char *> ptrs;
+	std::vector<size_t> lens;
+	const char *error;
+
+	for (auto &l : lits)
+	{
+		ptrs.push_back(l.data());
+		lens.push_back(l.size());
+	}
+	return gl_build_multi(ptrs.data(), lens.data(), (int) lits.size(), fold, true, &error);
+}
+
 static GlProgram *
 random_multi(int *nliterals_out, bool *fold_out, size_t *longest_out = NULL)
 {
 	std::vector<std::string> lits;
-	std::vector<const char *> ptrs;
-	std::vector<size_t> lens;
 	int			n = 1 + (int) rnd(rnd(2) ? 4 : 200);
 	bool		fold = rnd(2);
-	const char *error;
+	size_t		longest = 0;
 
 	for (int i = 0; i < n; i++)
-		lits.push_back(random_text(1 + rnd(rnd(4) ? 5 : 14), rnd(2)));
-	for (int i = 0; i < n; i++)
 	{
-		ptrs.push_back(lits[i].data());
-		lens.push_back(lits[i].size());
+		lits.push_back(random_text(1 + rnd(rnd(4) ? 5 : 14), rnd(2)));
+		longest = std::max(longest, lits.back().size());
 	}
 	*nliterals_out = n;
 	*fold_out = fold;
 	if (longest_out != NULL)
-		*longest_out = *std::max_element(lens.begin(), lens.end());
-	return gl_build_multi(ptrs.data(), lens.data(), n, fold, true, &error);
+		*longest_out = longest;
+	return multi_of(lits, fold);
 }
 
 /* A random DFA: random transitions, flags, ASCII colors and code point ranges. */
@@ -647,20 +659,12 @@ run_multi_plan_cases(int n)
 		static const int sizes[] = {1, 6, 12, 25, 60};
 		int			nlit = sizes[i % 5];
 		std::vector<std::string> lits;
-		std::vector<const char *> ptrs;
-		std::vector<size_t> lens;
-		const char *error;
 		GlProgram  *prog;
 		GlByteDfa	dfa;
 
 		for (int k = 0; k < nlit; k++)
 			lits.push_back(random_text(4 + rnd(6), false));
-		for (auto &l : lits)
-		{
-			ptrs.push_back(l.data());
-			lens.push_back(l.size());
-		}
-		prog = gl_build_multi(ptrs.data(), lens.data(), nlit, rnd(2), true, &error);
+		prog = multi_of(lits, rnd(2));
 		if (prog == NULL)
 			continue;
 		if (!gl_build_byte_dfa(prog, 4096, &dfa))
@@ -668,12 +672,12 @@ run_multi_plan_cases(int n)
 			free(prog);
 			continue;
 		}
-		seen[dfa.nstates <= 48 ? 0 : dfa.nstates <= 127 ? 1 : 2]++;
+		seen[dfa.nstates <= 48 ? 0 : dfa.nstates <= GL_BYTE_DFA_COMPACT_STATES ? 1 : 2]++;
 		for (int compact_ok = 0; compact_ok < 2 && failure.empty(); compact_ok++)
 		{
 			GlPreparedProgram pp;
-			const char *want = dfa.nstates > (compact_ok ? 127u : 48u) ? "skim" :
-				compact_ok ? "stream" : "stream-wide";
+			uint32_t	cap = compact_ok ? GL_BYTE_DFA_COMPACT_STATES : 48;
+			const char *want = dfa.nstates > cap ? "skim" : compact_ok ? "stream" : "stream-wide";
 
 			if (!gl_prepare_program_with(prog, shared_limit, UINT32_MAX, compact_ok, &pp, err,
 										 sizeof(err)))
