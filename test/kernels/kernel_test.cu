@@ -973,6 +973,46 @@ run_all_kinds(const GlColumn *col, const char *colname, bool utf8_data, int n, i
 	gl_cuda_free(dcol);
 }
 
+/*
+ * Chunks that open with k empty rows (k = 56..79), then a matching row of
+ * 40 bytes whose separator is the only one in the chunk's fourth 32-byte
+ * word, then a row of filler to the chunk's end.  The stream kernel sets
+ * the row of such a word from the chunk index, all of a chunk's such rows
+ * as one 64-row mask from the chunk's first row (gl_words_to_list());
+ * a row 64 or more separators into its chunk does not fit the mask and
+ * must go the other way, its word read again.
+ */
+static void
+run_crowded_chunk_case(void)
+{
+	GlColumn	col;
+	GlDeviceColumn *dcol;
+	const std::string hit = "a final row, forty bytes long, matching.";
+	const char *error;
+
+	gl_column_init(&col, 3000, 24 * GL_DEV_CHUNK_BYTES);
+	for (uint32_t k = 56; k < 80; k++)
+	{
+		for (uint32_t i = 0; i < k; i++)
+			append_row(&col, "", false);
+		append_row(&col, hit, false);
+		append_row(&col, std::string(GL_DEV_CHUNK_BYTES - k - (hit.size() + 1) - 1, 'z'), false);
+	}
+	dcol = upload(&col, "crowded chunks");
+	if (dcol != NULL)
+	{
+		GlProgram  *like = gl_build_like("%fin_l%", 7, true, NULL, NULL, &error);
+		GlProgram  *multi = multi_of({"final", "qqqq"}, false);
+
+		compare(dcol, &col, like, "crowded chunks LIKE '%fin_l%'");
+		compare(dcol, &col, multi, "crowded chunks Aho-Corasick 2 literals");
+		free(like);
+		free(multi);
+		gl_cuda_free(dcol);
+	}
+	gl_column_free(&col);
+}
+
 /* Upload half (in nparts parts), then append the rest in uneven pieces. */
 static void
 run_append_case(const GlColumn *col, int nparts = 1)
@@ -1078,6 +1118,7 @@ main(int argc, char **argv)
 		   info.name, info.sm_count, info.cc_major, info.cc_minor);
 
 	run_refusal_cases();
+	run_crowded_chunk_case();
 
 	build_random(&col, 20000, false);
 	run_all_kinds(&col, "ascii", false, n);
