@@ -259,10 +259,10 @@ gl_words_with_hits(const A &a, const uint32_t records[GL_HIT_WORDS])
  * to the result as one 64-row mask, instead of a loop with a branch per
  * word (219 instructions a chunk, 12 of 32 lanes active, where 32% of
  * the rows match: Nsight Compute, '%e_e%'): H100, 20 literals 49.7-49.8
- * -> 51.0-51.1% of the read bandwidth, the other classes unchanged.  The skim's hits fall
- * anywhere in a row, so only its words with no separator could be set
- * so: no gain (H100, 200 literals, 43.5 -> 42.1% in one run); it lists
- * them all.
+ * -> 51.0-51.1% of the read bandwidth, the other classes unchanged.  The
+ * skim's hits fall anywhere in a row, so only its words with no
+ * separator could be set so: no gain (H100, 200 literals, 43.5 -> 42.1%
+ * in one run); it lists them all.
  */
 template <class A>
 __device__ __forceinline__ uint32_t
