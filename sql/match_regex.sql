@@ -19,11 +19,15 @@ SELECT s, re, s ~ re AS postgres, gpulike.match(s, re, '~') AS gpulike,
 	   s !~* re AS postgres_not_i, gpulike.match(s, re, '!~*') AS gpulike_not_i
 FROM pairs ORDER BY re, s;
 
--- program shapes: exact DFAs, and supersets for back-references/lookaround
+-- program shapes: exact DFAs, and supersets for back-references/lookaround;
+-- a plain literal under ~ is LIKE '%literal%' (its % and _ escaped)
 SELECT re, gpulike.explain_pattern(re, '~') FROM (VALUES
 	('abc'), ('^abc$'), ('[[:alpha:]]+'), ('a|b|c'), ('a^b'),
-	('(a)\1'), ('a(?!b)'), ('(?<=x)y')) v(re);
-SELECT gpulike.explain_pattern('[a-z]', '~*') AS case_insensitive;
+	('(a)\1'), ('a(?!b)'), ('(?<=x)y'), ('50% off_'), ('')) v(re);
+SELECT gpulike.explain_pattern('[a-z]', '~*') AS case_insensitive,
+	gpulike.explain_pattern('abc', '~*') AS literal_case_insensitive;
+SELECT s, s ~ '50% off_' AS postgres, gpulike.match(s, '50% off_', '~') AS gpulike
+FROM (VALUES ('50% off_ today'), ('50% off!'), ('50x off_'), ('')) v(s);
 
 -- a regex whose DFA would exceed the state cap is refused (PostgreSQL
 -- evaluates it), and gpulike.match says so

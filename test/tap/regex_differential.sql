@@ -20,6 +20,8 @@
 -- equality here means: the program never misses a match.  The test also
 -- checks those programs are marked superset and all others exact.
 -- SIMILAR TO arrives as ~ similar_to_escape(pattern), and is tested so.
+-- A regex of literal characters only compiles, under ~, to the LIKE
+-- program of '%literal%' (its '%' and '_' escaped); checked here too.
 --
 -- Seedable and scalable: SET regex_differential.seed = '0.77' and
 -- SET regex_differential.scale = '10' (10x the generated regexes and
@@ -28,7 +30,7 @@
 --
 \set QUIET on
 SET client_min_messages = warning;
-SELECT plan(12);
+SELECT plan(14);
 
 \set test_name regex_differential
 \set default_seed 0.2718
@@ -65,7 +67,8 @@ INSERT INTO corpus (s) VALUES
 	(E'a\nb'), (E'\n'), (E'x\n'), (E'\nx'), (E'ab\ncd\n'), (E'\t \r'),
 	(repeat('a', 40) || 'b'), (repeat('a', 41)), (repeat('ab', 30) || 'x'),
 	(repeat('é', 25) || 'ß'), ('abcabcabd'), ('aab'), ('abab'), ('xyzzy'),
-	('hello world'), ('foo.bar'), ('a.b'), ('a+b'), ('(a)'), ('$^'), ('\');
+	('hello world'), ('foo.bar'), ('a.b'), ('a+b'), ('(a)'), ('$^'), ('\'),
+	('10%'), ('a%b'), ('a_b'), ('axb'), ('a\%b'), ('%_'), ('100% sure_');
 
 -- values over 1 MB, stored TOASTed
 CREATE TEMP TABLE long_corpus (s text);
@@ -102,7 +105,9 @@ INSERT INTO regexes (re) VALUES
 	('.*'), ('.+$'), ('.{3,}'), ('^.{2,4}$'), ('(?s)^.{3}'), ('(?n)^.{2}$'),
 	('[^[:alnum:][:space:]]'), ('(?i)[^[:lower:]]'), ('[[:alpha:]][[:digit:]]|[^[:print:]]'),
 	('[Ā-ž]'), ('(?i)[α-ω]'), ('[^α-ω]'), ('[Ⅰ-Ⅻ]'), ('(?i)[ⅰ-ⅻ]'), ('[😀-🙏]+'),
-	('(?i)[^ā-ž]$'), ('[a-zé-ž]{2}');
+	('(?i)[^ā-ž]$'), ('[a-zé-ž]{2}'),
+	('10%'), ('a%b'), ('a_b'), ('%'), ('_'), ('%_'), ('hello world'), ('straße'),
+	('b 😀'), ('% sure_');
 
 -- back-references and lookaround: superset programs
 INSERT INTO regexes (re, superset) VALUES
@@ -229,8 +234,17 @@ SELECT is((SELECT count(*) FROM similar_patterns, corpus
 
 -- Program kinds: superset exactly where back-references or lookaround are.
 SELECT is((SELECT count(*) FROM regexes
-		   WHERE hand AND gpulike.explain_pattern(re, '~') NOT LIKE 'DFA (%')::int, 0,
-		  'every hand-written regex compiles to a DFA program (none refused)');
+		   WHERE hand AND gpulike.explain_pattern(re, '~*') NOT LIKE 'DFA (%')::int, 0,
+		  'under ~* every hand-written regex compiles to a DFA program (none refused)');
+-- under ~: plain literals (no metacharacter) to LIKE programs, the others to DFAs
+SELECT is((SELECT count(*) FROM regexes
+		   WHERE hand AND gpulike.explain_pattern(re, '~') NOT LIKE
+				 CASE WHEN re ~ '[][\\^$.()|*+?{}]' THEN 'DFA (%'
+					  WHEN re = '' THEN 'match-all%'
+					  ELSE 'KMP-hybrid (1 segment)' END)::int, 0,
+		  'under ~ a literal regex compiles to LIKE ''%literal%'', any other to a DFA');
+SELECT matches(gpulike.explain_pattern(repeat('x', 70), '~'), '^DFA \(',
+			   'a literal too long for a LIKE segment stays a DFA');
 SELECT ok((SELECT count(*) FILTER (WHERE refused) FROM main_outcome) * 20
 		  <= (SELECT count(*) FROM main_outcome),
 		  format('at most 5%% of (regex, collation, operator) cases refused: %s of %s',
