@@ -38,6 +38,7 @@
 #include "postgres.h"
 
 #include "fmgr.h"
+#include "lib/stringinfo.h"
 #include "mb/pg_wchar.h"
 #include "regex/regex.h"
 #include "regex/regexport.h"
@@ -46,7 +47,6 @@
 #include "pattern/compile_regex.h"
 #include "pattern/regex_dfa.h"
 #include "pattern/regex_export.h"
-#include "lib/stringinfo.h"
 #include "program/dfa_build.h"
 #include "program/like_build.h"
 
