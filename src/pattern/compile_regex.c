@@ -21,9 +21,9 @@
  *	  column of ASCII code points, and sorted ranges for the others, the
  *	  most common column left out as default_color.
  *
- * A regex that is only literal characters skips steps 2-5 under ~: it finds
- * the values that contain it, as LIKE '%literal%' does, and becomes that
- * LIKE program (literal_as_like()).
+ * A regex that is a literal, perhaps anchored, skips steps 2-5 under ~: it
+ * finds the values LIKE '%literal%' finds (or 'literal%', '%literal',
+ * 'literal') and becomes that LIKE program (literal_as_like()).
  *
  * The program is exact unless the regex has back-references or lookaround
  * constraints; then it is a superset prefilter (exact = 0) and the executor's
@@ -158,36 +158,53 @@ build_ranges(const GlRegexColorMap *map, const int *final_column,
 }
 
 /*
- * A regex of literal characters only -- none of the ARE's metacharacters,
- * so no director (***) or embedded option either, as they begin with
- * one -- matches, under ~ (case-sensitive; ~* folds case its own way),
- * exactly the values that contain it, which is LIKE '%literal%' with the
- * literal's '%' and '_' escaped.  That program runs on the GPU's sieve
- * instead of the stream kernel a DFA takes (kernel_bench, H100:
- * 'furiously%' 83% of the read bandwidth, the regex 'furiously' as a DFA
- * 61%).  Returns the builder's malloc'd program, or NULL: not a literal,
- * or one the LIKE builder refuses (too long), which stays a DFA.
+ * A regex that is a literal -- characters that are no ARE metacharacter,
+ * or ASCII punctuation escaped with a backslash (an ARE escape of a
+ * non-alphanumeric character is that character) -- perhaps anchored by a
+ * leading ^ and a trailing $, matches under ~ (case-sensitive; ~* folds
+ * case its own way) exactly the values LIKE matches with 'literal',
+ * '%' on each side not anchored, the literal's '%', '_' and '\' escaped:
+ * without REG_NEWLINE, which ~ does not set, ^ and $ match only at the
+ * value's start and end.  (A director, ***, or an embedded option, (?,
+ * begins with a metacharacter, so none is read as a literal.)  That
+ * program runs on the GPU's sieve instead of the stream kernel a DFA
+ * takes (kernel_bench, H100: 'furiously%' 83% of the read bandwidth, the
+ * regex 'furiously' as a DFA 61%).  Returns the builder's malloc'd
+ * program, or NULL: not a literal, or one the LIKE builder refuses (too
+ * long), which stays a DFA.
  */
 static GlProgram *
 literal_as_like(const char *pattern, int len, bool utf8)
 {
+	bool		anchored_start = len > 0 && pattern[0] == '^';
+	bool		anchored_end = len > (anchored_start ? 1 : 0) && pattern[len - 1] == '$';
+	int			end = anchored_end ? len - 1 : len;
 	StringInfoData like;
 	const char *error;
 	GlProgram  *prog;
 	int			i;
 
-	for (i = 0; i < len; i++)
-		if (strchr("\\^$.[]()|*+?{}", pattern[i]) != NULL)
-			return NULL;
 	initStringInfo(&like);
-	appendStringInfoChar(&like, '%');
-	for (i = 0; i < len; i++)
+	if (!anchored_start)
+		appendStringInfoChar(&like, '%');
+	for (i = anchored_start ? 1 : 0; i < end; i++)
 	{
-		if (pattern[i] == '%' || pattern[i] == '_')
+		char		c = pattern[i];
+
+		if (c == '\\' && i + 1 < end && IS_HIGHBIT_SET(pattern[i + 1]) == 0 &&
+			ispunct((unsigned char) pattern[i + 1]))
+			c = pattern[++i];
+		else if (strchr("\\^$.[]()|*+?{}", c) != NULL)
+		{
+			pfree(like.data);
+			return NULL;
+		}
+		if (c == '%' || c == '_' || c == '\\')
 			appendStringInfoChar(&like, '\\');
-		appendStringInfoChar(&like, pattern[i]);
+		appendStringInfoChar(&like, c);
 	}
-	appendStringInfoChar(&like, '%');
+	if (!anchored_end)
+		appendStringInfoChar(&like, '%');
 	prog = gl_build_like(like.data, like.len, utf8, NULL, NULL, &error);
 	pfree(like.data);
 	return prog;

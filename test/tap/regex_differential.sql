@@ -20,8 +20,8 @@
 -- equality here means: the program never misses a match.  The test also
 -- checks those programs are marked superset and all others exact.
 -- SIMILAR TO arrives as ~ similar_to_escape(pattern), and is tested so.
--- A regex of literal characters only compiles, under ~, to the LIKE
--- program of '%literal%' (its '%' and '_' escaped); checked here too.
+-- A literal regex (perhaps anchored, punctuation escaped) compiles, under ~,
+-- to its LIKE program ('%literal%', 'literal%', ...); checked here too.
 --
 -- Seedable and scalable: SET regex_differential.seed = '0.77' and
 -- SET regex_differential.scale = '10' (10x the generated regexes and
@@ -107,7 +107,8 @@ INSERT INTO regexes (re) VALUES
 	('[Ā-ž]'), ('(?i)[α-ω]'), ('[^α-ω]'), ('[Ⅰ-Ⅻ]'), ('(?i)[ⅰ-ⅻ]'), ('[😀-🙏]+'),
 	('(?i)[^ā-ž]$'), ('[a-zé-ž]{2}'),
 	('10%'), ('a%b'), ('a_b'), ('%'), ('_'), ('%_'), ('hello world'), ('straße'),
-	('b 😀'), ('% sure_');
+	('b 😀'), ('% sure_'), ('^hello'), ('world$'), ('^a\.b$'), ('a\%b'), ('^10%'),
+	('_$'), ('a\_b'), ('\(a\)'), ('^\$\^$'), ('\\$'), ('^\\');
 
 -- back-references and lookaround: superset programs
 INSERT INTO regexes (re, superset) VALUES
@@ -236,13 +237,21 @@ SELECT is((SELECT count(*) FROM similar_patterns, corpus
 SELECT is((SELECT count(*) FROM regexes
 		   WHERE hand AND gpulike.explain_pattern(re, '~*') NOT LIKE 'DFA (%')::int, 0,
 		  'under ~* every hand-written regex compiles to a DFA program (none refused)');
--- under ~: plain literals (no metacharacter) to LIKE programs, the others to DFAs
-SELECT is((SELECT count(*) FROM regexes
-		   WHERE hand AND gpulike.explain_pattern(re, '~') NOT LIKE
-				 CASE WHEN re ~ '[][\\^$.()|*+?{}]' THEN 'DFA (%'
-					  WHEN re = '' THEN 'match-all%'
-					  ELSE 'KMP-hybrid (1 segment)' END)::int, 0,
-		  'under ~ a literal regex compiles to LIKE ''%literal%'', any other to a DFA');
+-- under ~: literals (perhaps anchored, punctuation escaped) to LIKE programs
+CREATE TEMP TABLE literal_routes (re text, want text);
+INSERT INTO literal_routes VALUES
+	('abc', 'KMP-hybrid (1 segment)'), ('^abc', 'KMP-hybrid (1 segment, anchored start)'),
+	('abc$', 'KMP-hybrid (1 segment, anchored end)'),
+	('^abc$', 'KMP-hybrid (1 segment, anchored both ends)'),
+	('a\.b', 'KMP-hybrid (1 segment)'), ('10%', 'KMP-hybrid (1 segment)'),
+	('a\%b', 'KMP-hybrid (1 segment)'), ('\\', 'KMP-hybrid (1 segment)'),
+	('😀', 'KMP-hybrid (1 segment)'), ('', 'match-all%'), ('^', 'match-all%'),
+	('$', 'match-all%'), ('^$', 'empty-string test'),
+	('a.b', 'DFA (%'), ('\d', 'DFA (%'), ('a\$', 'DFA (%'), ('^^a', 'DFA (%'),
+	('(?i)a', 'DFA (%'), ('***=a.b', 'DFA (%'), ('a|b', 'DFA (%'), ('ab*', 'DFA (%');
+SELECT is((SELECT string_agg(re || ': ' || gpulike.explain_pattern(re, '~'), '; ')
+		   FROM literal_routes WHERE gpulike.explain_pattern(re, '~') NOT LIKE want), NULL,
+		  'under ~ a literal regex compiles to its LIKE program, any other to a DFA');
 SELECT matches(gpulike.explain_pattern(repeat('x', 70), '~'), '^DFA \(',
 			   'a literal too long for a LIKE segment stays a DFA');
 SELECT ok((SELECT count(*) FILTER (WHERE refused) FROM main_outcome) * 20
