@@ -205,31 +205,6 @@ gl_byte_flags_to_bits(uint32_t flags)
 	return ((flags & 0x01010101) * 0x01020408) >> 24;
 }
 
-/*
- * Set the result bits of rows first + k for the bits k of rows, those
- * below nrows: at most three atomic ORs, one a result word.
- */
-__device__ __forceinline__ void
-gl_set_rows(uint32_t *result, uint32_t first, uint64_t rows, uint32_t nrows)
-{
-	uint32_t	shift = first % 32;
-	uint32_t   *at = result + first / 32;
-	uint32_t	spill;
-
-	if (first >= nrows)
-		return;
-	if (nrows - first < 64)
-		rows &= ((uint64_t) 1 << (nrows - first)) - 1;
-	spill = shift ? (uint32_t) (rows >> (64 - shift)) : 0;
-	rows <<= shift;
-	if ((uint32_t) rows != 0)
-		atomicOr(at, (uint32_t) rows);
-	if ((uint32_t) (rows >> 32) != 0)
-		atomicOr(at + 1, (uint32_t) (rows >> 32));
-	if (spill != 0)
-		atomicOr(at + 2, spill);
-}
-
 /* The words of this lane's chunk with hits (bit g: word g). */
 template <class A>
 __device__ __forceinline__ uint32_t

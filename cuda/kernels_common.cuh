@@ -269,6 +269,47 @@ struct GlUtf8Decoder
 };
 
 /*
+ * The result bitmap has a bit per row; rows >= nrows (the zero tail after
+ * the last row, which reads as empty rows) are never set.  Three ways to
+ * set bits, each where it is cheapest: one row (gl_set_row()), the rows
+ * of a 64-row mask (gl_set_rows()), and consecutive rows one by one
+ * (GlResultWriter).
+ */
+
+/* Set row's result bit. */
+__device__ __forceinline__ void
+gl_set_row(uint32_t *result, uint32_t row, uint32_t nrows)
+{
+	if (row < nrows)
+		atomicOr(&result[row / 32], 1u << (row % 32));
+}
+
+/*
+ * Set the result bits of rows first + k for the bits k of rows, those
+ * below nrows: at most three atomic ORs, one a result word.
+ */
+__device__ __forceinline__ void
+gl_set_rows(uint32_t *result, uint32_t first, uint64_t rows, uint32_t nrows)
+{
+	uint32_t	shift = first % 32;
+	uint32_t   *at = result + first / 32;
+	uint32_t	spill;
+
+	if (first >= nrows)
+		return;
+	if (nrows - first < 64)
+		rows &= ((uint64_t) 1 << (nrows - first)) - 1;
+	spill = shift ? (uint32_t) (rows >> (64 - shift)) : 0;
+	rows <<= shift;
+	if ((uint32_t) rows != 0)
+		atomicOr(at, (uint32_t) rows);
+	if ((uint32_t) (rows >> 32) != 0)
+		atomicOr(at + 1, (uint32_t) (rows >> 32));
+	if (spill != 0)
+		atomicOr(at + 2, spill);
+}
+
+/*
  * Result bits of consecutive rows, gathered in a register and written with
  * one atomicOr per 32-row word (neighbouring threads share border words).
  */

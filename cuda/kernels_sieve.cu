@@ -292,8 +292,7 @@ verify_step(uint32_t cand, const uint4 &own, uint64_t step, uint32_t chunk_row,
 			uint32_t	row = ws->lane_row[owner] + __popc(ws->lane_zeros[owner] & below) +
 				(sv.probe_pos < 0);
 
-			if (row < nrows)
-				atomicOr(&result[row / 32], 1u << (row % 32));
+			gl_set_row(result, row, nrows);
 		}
 		else
 			flag_chunk((step + off) / GL_DEV_CHUNK_BYTES, chunks, flags);
@@ -479,10 +478,8 @@ window_hits(const uint32_t hit[4], const uint4 &own, const GlChunkIndex *__restr
 		uint32_t	k = bit >> 3;
 		uint32_t	before = ((1u << g) - 1) * 0x01010101u |
 			((0x01010101u << g) & ((1u << (8 * k)) - 1));
-		uint32_t	r = row + __popc(zeros & before);
 
-		if (r < nrows)
-			atomicOr(&result[r / 32], 1u << (r % 32));
+		gl_set_row(result, row + __popc(zeros & before), nrows);
 	}
 }
 

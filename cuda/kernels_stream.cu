@@ -274,12 +274,7 @@ finish_open_row(const A &a, uint32_t state, const uint8_t *__restrict__ data,
 			break;
 	}
 	if (matches)
-	{
-		uint32_t	row = chunks[next].row;
-
-		if (row < nrows)
-			atomicOr(&result[row / 32], 1u << (row % 32));
-	}
+		gl_set_row(result, chunks[next].row, nrows);
 }
 
 /*
