@@ -106,7 +106,8 @@ gl_scan_hit_word(const A &a, uint32_t state, const uint4 &w0, const uint4 &w1, u
  * Step the chunk of this lane, warp_first + lane * stride (zeros past
  * nchunks; every lane of the warp must call this, for the stage of
  * Buffers slice buffers).  Returns the state after the chunk's last byte;
- * last_bytes gets the chunk's last four bytes (the last in bits 24..31).
+ * *last_bytes, if wanted, gets the chunk's last four bytes (the last in
+ * bits 24..31).
  *
  * Each slice's copy is started while the slice before it is stepped; the
  * first one waits.  (Starting the next chunk's first slice during this
@@ -117,7 +118,7 @@ template <int Buffers, class A>
 __device__ __forceinline__ uint32_t
 gl_scan_chunk(const A &a, uint32_t state, const uint8_t *__restrict__ data, uint64_t warp_first,
 			  uint32_t stride, uint64_t nchunks, uint4 *warp_stage, uint32_t records[GL_HIT_WORDS],
-			  uint32_t &last_bytes)
+			  uint32_t *last_bytes = nullptr)
 {
 	static_assert(Buffers == 1 || Buffers == 2, "a stage has one or two buffers");
 	gl_stage_fetch(warp_stage, 0, data, warp_first, stride, nchunks, 0);
@@ -141,7 +142,8 @@ gl_scan_chunk(const A &a, uint32_t state, const uint8_t *__restrict__ data, uint
 		}
 		state = gl_scan_hit_word(a, state, words[0], words[1], records[2 * t]);
 		state = gl_scan_hit_word(a, state, words[2], words[3], records[2 * t + 1]);
-		last_bytes = words[3].w;
+		if (last_bytes != nullptr && t + 1 == GL_SLICES_PER_CHUNK)
+			*last_bytes = words[3].w;
 	}
 	return state;
 }

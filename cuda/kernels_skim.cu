@@ -95,12 +95,10 @@ skim(const A &a, const uint8_t *__restrict__ data, uint64_t nchunks,
 			uint64_t	chunk = first + c;
 			bool		inside = chunk < nchunks;
 			uint32_t	records[GL_HIT_WORDS];
-			uint32_t	last_bytes;
 
 			state = gl_scan_chunk<STAGE_BUFFERS>(a, state, data,
 												 chunk - lane * CHUNKS_PER_THREAD,
-												 CHUNKS_PER_THREAD, nchunks, warp_stage, records,
-												 last_bytes);
+												 CHUNKS_PER_THREAD, nchunks, warp_stage, records);
 			if (__any_sync(0xFFFFFFFF, inside && gl_any_hit(a, records)))
 				gl_resolve_warp_hits(a, data, chunk, inside, records, chunks, nrows, result,
 									 reinterpret_cast<GlHitWord *>(warp_stage));

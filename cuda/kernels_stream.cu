@@ -321,7 +321,7 @@ stream_kernel(const uint8_t *__restrict__ data, uint64_t nchunks,
 			state = gl_scan_chunk<STAGE_BUFFERS>(a, state, data,
 												 chunk - lane * CHUNKS_PER_THREAD,
 												 CHUNKS_PER_THREAD, nchunks, warp_stage, records,
-												 last_bytes);
+												 &last_bytes);
 			inside = chunk < nchunks;
 			/*
 			 * The row open at the end of this thread's chunks, if its last
