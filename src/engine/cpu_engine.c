@@ -16,12 +16,14 @@
  * other thread touches: no locks, no false sharing beyond chunk borders.
  *
  * A LIKE pattern with a literal segment ('%special%requests%') matches
- * only rows that contain that literal.  Rows are short (TPC-H comments
- * average 49 bytes) and stored back to back, so the chunk's bytes are
- * skimmed for the literal in one pass, as one string, and only the rows a
- * hit falls in are matched (a hit across two rows is no hit): per-row
- * calls and the scalar tail of each row's skim go away.  The calling thread works
- * too, so "nthreads" is the total.  If some threads cannot be started the
+ * only rows that contain that literal, and so does a regex whose program
+ * has a prefilter ('special.*requests': regex_prefilter.c).  Rows are
+ * short (TPC-H comments average 49 bytes) and stored back to back, so the
+ * chunk's bytes are skimmed for the literal in one pass, as one string,
+ * and only the rows a hit falls in are matched (a hit across two rows is
+ * no hit): per-row calls and the scalar tail of each row's skim go away,
+ * and a regex's automaton steps through the rows with the literal only.
+ * The calling thread works too, so "nthreads" is the total.  If some threads cannot be started the
  * ones that did (and the caller) still finish every chunk.  The only
  * failure left is a program that cannot be prepared (bad magic, or no
  * memory for the plan of a pattern with many segments): false, as for
@@ -46,7 +48,10 @@ typedef struct CpuPlan
 {
 	const GlProgram *prog;
 	GlProgramKind kind;
-	GlLikePlan	like;
+	GlLikePlan	like;			/* a LIKE program, or a DFA's prefilter */
+	bool		has_like;		/* like is prepared */
+	bool		skims;			/* like has a required literal to skim for */
+	bool		found_is_match; /* a value containing it matches */
 	GlMultiPlan multi;
 } CpuPlan;
 
@@ -64,16 +69,32 @@ plan_prepare(const GlProgram *prog, CpuPlan *plan)
 {
 	plan->prog = prog;
 	plan->kind = (GlProgramKind) prog->kind;
+	plan->has_like = false;
+	plan->skims = false;
+	plan->found_is_match = false;
 	if (prog->magic != GL_PROGRAM_MAGIC)
 		return false;
 	switch (plan->kind)
 	{
 		case GL_PROG_LIKE:
-			return gl_cpu_like_prepare(prog, &plan->like);
+			if (!gl_cpu_like_prepare(prog, &plan->like))
+				return false;
+			plan->has_like = true;
+			plan->skims = plan->like.required >= 0;
+			plan->found_is_match = plan->like.required_is_all;
+			return true;
 		case GL_PROG_MULTI:
 			gl_cpu_multi_prepare(prog, &plan->multi);
 			return true;
 		case GL_PROG_DFA:
+			/* a prefilter, '%literal%', has one segment: no malloc */
+			if (prog->u.dfa.prefilter_off != 0 &&
+				gl_cpu_like_prepare(gl_program_section(prog, prog->u.dfa.prefilter_off),
+									&plan->like))
+			{
+				plan->has_like = true;
+				plan->skims = plan->like.required >= 0;
+			}
 			return true;
 	}
 	return false;
@@ -82,7 +103,7 @@ plan_prepare(const GlProgram *prog, CpuPlan *plan)
 static void
 plan_release(CpuPlan *plan)
 {
-	if (plan->kind == GL_PROG_LIKE)
+	if (plan->has_like)
 		gl_cpu_like_release(&plan->like);
 }
 
@@ -115,10 +136,11 @@ gl_cpu_match_value(const GlProgram *prog, const char *s, uint32_t len)
 }
 
 /*
- * Rows [first, last) of a LIKE plan with a required literal: skim the rows'
- * bytes as one string for it, match the rows it is found in -- or, for a
- * pattern that is that literal between two '%', take the row as matched:
- * the hit is the match.  result's words for these rows are cleared first.
+ * Rows [first, last) of a plan with a required literal (a LIKE program's
+ * literal segment, or a DFA's prefilter): skim the rows' bytes as one
+ * string for it, match the rows it is found in -- or, for a pattern that
+ * is that literal between two '%', take the row as matched: the hit is the
+ * match.  result's words for these rows are cleared first.
  */
 static void
 match_rows_skimming(const CpuPlan *plan, const GlColumn *col, uint64_t *result,
@@ -152,7 +174,7 @@ match_rows_skimming(const CpuPlan *plan, const GlColumn *col, uint64_t *result,
 			uint32_t	vlen;
 			const char *value = gl_column_value(col, row, &vlen);
 
-			if (plan->like.required_is_all || plan_match(plan, value, vlen))
+			if (plan->found_is_match || plan_match(plan, value, vlen))
 				result[row / 64] |= (uint64_t) 1 << (row % 64);
 		}
 		from = value_end;
@@ -169,7 +191,7 @@ match_words(const CpuPlan *plan, const GlColumn *col, uint64_t *result,
 	uint64_t	last_row = last * 64 < col->nrows ? last * 64 : col->nrows;
 
 	/* one string of the chunk's rows, within what the skim can index */
-	if (plan->kind == GL_PROG_LIKE && plan->like.required >= 0 &&
+	if (plan->skims &&
 		col->offsets[last_row] - col->offsets[first * 64] < UINT32_MAX / 2)
 	{
 		match_rows_skimming(plan, col, result, first * 64, last_row);

@@ -150,6 +150,17 @@ describe_like(const GlProgram *prog, StringInfo buf)
 	appendStringInfoChar(buf, ')');
 }
 
+/* A DFA's prefilter, '%literal%': ", prefilter 'literal'" */
+static void
+describe_prefilter(const GlProgram *prefilter, StringInfo buf)
+{
+	const GlLikeSegment *seg = gl_program_section(prefilter, prefilter->u.like.segments_off);
+
+	appendStringInfoString(buf, ", prefilter '");
+	appendBinaryStringInfo(buf, gl_program_section(prefilter, seg->bytes_off), seg->nbytes);
+	appendStringInfoChar(buf, '\'');
+}
+
 char *
 gl_program_describe(const GlProgram *prog)
 {
@@ -166,8 +177,11 @@ gl_program_describe(const GlProgram *prog)
 							 prog->u.multi.nliterals, prog->u.multi.nstates);
 			break;
 		case GL_PROG_DFA:
-			appendStringInfo(&buf, "DFA (%u states, %u colors)",
+			appendStringInfo(&buf, "DFA (%u states, %u colors",
 							 prog->u.dfa.nstates, prog->u.dfa.ncolors);
+			if (prog->u.dfa.prefilter_off != 0)
+				describe_prefilter(gl_program_section(prog, prog->u.dfa.prefilter_off), &buf);
+			appendStringInfoChar(&buf, ')');
 			break;
 		default:
 			appendStringInfo(&buf, "unknown program kind %u", prog->kind);

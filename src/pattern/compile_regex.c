@@ -17,11 +17,13 @@
  *	  colors used only inside lookaround constraints, which the export
  *	  treats as satisfied) behave alike and share one column.
  * 4. Determinize, minimize, merge equal columns (regex_dfa.c).
- * 5. Assemble the program: the transition table, state flags, the color
- *	  column of ASCII code points, and sorted ranges for the others, the
- *	  most common column left out as default_color.
+ * 5. Find a literal every match contains, proven on the automaton
+ *	  (regex_prefilter.c), to go with it as its '%literal%' prefilter.
+ * 6. Assemble the program: the transition table, state flags, the color
+ *	  column of ASCII code points, sorted ranges for the others (the
+ *	  most common column left out as default_color), and the prefilter.
  *
- * A regex that is a literal, perhaps anchored, skips steps 2-5 under ~: it
+ * A regex that is a literal, perhaps anchored, skips steps 2-6 under ~: it
  * finds the values LIKE '%literal%' finds (or 'literal%', '%literal',
  * 'literal') and becomes that LIKE program (literal_as_like()).
  *
@@ -47,6 +49,7 @@
 #include "pattern/compile_regex.h"
 #include "pattern/regex_dfa.h"
 #include "pattern/regex_export.h"
+#include "pattern/regex_prefilter.h"
 #include "program/dfa_build.h"
 #include "program/like_build.h"
 
@@ -157,6 +160,42 @@ build_ranges(const GlRegexColorMap *map, const int *final_column,
 	return nranges;
 }
 
+/* A character that a backslash before it makes a literal (ARE). */
+static bool
+is_escaped_punctuation(char c)
+{
+	return !IS_HIGHBIT_SET(c) && ispunct((unsigned char) c);
+}
+
+/*
+ * The LIKE program that finds the len bytes of literal, at the value's
+ * start and end where anchored so, elsewhere with '%'; the builder's
+ * malloc'd program, or NULL (too long).
+ */
+static GlProgram *
+like_of_literal(const char *literal, int len, bool anchored_start, bool anchored_end,
+				bool utf8)
+{
+	StringInfoData like;
+	const char *error;
+	GlProgram  *prog;
+
+	initStringInfo(&like);
+	if (!anchored_start)
+		appendStringInfoChar(&like, '%');
+	for (int i = 0; i < len; i++)
+	{
+		if (literal[i] == '%' || literal[i] == '_' || literal[i] == '\\')
+			appendStringInfoChar(&like, '\\');
+		appendStringInfoChar(&like, literal[i]);
+	}
+	if (!anchored_end)
+		appendStringInfoChar(&like, '%');
+	prog = gl_build_like(like.data, like.len, utf8, NULL, NULL, &error);
+	pfree(like.data);
+	return prog;
+}
+
 /*
  * A regex that is a literal -- characters that are no ARE metacharacter,
  * or ASCII punctuation escaped with a backslash (an ARE escape of a
@@ -179,35 +218,24 @@ literal_as_like(const char *pattern, int len, bool utf8)
 	bool		anchored_start = len > 0 && pattern[0] == '^';
 	bool		anchored_end = len > (anchored_start ? 1 : 0) && pattern[len - 1] == '$';
 	int			end = anchored_end ? len - 1 : len;
-	StringInfoData like;
-	const char *error;
-	GlProgram  *prog;
+	StringInfoData literal;
 	int			i;
 
-	initStringInfo(&like);
-	if (!anchored_start)
-		appendStringInfoChar(&like, '%');
+	initStringInfo(&literal);
 	for (i = anchored_start ? 1 : 0; i < end; i++)
 	{
 		char		c = pattern[i];
 
-		if (c == '\\' && i + 1 < end && IS_HIGHBIT_SET(pattern[i + 1]) == 0 &&
-			ispunct((unsigned char) pattern[i + 1]))
+		if (c == '\\' && i + 1 < end && is_escaped_punctuation(pattern[i + 1]))
 			c = pattern[++i];
 		else if (strchr("\\^$.[]()|*+?{}", c) != NULL)
 		{
-			pfree(like.data);
+			pfree(literal.data);
 			return NULL;
 		}
-		if (c == '%' || c == '_' || c == '\\')
-			appendStringInfoChar(&like, '\\');
-		appendStringInfoChar(&like, c);
+		appendStringInfoChar(&literal, c);
 	}
-	if (!anchored_end)
-		appendStringInfoChar(&like, '%');
-	prog = gl_build_like(like.data, like.len, utf8, NULL, NULL, &error);
-	pfree(like.data);
-	return prog;
+	return like_of_literal(literal.data, literal.len, anchored_start, anchored_end, utf8);
 }
 
 /*
@@ -216,7 +244,8 @@ literal_as_like(const char *pattern, int len, bool utf8)
  * scratch context).
  */
 static GlProgram *
-program_from_regex(const regex_t *re, bool utf8, const char **refusal)
+program_from_regex(const regex_t *re, const char *pattern, int len, bool utf8,
+				   const char **refusal)
 {
 	uint32		max_codepoint = utf8 ? 0x10FFFF : 0xFF;
 	bool		exact = (re->re_info & (REG_UBACKREF | REG_ULOOKAROUND)) == 0;
@@ -234,6 +263,7 @@ program_from_regex(const regex_t *re, bool utf8, const char **refusal)
 	int			ncolumns;
 	int			i;
 	GlDfaSpec	spec;
+	StringInfoData required;
 	GlProgram  *prog;
 
 	gl_regex_export_colormap(re, max_codepoint, &map);
@@ -286,7 +316,13 @@ program_from_regex(const regex_t *re, bool utf8, const char **refusal)
 	spec.default_color = default_column;
 	spec.exact = exact;
 	spec.utf8 = utf8;
+	spec.prefilter = NULL;
+	initStringInfo(&required);
+	if ((re->re_info & REG_UIMPOSSIBLE) == 0 &&
+		gl_regex_required_literal(pattern, len, &spec, &required))
+		spec.prefilter = like_of_literal(required.data, required.len, false, false, utf8);
 	prog = gl_build_dfa(&spec);
+	free((void *) spec.prefilter);
 	if (prog == NULL)
 		*refusal = "out of memory building the regex program";
 	return prog;
@@ -410,7 +446,8 @@ compile_uncached(text *pattern, bool case_insensitive, Oid collation,
 	built = case_insensitive ? NULL :
 		literal_as_like(VARDATA_ANY(pattern), VARSIZE_ANY_EXHDR(pattern), encoding == PG_UTF8);
 	if (built == NULL)
-		built = program_from_regex(re, encoding == PG_UTF8, refusal);
+		built = program_from_regex(re, VARDATA_ANY(pattern), VARSIZE_ANY_EXHDR(pattern),
+								   encoding == PG_UTF8, refusal);
 	MemoryContextSwitchTo(caller);
 
 	if (built != NULL)

@@ -2,8 +2,9 @@
  *
  * dfa_build.c
  *	  Assembling a GL_PROG_DFA program (see dfa_build.h): the transition
- *	  table, the state flags, the ASCII colors and the code point ranges,
- *	  each a section of the blob, in that order.
+ *	  table, the state flags, the ASCII colors, the code point ranges and
+ *	  the prefilter program, if any, each a section of the blob, in that
+ *	  order.
  *
  *-------------------------------------------------------------------------
  */
@@ -17,7 +18,8 @@ gl_build_dfa(const GlDfaSpec *spec)
 	uint32_t	trans_off,
 				flags_off,
 				ascii_off,
-				ranges_off;
+				ranges_off,
+				prefilter_off = 0;
 	GlProgram  *header;
 
 	gl_builder_init(&b, GL_PROG_DFA);
@@ -27,6 +29,8 @@ gl_build_dfa(const GlDfaSpec *spec)
 	ascii_off = gl_builder_add(&b, spec->ascii_color, 128 * sizeof(uint16_t));
 	ranges_off = gl_builder_add(&b, spec->ranges,
 								(size_t) spec->nranges * sizeof(GlColorRange));
+	if (spec->prefilter != NULL)
+		prefilter_off = gl_builder_add(&b, spec->prefilter, spec->prefilter->total_size);
 	header = gl_builder_header(&b);
 	if (header != NULL)
 	{
@@ -41,6 +45,7 @@ gl_build_dfa(const GlDfaSpec *spec)
 		header->u.dfa.ascii_color_off = ascii_off;
 		header->u.dfa.nranges = spec->nranges;
 		header->u.dfa.ranges_off = ranges_off;
+		header->u.dfa.prefilter_off = prefilter_off;
 	}
 	return gl_builder_finish(&b);
 }

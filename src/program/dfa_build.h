@@ -33,6 +33,7 @@ typedef struct GlDfaSpec
 	uint32_t	default_color;	/* of a code point in no range */
 	bool		exact;			/* equals PostgreSQL's answer (program.h) */
 	bool		utf8;			/* values are UTF-8, else one byte a char */
+	const GlProgram *prefilter; /* '%literal%' every match contains, or NULL */
 } GlDfaSpec;
 
 /* The program blob (malloc'd), or NULL if memory ran out. */

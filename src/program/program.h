@@ -145,6 +145,11 @@ typedef struct GlMultiProgram
  * ascii_color; others through sorted, disjoint [lo, hi] ranges, and
  * default_color when in none of them.  The search is unanchored unless the
  * regex itself anchors it: that is already built into the states.
+ *
+ * prefilter_off, when not 0, is a whole GL_PROG_LIKE program '%literal%'
+ * nested in this one, the literal being a string every value the automaton
+ * matches contains (dfa_required.h): an engine may run the automaton only
+ * on the values the prefilter matches.
  */
 typedef struct GlDfaProgram
 {
@@ -157,7 +162,7 @@ typedef struct GlDfaProgram
 	uint32_t	ascii_color_off;	/* uint16_t[128] */
 	uint32_t	nranges;
 	uint32_t	ranges_off;		/* GlColorRange[nranges] */
-	uint32_t	pad;
+	uint32_t	prefilter_off;	/* a GlProgram of kind GL_PROG_LIKE, or 0 */
 } GlDfaProgram;
 
 typedef struct GlColorRange

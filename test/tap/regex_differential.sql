@@ -30,7 +30,7 @@
 --
 \set QUIET on
 SET client_min_messages = warning;
-SELECT plan(14);
+SELECT plan(15);
 
 \set test_name regex_differential
 \set default_seed 0.2718
@@ -254,6 +254,26 @@ SELECT is((SELECT string_agg(re || ': ' || gpulike.explain_pattern(re, '~'), '; 
 		  'under ~ a literal regex compiles to its LIKE program, any other to a DFA');
 SELECT matches(gpulike.explain_pattern(repeat('x', 70), '~'), '^DFA \(',
 			   'a literal too long for a LIKE segment stays a DFA');
+-- a DFA's prefilter: the longest literal run of the text that its automaton
+-- proves every match contains (regex_prefilter.c), or none; whether the
+-- column's answers stay PostgreSQL's is scan_differential's to check
+CREATE TEMP TABLE prefilter_routes (re text, op text, want text);
+INSERT INTO prefilter_routes VALUES
+	('fox.*bar', '~', 'fox'), ('special.*requests', '~', 'requests'),
+	('furious(ly)?', '~', 'furious'), ('\mpinto\M', '~', 'pinto'),
+	('ab+cde', '~', 'cde'), ('x{0}abc.', '~', 'abc'), ('[[:alpha:]]xyz', '~', 'xyz'),
+	('a\.bcd.', '~', 'a.bcd'), ('(abc)+d', '~', 'abc'), ('2024-.*x', '~*', '2024-'),
+	('é😀x.', '~', 'é😀x'), ('^abcd*', '~', 'abc'),
+	('cat|dog', '~', NULL), ('(cat|dog)s', '~', NULL), ('(?i)fox.', '~', NULL),
+	('fox.*bar', '~*', NULL), ('(?x)f o x.', '~', NULL), ('abcd?', '~', 'abc'),
+	('(abc)?d', '~', NULL), ('\x41BCD.', '~', NULL), ('***=abc.d', '~', NULL),
+	('ab[c]de', '~', NULL), ('(?:abc){0}d', '~', NULL), ('abc{0,}d', '~', NULL);
+SELECT is((SELECT string_agg(format('%s %s: %s', op, re, gpulike.explain_pattern(re, op)), '; ')
+		   FROM prefilter_routes
+		   WHERE gpulike.explain_pattern(re, op) NOT LIKE
+				 'DFA (%' || CASE WHEN want IS NULL THEN 'colors)'
+								  ELSE format(', prefilter ''%s'')', want) END), NULL,
+		  'a regex''s DFA has the prefilter its automaton proves, and none where none holds');
 SELECT ok((SELECT count(*) FILTER (WHERE refused) FROM main_outcome) * 20
 		  <= (SELECT count(*) FROM main_outcome),
 		  format('at most 5%% of (regex, collation, operator) cases refused: %s of %s',

@@ -129,6 +129,28 @@ BEGIN
 		ELSE '\m' || q END;
 END $$;
 
+-- A regular expression with runs of literal characters, most of which its
+-- program's prefilter is taken from (regex_prefilter.c): the column is
+-- then searched for the literal first, the automaton run on the rows
+-- that have it.  Some runs are optional, alternated or case-folded: no
+-- prefilter, or a shorter one.
+CREATE FUNCTION pg_temp.random_prefiltered_regex() RETURNS text
+LANGUAGE plpgsql VOLATILE AS $$
+DECLARE
+	p text := regexp_replace(pg_temp.random_piece(6), '([.^$*+?()\[\]{}|\\])', '\\\1', 'g');
+	q text := regexp_replace(pg_temp.random_piece(4), '([.^$*+?()\[\]{}|\\])', '\\\1', 'g');
+BEGIN
+	RETURN CASE floor(random() * 8)::int
+		WHEN 0 THEN p || '.*' || q
+		WHEN 1 THEN p || '[abc]?' || q
+		WHEN 2 THEN '(' || p || ')?' || q || '.'
+		WHEN 3 THEN p || '|' || q || 'x'
+		WHEN 4 THEN p || '+' || q
+		WHEN 5 THEN '^[^a]*' || p || '.'
+		WHEN 6 THEN p || '{0,1}' || q || '$'
+		ELSE '(?i)' || p || '.' END;
+END $$;
+
 CREATE TABLE scan_diff_queries (n serial, predicate text,
 	query text GENERATED ALWAYS AS ('SELECT id FROM scan_diff WHERE ' || predicate) STORED);
 
@@ -139,6 +161,11 @@ FROM generate_series(1, 40), unnest(ARRAY['LIKE', 'NOT LIKE', 'ILIKE', 'NOT ILIK
 INSERT INTO scan_diff_queries (predicate)
 SELECT format('val %s %L', op, pg_temp.random_regex())
 FROM generate_series(1, 20), unnest(ARRAY['~', '!~', '~*', '!~*']) op;
+CREATE TABLE scan_diff_prefiltered AS
+SELECT pg_temp.random_prefiltered_regex() AS re FROM generate_series(1, 40);
+INSERT INTO scan_diff_queries (predicate)
+SELECT format('val %s %L', CASE WHEN n % 4 = 3 THEN '!~' ELSE '~' END, re)
+FROM (SELECT re, row_number() OVER () AS n FROM scan_diff_prefiltered) r;
 -- SIMILAR TO and LIKE ... ESCAPE arrive rewritten by the parser
 INSERT INTO scan_diff_queries (predicate)
 SELECT format('val SIMILAR TO %L', '%(' || translate(pg_temp.random_piece(3), '\*', '') || '|xy)%')
@@ -298,11 +325,16 @@ SELECT ok((SELECT count(*) FROM scan_diff_queries q
 		   WHERE EXISTS (SELECT 1 FROM scan_diff_expected e WHERE e.n = q.n AND cardinality(e.rows) > 0)) >
 		  (SELECT count(*) / 2 FROM scan_diff_queries),
 		  'most generated queries match some rows');
+SELECT ok(count(*) FILTER (WHERE gpulike.explain_pattern(re, '~') LIKE '%prefilter%') >= 10,
+		  format('regexes with a prefilter: %s of %s', count(*) FILTER (
+				 WHERE gpulike.explain_pattern(re, '~') LIKE '%prefilter%'), count(*)))
+FROM scan_diff_prefiltered;
 
 DROP TABLE scan_diff_joins;
 DROP TABLE scan_diff_patterns;
 DROP TABLE scan_diff_expected;
 DROP TABLE scan_diff_queries;
+DROP TABLE scan_diff_prefiltered;
 DROP TABLE scan_diff_ways;
 DROP TABLE scan_diff;
 SELECT * FROM finish();

@@ -4,7 +4,10 @@
  *	  Unit tests of gl_cpu_match_column (cpu_engine.c): a whole column on
  *	  1..8 threads must give, bit for bit, what gl_cpu_match_value gives
  *	  row by row -- with NULL rows (never match), empty rows, megabyte rows,
- *	  and row counts that do not fill the last bitmap word or chunk.
+ *	  and row counts that do not fill the last bitmap word or chunk.  A
+ *	  regex's automaton with a prefilter is skimmed for the prefilter's
+ *	  literal in the column, and stepped alone for one value: the two
+ *	  must agree too.
  *
  *-------------------------------------------------------------------------
  */
@@ -12,6 +15,7 @@
 #include <string.h>
 
 #include "engine/cpu_engine.h"
+#include "program/dfa_build.h"
 #include "program/like_build.h"
 #include "program/multi_build.h"
 #include "tap.h"
@@ -96,6 +100,37 @@ column_agrees(const GlProgram *prog, const GlColumn *col, int nthreads,
 	return ok;
 }
 
+/*
+ * The automaton of the regex 'si.*q' (colors: 0 other, 1 's', 2 'i', 3
+ * 't'), with the prefilter '%si%' unless bare.
+ */
+static GlProgram *
+build_si_q(bool bare)
+{
+	static const uint16_t trans[] = {
+		0, 1, 0, 0,				/* 0: nothing yet */
+		0, 1, 2, 0,				/* 1: just read s */
+		2, 2, 2, 3,				/* 2: read si */
+		3, 3, 3, 3,				/* 3: found */
+	};
+	static const uint8_t flags[] = {0, 0, 0, GL_DFA_ACCEPT};
+	uint16_t	ascii[128] = {0};
+	const char *error;
+	GlDfaSpec	spec = {
+		.nstates = 4, .ncolors = 4, .start_state = 0, .trans = trans, .flags = flags,
+		.ascii_color = ascii, .default_color = 0, .exact = true, .utf8 = true,
+	};
+	GlProgram  *prog;
+
+	ascii['s'] = 1;
+	ascii['i'] = 2;
+	ascii['q'] = 3;
+	spec.prefilter = bare ? NULL : gl_build_like("%si%", 4, true, NULL, NULL, &error);
+	prog = gl_build_dfa(&spec);
+	free((void *) spec.prefilter);
+	return prog;
+}
+
 int
 main(void)
 {
@@ -143,6 +178,23 @@ main(void)
 				   "%llu rows, Aho-Corasick, 3 threads: %llu matched",
 				   (unsigned long long) sizes[z], (unsigned long long) matched);
 			free(prog);
+		}
+		for (threads = 1; threads <= 4; threads *= 4)
+		{
+			GlProgram  *prog = build_si_q(false);
+			GlProgram  *bare = build_si_q(true);
+			uint64_t	matched = 0,
+						bare_matched = 0;
+			bool		agrees = prog && bare && column_agrees(prog, &col, threads, &matched) &&
+				column_agrees(bare, &col, threads, &bare_matched);
+
+			tap_ok(agrees && matched == bare_matched,
+				   "%llu rows, regex 'si.*q' with its prefilter '%%si%%', %d threads: "
+				   "%llu matched, %llu without it",
+				   (unsigned long long) sizes[z], threads, (unsigned long long) matched,
+				   (unsigned long long) bare_matched);
+			free(prog);
+			free(bare);
 		}
 		gl_column_free(&col);
 	}
