@@ -23,8 +23,12 @@
  * and only the rows a hit falls in are matched (a hit across two rows is
  * no hit): per-row calls and the scalar tail of each row's skim go away,
  * and a regex's automaton steps through the rows with the literal only.
- * The calling thread works too, so "nthreads" is the total.  If some threads cannot be started the
- * ones that did (and the caller) still finish every chunk.  The only
+ * A LIKE pattern with no literal segment but a position that takes only
+ * one or two ASCII bytes (ILIKE '%FOXES%': x or X) is skimmed for those
+ * bytes the same way (cpu_like.c: two such positions at their distance).
+ * The calling thread works too, so "nthreads" is the total.  If some
+ * threads cannot be started the ones that did (and the caller) still
+ * finish every chunk.  The only
  * failure left is a program that cannot be prepared (bad magic, or no
  * memory for the plan of a pattern with many segments): false, as for
  * threads that cannot be started, and the result is then undefined.
@@ -50,7 +54,7 @@ typedef struct CpuPlan
 	GlProgramKind kind;
 	GlLikePlan	like;			/* a LIKE program, or a DFA's prefilter */
 	bool		has_like;		/* like is prepared */
-	bool		skims;			/* like has a required literal to skim for */
+	bool		skims;			/* like has what every match has, to skim for */
 	bool		found_is_match; /* a value containing it matches */
 	GlMultiPlan multi;
 } CpuPlan;
@@ -80,7 +84,7 @@ plan_prepare(const GlProgram *prog, CpuPlan *plan)
 			if (!gl_cpu_like_prepare(prog, &plan->like))
 				return false;
 			plan->has_like = true;
-			plan->skims = plan->like.required >= 0;
+			plan->skims = plan->like.required >= 0 || plan->like.anchor_skim >= 0;
 			plan->found_is_match = plan->like.required_is_all;
 			return true;
 		case GL_PROG_MULTI:
@@ -136,11 +140,37 @@ gl_cpu_match_value(const GlProgram *prog, const char *s, uint32_t len)
 }
 
 /*
- * Rows [first, last) of a plan with a required literal (a LIKE program's
- * literal segment, or a DFA's prefilter): skim the rows' bytes as one
- * string for it, match the rows it is found in -- or, for a pattern that
- * is that literal between two '%', take the row as matched: the hit is the
- * match.  result's words for these rows are cleared first.
+ * The next hit, at or after from, of what every match of the plan has:
+ * bytes [*start, *end) of s.  A required literal (a LIKE program's literal
+ * segment, a DFA's prefilter), or else one byte of a LIKE segment's
+ * anchor (an ILIKE pair such as x/X).
+ */
+static bool
+find_hit(const CpuPlan *plan, const char *s, uint64_t from, uint64_t len,
+		 uint64_t *start, uint64_t *end)
+{
+	int64_t		at;
+
+	if (plan->like.required >= 0)
+	{
+		at = gl_cpu_like_find_required(&plan->like, s, from, len);
+		*end = (uint64_t) at;
+		*start = *end - plan->like.segs[plan->like.required].seg->nbytes;
+	}
+	else
+	{
+		at = gl_cpu_like_find_anchor(&plan->like, s, from, len);
+		*start = (uint64_t) at;
+		*end = *start + 1;
+	}
+	return at >= 0;
+}
+
+/*
+ * Rows [first, last) of a plan that skims (find_hit()): skim the rows'
+ * bytes as one string, match the rows a hit falls in -- or, for a
+ * pattern that is a literal between two '%', take the row as matched: the
+ * hit is the match.  result's words for these rows are cleared first.
  */
 static void
 match_rows_skimming(const CpuPlan *plan, const GlColumn *col, uint64_t *result,
@@ -154,17 +184,16 @@ match_rows_skimming(const CpuPlan *plan, const GlColumn *col, uint64_t *result,
 	memset(result + first / 64, 0, gl_bitmap_words(last - first) * sizeof(uint64_t));
 	while (row < last)
 	{
-		int64_t		end = gl_cpu_like_find_required(&plan->like, base, from, len);
 		uint64_t	start;
+		uint64_t	end;
 		uint64_t	value_end;
 
-		if (end < 0)
+		if (!find_hit(plan, base, from, len, &start, &end))
 			break;
-		start = (uint64_t) end - plan->like.segs[plan->like.required].seg->nbytes;
 		while (col->offsets[row + 1] - col->offsets[first] <= start)
 			row++;
 		value_end = col->offsets[row + 1] - col->offsets[first];
-		if ((uint64_t) end > value_end)
+		if (end > value_end)
 		{
 			from = start + 1;	/* across a row boundary: not a hit */
 			continue;

@@ -85,6 +85,7 @@ choose_anchor(GlLikeSegPlan *sp)
 
 	sp->nanchor = 0;
 	sp->anchor_pos = 0;
+	sp->anchor_commonness = best_commonness;
 	for (j = 0; j < sp->seg->nchars; j++)
 	{
 		uint8_t		bytes[2];
@@ -103,8 +104,100 @@ choose_anchor(GlLikeSegPlan *sp)
 			sp->anchor[0] = bytes[0];
 			sp->anchor[1] = bytes[n - 1];
 			sp->anchor_pos = j;
+			sp->anchor_commonness = commonness;
 		}
 	}
+}
+
+/* Whether position j takes only characters of one byte (ASCII). */
+static bool
+position_is_one_byte(const GlCharMasks *masks, const GlCodepointMask *exceptions, uint32_t j)
+{
+	uint64_t	bit = (uint64_t) 1 << j;
+
+	if (masks->any_mask & bit)
+		return false;
+	for (uint32_t i = 0; i < masks->nexceptions; i++)
+		if (exceptions[i].mask & bit)
+			return false;
+	return true;
+}
+
+/*
+ * A second position for the column skim, tested with the anchor: the
+ * rarest other one taking one or two ASCII bytes at a fixed byte distance
+ * from it (every position between them one byte).  One letter's case
+ * pair is in most rows; two, so many bytes apart, in few.
+ */
+static void
+choose_pair(GlLikeSegPlan *sp, bool utf8)
+{
+	int			best_commonness = 1000;
+	uint32_t	j;
+
+	sp->pair_dist = 0;
+	if (sp->nanchor == 0)
+		return;
+	for (j = 0; j < sp->seg->nchars; j++)
+	{
+		uint32_t	lo = j < sp->anchor_pos ? j : sp->anchor_pos;
+		uint32_t	hi = j < sp->anchor_pos ? sp->anchor_pos : j;
+		uint8_t		bytes[2];
+		uint32_t	n = position_bytes(sp->masks, sp->exceptions, j, bytes);
+		int			commonness;
+		bool		fixed = true;
+
+		if (n == 0 || j == sp->anchor_pos)
+			continue;
+		for (uint32_t k = lo + 1; utf8 && k < hi; k++)
+			fixed = fixed && position_is_one_byte(sp->masks, sp->exceptions, k);
+		commonness = gl_byte_commonness(bytes[0]);
+		if (n == 2 && gl_byte_commonness(bytes[1]) > commonness)
+			commonness = gl_byte_commonness(bytes[1]);
+		if (!fixed || commonness >= best_commonness)
+			continue;
+		best_commonness = commonness;
+		sp->pair_dist = hi - lo;
+		sp->pair_first[0] = j < sp->anchor_pos ? bytes[0] : sp->anchor[0];
+		sp->pair_first[1] = j < sp->anchor_pos ? bytes[n - 1] : sp->anchor[1];
+		sp->pair_second[0] = j < sp->anchor_pos ? sp->anchor[0] : bytes[0];
+		sp->pair_second[1] = j < sp->anchor_pos ? sp->anchor[1] : bytes[n - 1];
+	}
+}
+
+/*
+ * The first byte at or after pos that is first[0] or first[1], with a
+ * byte second[0] or second[1] dist bytes after it, or len.
+ */
+static inline uint32_t
+skim_pair(const uint8_t *s, uint32_t pos, uint32_t len, const uint8_t first[2],
+		  uint32_t dist, const uint8_t second[2])
+{
+#ifdef __SSE2__
+	__m128i		first_a = _mm_set1_epi8((char) first[0]);
+	__m128i		first_b = _mm_set1_epi8((char) first[1]);
+	__m128i		second_a = _mm_set1_epi8((char) second[0]);
+	__m128i		second_b = _mm_set1_epi8((char) second[1]);
+
+	for (; pos + dist + 16 <= len; pos += 16)
+	{
+		__m128i		at = _mm_loadu_si128((const __m128i *) (s + pos));
+		__m128i		after = _mm_loadu_si128((const __m128i *) (s + pos + dist));
+		__m128i		both = _mm_and_si128(_mm_or_si128(_mm_cmpeq_epi8(at, first_a),
+													  _mm_cmpeq_epi8(at, first_b)),
+										 _mm_or_si128(_mm_cmpeq_epi8(after, second_a),
+													  _mm_cmpeq_epi8(after, second_b)));
+		uint32_t	hits = (uint32_t) _mm_movemask_epi8(both);
+
+		if (hits != 0)
+			return pos + (uint32_t) __builtin_ctz(hits);
+	}
+#endif
+	for (; pos + dist < len; pos++)
+		if ((s[pos] == first[0] || s[pos] == first[1]) &&
+			(s[pos + dist] == second[0] || s[pos + dist] == second[1]))
+			return pos;
+	return len;
 }
 
 /* The first byte at or after pos that is a or b, or len. */
@@ -167,6 +260,7 @@ gl_cpu_like_prepare(const GlProgram *prog, GlLikePlan *plan)
 	plan->like = &prog->u.like;
 	plan->utf8 = prog->utf8 != 0;
 	plan->required = -1;
+	plan->anchor_skim = -1;
 	plan->segs = plan->inline_segs;
 	if (plan->like->nsegments > GL_LIKE_INLINE_SEGMENTS)
 	{
@@ -189,6 +283,11 @@ gl_cpu_like_prepare(const GlProgram *prog, GlLikePlan *plan)
 		sp->rare_index2 = 0;
 		sp->rare_is_rare = false;
 		choose_anchor(sp);
+		choose_pair(sp, plan->utf8);
+		if (sp->nanchor > 0 &&
+			(plan->anchor_skim < 0 ||
+			 sp->anchor_commonness < plan->segs[plan->anchor_skim].anchor_commonness))
+			plan->anchor_skim = (int) s;
 		if (segs[s].is_literal)
 		{
 			sp->bytes = gl_program_section(prog, segs[s].bytes_off);
@@ -209,6 +308,8 @@ gl_cpu_like_prepare(const GlProgram *prog, GlLikePlan *plan)
 	}
 	plan->required_is_all = plan->like->nsegments == 1 && plan->required == 0 &&
 		!plan->like->anchored_start && !plan->like->anchored_end;
+	if (plan->required >= 0)
+		plan->anchor_skim = -1;
 	return true;
 }
 
@@ -478,6 +579,21 @@ gl_cpu_like_find_required(const GlLikePlan *plan, const char *s, uint64_t from,
 {
 	return literal_find_end(&plan->segs[plan->required], (const uint8_t *) s,
 							(uint32_t) from, (uint32_t) len);
+}
+
+int64_t
+gl_cpu_like_find_anchor(const GlLikePlan *plan, const char *s, uint64_t from, uint64_t len)
+{
+	const GlLikeSegPlan *sp = &plan->segs[plan->anchor_skim];
+	uint32_t	hit;
+
+	if (sp->pair_dist > 0)
+		hit = skim_pair((const uint8_t *) s, (uint32_t) from, (uint32_t) len,
+						sp->pair_first, sp->pair_dist, sp->pair_second);
+	else
+		hit = skim_two_bytes((const uint8_t *) s, (uint32_t) from, (uint32_t) len,
+							 sp->anchor[0], sp->anchor[1]);
+	return hit < len ? (int64_t) hit : -1;
 }
 
 /*

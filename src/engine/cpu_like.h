@@ -30,6 +30,10 @@ typedef struct GlLikeSegPlan
 	uint32_t	nanchor;		/* 0, or 1-2: position anchor_pos accepts */
 	uint8_t		anchor[2];		/* only these ASCII bytes (s, S for ILIKE) */
 	uint32_t	anchor_pos;		/* the rarest such position */
+	int			anchor_commonness;	/* of its commoner byte (byte_frequency.h) */
+	uint32_t	pair_dist;		/* 0, or bytes between two such positions: */
+	uint8_t		pair_first[2];	/* the bytes the earlier one takes, */
+	uint8_t		pair_second[2]; /* and the later (both for the column skim) */
 } GlLikeSegPlan;
 
 /* Plans of patterns with this many segments or fewer need no malloc. */
@@ -42,6 +46,7 @@ typedef struct GlLikePlan
 	bool		utf8;
 	int			required;		/* longest literal segment, or -1 */
 	bool		required_is_all;	/* the pattern is '%' required '%' */
+	int			anchor_skim;	/* no literal: the segment of the rarest anchor, or -1 */
 	GlLikeSegPlan *segs;
 	GlLikeSegPlan inline_segs[GL_LIKE_INLINE_SEGMENTS];
 } GlLikePlan;
@@ -58,5 +63,14 @@ extern bool gl_cpu_like_match(const GlLikePlan *plan, const char *s, uint32_t le
  */
 extern int64_t gl_cpu_like_find_required(const GlLikePlan *plan, const char *s,
 										 uint64_t from, uint64_t len);
+
+/*
+ * Where, at or after byte from of s, the next byte is that one segment's
+ * anchor position takes (plan->anchor_skim >= 0) -- with, where the
+ * segment has a second such position at a fixed distance, that position's
+ * byte as far from it -- or -1: every match has such a place.
+ */
+extern int64_t gl_cpu_like_find_anchor(const GlLikePlan *plan, const char *s,
+									   uint64_t from, uint64_t len);
 
 #endif							/* GPULIKE_CPU_LIKE_H */
