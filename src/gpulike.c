@@ -25,6 +25,7 @@
 
 #include "cache/ddl_watch.h"
 #include "cache/reload_worker.h"
+#include "pattern/case_fold.h"
 #include "protocol/mailbox.h"
 #include "registry/registry.h"
 #include "scan/paths.h"
@@ -49,6 +50,7 @@ _PG_init(void)
 		gl_ddl_watch_init();
 		gl_reload_launcher_register();
 		gl_mailbox_shmem_register();
+		gl_case_fold_shmem_register();
 		gl_server_register();
 	}
 	gl_planner_init();

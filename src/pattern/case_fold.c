@@ -20,17 +20,37 @@
  * i-th input character; if the counts ever differ we refuse rather than
  * guess.  Only the few thousand x with lower(x) != x are kept, sorted both
  * ways, so a case class is two binary searches.  One table per collation,
- * built on first use in each backend (tens of milliseconds), kept for the
- * backend's life: a collation's lower() cannot change under a running
- * backend.
+ * kept for the backend's life: a collation's lower() cannot change under a
+ * running backend.
+ *
+ * Building it takes tens of milliseconds (30 ms on the CPU machine: a
+ * 4.4 MB string through lower(), and the walk over its output), which
+ * every new connection paid on its first ILIKE.  So, when the library is
+ * preloaded, the tables are shared too: the first backend to build one
+ * puts it in shared memory, and the others copy it (1 433 moves under
+ * C.UTF-8).  What lower() does is decided by the collation's LC_CTYPE and
+ * the C library that implements it, so a shared table is found by the
+ * two: the LC_CTYPE name and the library's version
+ * (get_collation_actual_version()), whatever the database or collation
+ * OID.  A table too large for a shared slot, or one built when all slots
+ * are taken, stays the backend's own.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
+#include <locale.h>
+
+#include "catalog/pg_collation.h"
 #include "mb/pg_wchar.h"
+#include "miscadmin.h"
+#include "storage/ipc.h"
+#include "storage/lwlock.h"
+#include "storage/shmem.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
+#include "utils/pg_locale.h"
+#include "utils/syscache.h"
 
 #include "pattern/case_fold.h"
 #include "program/like_build.h"
@@ -52,6 +72,152 @@ struct GlCaseFold
 };
 
 static GlCaseFold *fold_tables = NULL;
+
+/* ------------------------------------------------ tables in shared memory */
+
+#define SHARED_TABLES		8
+#define SHARED_MAX_MOVES	4096
+#define SHARED_KEY_BYTES	192
+
+typedef struct SharedFold
+{
+	char		key[SHARED_KEY_BYTES];	/* "LC_CTYPE|library version"; "" free */
+	bool		refused;
+	int			nmoves;
+	CaseMove	by_from[SHARED_MAX_MOVES];
+	CaseMove	by_to[SHARED_MAX_MOVES];
+} SharedFold;
+
+typedef struct SharedFolds
+{
+	LWLock	   *lock;
+	SharedFold	tables[SHARED_TABLES];
+} SharedFolds;
+
+/* NULL unless the library was preloaded. */
+static SharedFolds *shared_folds = NULL;
+
+static shmem_request_hook_type prev_shmem_request_hook = NULL;
+static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
+
+static void
+case_fold_shmem_request(void)
+{
+	if (prev_shmem_request_hook)
+		prev_shmem_request_hook();
+	RequestAddinShmemSpace(MAXALIGN(sizeof(SharedFolds)));
+	RequestNamedLWLockTranche("gpulike case fold", 1);
+}
+
+static void
+case_fold_shmem_startup(void)
+{
+	bool		found;
+
+	if (prev_shmem_startup_hook)
+		prev_shmem_startup_hook();
+
+	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
+	shared_folds = ShmemInitStruct("gpulike case fold", sizeof(SharedFolds), &found);
+	if (!found)
+	{
+		memset(shared_folds, 0, sizeof(SharedFolds));
+		shared_folds->lock = &(GetNamedLWLockTranche("gpulike case fold"))->lock;
+	}
+	LWLockRelease(AddinShmemInitLock);
+}
+
+void
+gl_case_fold_shmem_register(void)
+{
+	prev_shmem_request_hook = shmem_request_hook;
+	shmem_request_hook = case_fold_shmem_request;
+	prev_shmem_startup_hook = shmem_startup_hook;
+	shmem_startup_hook = case_fold_shmem_startup;
+}
+
+/*
+ * What decides the collation's lower(), as a shared table's key; false if
+ * it does not fit one.
+ */
+static bool
+shared_key(Oid collation, char *key)
+{
+	char	   *ctype;
+	char	   *version;
+	int			n;
+
+	if (collation == DEFAULT_COLLATION_OID)
+		ctype = pstrdup(setlocale(LC_CTYPE, NULL));
+	else
+	{
+		HeapTuple	tuple = SearchSysCache1(COLLOID, ObjectIdGetDatum(collation));
+		Datum		datum;
+		bool		isnull;
+
+		if (!HeapTupleIsValid(tuple))
+			return false;
+		datum = SysCacheGetAttr(COLLOID, tuple, Anum_pg_collation_collctype, &isnull);
+		ctype = isnull ? NULL : TextDatumGetCString(datum);
+		ReleaseSysCache(tuple);
+		if (ctype == NULL)
+			return false;
+	}
+	version = get_collation_actual_version(COLLPROVIDER_LIBC, ctype);
+	n = snprintf(key, SHARED_KEY_BYTES, "%s|%s", ctype, version ? version : "");
+	return n > 0 && n < SHARED_KEY_BYTES;
+}
+
+/* Copy the shared table of key into fold; false if there is none. */
+static bool
+copy_shared(const char *key, GlCaseFold *fold)
+{
+	bool		found = false;
+
+	LWLockAcquire(shared_folds->lock, LW_SHARED);
+	for (int i = 0; i < SHARED_TABLES && !found; i++)
+	{
+		SharedFold *shared = &shared_folds->tables[i];
+
+		if (strcmp(shared->key, key) != 0)
+			continue;
+		found = true;
+		fold->nmoves = shared->nmoves;
+		fold->refusal = shared->refused ?
+			"lower() of this collation does not map character by character" : NULL;
+		fold->by_from = MemoryContextAlloc(TopMemoryContext, sizeof(CaseMove) * (fold->nmoves + 1));
+		fold->by_to = MemoryContextAlloc(TopMemoryContext, sizeof(CaseMove) * (fold->nmoves + 1));
+		memcpy(fold->by_from, shared->by_from, sizeof(CaseMove) * fold->nmoves);
+		memcpy(fold->by_to, shared->by_to, sizeof(CaseMove) * fold->nmoves);
+	}
+	LWLockRelease(shared_folds->lock);
+	return found;
+}
+
+/* Put fold's table in a free shared slot, if it fits one and one is free. */
+static void
+publish_shared(const char *key, const GlCaseFold *fold)
+{
+	if (fold->nmoves > SHARED_MAX_MOVES)
+		return;
+	LWLockAcquire(shared_folds->lock, LW_EXCLUSIVE);
+	for (int i = 0; i < SHARED_TABLES; i++)
+	{
+		SharedFold *shared = &shared_folds->tables[i];
+
+		if (strcmp(shared->key, key) == 0)
+			break;				/* another backend was first */
+		if (shared->key[0] != '\0')
+			continue;
+		shared->refused = fold->refusal != NULL;
+		shared->nmoves = fold->nmoves;
+		memcpy(shared->by_from, fold->by_from, sizeof(CaseMove) * fold->nmoves);
+		memcpy(shared->by_to, fold->by_to, sizeof(CaseMove) * fold->nmoves);
+		strlcpy(shared->key, key, SHARED_KEY_BYTES);
+		break;
+	}
+	LWLockRelease(shared_folds->lock);
+}
 
 static int
 compare_from(const void *a, const void *b)
@@ -167,9 +333,17 @@ gl_case_fold_for(Oid collation, const char **refusal)
 			break;
 	if (fold == NULL)
 	{
+		char		key[SHARED_KEY_BYTES];
+		bool		shareable = shared_folds != NULL && shared_key(collation, key);
+
 		fold = MemoryContextAllocZero(TopMemoryContext, sizeof(GlCaseFold));
 		fold->collation = collation;
-		build_table(fold);
+		if (!shareable || !copy_shared(key, fold))
+		{
+			build_table(fold);
+			if (shareable)
+				publish_shared(key, fold);
+		}
 		fold->next = fold_tables;
 		fold_tables = fold;
 	}

@@ -12,10 +12,14 @@
 
 typedef struct GlCaseFold GlCaseFold;
 
+/* Shared tables (case_fold.c): called from _PG_init when preloaded. */
+extern void gl_case_fold_shmem_register(void);
+
 /*
  * The table of a libc collation in a UTF-8 database (built on first use,
- * then cached for the life of the backend), or NULL with *refusal set when
- * lower() is not a per-character mapping there.
+ * or copied from another backend's, then kept for the life of the
+ * backend), or NULL with *refusal set when lower() is not a per-character
+ * mapping there.
  */
 extern const GlCaseFold *gl_case_fold_for(Oid collation, const char **refusal);
 
