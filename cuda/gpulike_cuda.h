@@ -111,12 +111,15 @@ typedef struct GlCudaResult
 
 /*
  * Run prog over all rows of dcol into result.  kernel_ms receives the
- * device time of the matching kernels (the slowest part's).  fail_part >=
- * 0 makes that part fail as a device error would
+ * device time of the matching kernels (the slowest part's).  sieve_first:
+ * the caller knows the literal of the program's prefilter (program.h) to
+ * be rare in the column, so the sieve's flagged chunks are matched row by
+ * row rather than streaming the whole column through the automaton.
+ * fail_part >= 0 makes that part fail as a device error would
  * (gpulike.debug_gpu_fail_part: tests of the CPU fallback).
  */
-extern bool gl_cuda_match(GlDeviceColumn *dcol, const GlProgram *prog, int fail_part,
-						  GlCudaResult *result, double *kernel_ms,
+extern bool gl_cuda_match(GlDeviceColumn *dcol, const GlProgram *prog, bool sieve_first,
+						  int fail_part, GlCudaResult *result, double *kernel_ms,
 						  char *errbuf, size_t errlen);
 
 extern void gl_cuda_free(GlDeviceColumn *dcol);

@@ -14,7 +14,10 @@
  *	  (Aho–Corasick: wide only up to
  *	  48 states)
  *	otherwise:
- *	  LIKE with an ASCII run		 sieve -> compact -> rows(listed chunks)
+ *	  LIKE with an ASCII run,		 sieve -> compact -> rows(listed chunks)
+ *	  DFA with a prefilter (also
+ *	  first, when the caller says
+ *	  its literal is rare)
  *	  MULTI							 Aho–Corasick skim, exact
  *	  LIKE, DFA						 rows(every chunk)
  *
@@ -272,8 +275,8 @@ run_plan(const GlLaunch *l, const GlPreparedProgram *pp, const GlKernelProgram *
  */
 static bool
 prepare_for_parts(const GlDeviceColumn *dcol, const GlProgram *prog,
-				  uint32_t max_stream_states, bool compact_ok, GlPreparedProgram *pp,
-				  size_t *shared_limit, char *errbuf, size_t errlen)
+				  uint32_t max_stream_states, bool compact_ok, bool sieve_first,
+				  GlPreparedProgram *pp, size_t *shared_limit, char *errbuf, size_t errlen)
 {
 	int			current;
 	bool		ok;
@@ -293,8 +296,8 @@ prepare_for_parts(const GlDeviceColumn *dcol, const GlProgram *prog,
 			*shared_limit = limit;
 	}
 	cudaSetDevice(current);
-	return ok && gl_prepare_program_with(prog, *shared_limit, max_stream_states, compact_ok, pp,
-										 errbuf, errlen);
+	return ok && gl_prepare_program_with(prog, *shared_limit, max_stream_states, compact_ok,
+										 sieve_first, pp, errbuf, errlen);
 }
 
 /*
@@ -501,8 +504,8 @@ match_parts(GlDeviceColumn *dcol, const GlPreparedProgram *pp, size_t shared_lim
 
 static bool
 match_column(GlDeviceColumn *dcol, const GlProgram *prog, uint32_t max_stream_states,
-			 bool compact_ok, int fail_part, GlCudaResult *result, double *kernel_ms,
-			 char *errbuf, size_t errlen)
+			 bool compact_ok, bool sieve_first, int fail_part, GlCudaResult *result,
+			 double *kernel_ms, char *errbuf, size_t errlen)
 {
 	GlPreparedProgram pp;
 	size_t		shared_limit;
@@ -511,8 +514,8 @@ match_column(GlDeviceColumn *dcol, const GlProgram *prog, uint32_t max_stream_st
 	*kernel_ms = 0;
 	result->listed = false;
 	result->nwords = 0;
-	ok = prepare_for_parts(dcol, prog, max_stream_states, compact_ok, &pp, &shared_limit,
-						   errbuf, errlen);
+	ok = prepare_for_parts(dcol, prog, max_stream_states, compact_ok, sieve_first, &pp,
+						   &shared_limit, errbuf, errlen);
 	/* no exception may reach the server's C code (the parts' vectors, threads) */
 	try
 	{
@@ -532,11 +535,11 @@ match_column(GlDeviceColumn *dcol, const GlProgram *prog, uint32_t max_stream_st
 }
 
 bool
-gl_cuda_match(GlDeviceColumn *dcol, const GlProgram *prog, int fail_part,
+gl_cuda_match(GlDeviceColumn *dcol, const GlProgram *prog, bool sieve_first, int fail_part,
 			  GlCudaResult *result, double *kernel_ms, char *errbuf, size_t errlen)
 {
-	return match_column(dcol, prog, UINT32_MAX, true, fail_part, result, kernel_ms, errbuf,
-						errlen);
+	return match_column(dcol, prog, UINT32_MAX, true, sieve_first, fail_part, result, kernel_ms,
+						errbuf, errlen);
 }
 
 bool
@@ -546,6 +549,6 @@ gl_cuda_match_capped(GlDeviceColumn *dcol, const GlProgram *prog, uint32_t max_s
 {
 	GlCudaResult whole = {result};
 
-	return match_column(dcol, prog, max_stream_states, compact_ok, -1, &whole, kernel_ms,
+	return match_column(dcol, prog, max_stream_states, compact_ok, false, -1, &whole, kernel_ms,
 						errbuf, errlen);
 }

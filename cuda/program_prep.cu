@@ -31,7 +31,12 @@
  * bandwidth, the skim 41.8%; its first form had lost, 108 states at 0.86
  * TB/s against the skim's 1.09 on the H200).
  *
- * The sieve (kernels_sieve.cu) for LIKE: see choose_like_sieve().
+ * The sieve (kernels_sieve.cu) for LIKE: see choose_like_sieve().  A
+ * regex's prefilter (program.h: '%literal%', every match contains the
+ * literal) gets the sieve too, never exact: where the byte DFA does not
+ * fit, or the caller says the literal is rare in the column (sieve_first:
+ * then no byte DFA is built), the sieve flags the chunks that have the
+ * literal and the per-row kernel runs the automaton on their rows.
  *
  *-------------------------------------------------------------------------
  */
@@ -87,6 +92,23 @@ like_ok(const GlProgram *prog)
 			return false;
 	}
 	return true;
+}
+
+/* A DFA program's prefilter, a LIKE program nested in it; NULL if none. */
+static const GlProgram *
+prefilter_of(const GlProgram *prog)
+{
+	uint32_t	off = prog->u.dfa.prefilter_off;
+	const GlProgram *nested;
+
+	if (off == 0 || off % 8 != 0 || !section_ok(prog, off, 1, sizeof(GlProgram)))
+		return NULL;
+	nested = (const GlProgram *) section(prog, off);
+	if (nested->magic != GL_PROGRAM_MAGIC || nested->kind != GL_PROG_LIKE ||
+		nested->total_size < sizeof(GlProgram) || !section_ok(prog, off, nested->total_size, 1) ||
+		!like_ok(nested))
+		return NULL;
+	return nested;
 }
 
 static bool
@@ -361,10 +383,10 @@ choose_window(const GlCharMasks *masks, uint32_t start, uint32_t len, GlSieve *s
  * chunks without it cannot hold a match; and when the pattern is just the
  * run, with its anchors, a hit is a match.  Runs shorter than
  * MIN_RUN_CHARS would flag nearly every chunk: then the rows pass runs
- * alone.
+ * alone.  A regex's prefilter (prefilter true) is never the match itself.
  */
 static void
-choose_like_sieve(const GlProgram *prog, GlPreparedProgram *pp)
+choose_like_sieve(const GlProgram *prog, bool prefilter, GlPreparedProgram *pp)
 {
 	const GlLikeProgram *like = &prog->u.like;
 	const GlLikeSegment *segs = (const GlLikeSegment *) section(prog, like->segments_off);
@@ -413,7 +435,7 @@ choose_like_sieve(const GlProgram *prog, GlPreparedProgram *pp)
 	if (best_score == INT32_MAX)
 		return;
 	/* the run itself: the pattern, when it is one segment made of it alone */
-	pp->skim_exact = like->nsegments == 1 && best_len == segs[best_seg].nchars;
+	pp->skim_exact = !prefilter && like->nsegments == 1 && best_len == segs[best_seg].nchars;
 	if (!pp->skim_exact && best_len < MIN_RUN_CHARS)
 		return;
 	memset(sv->accept, 0, sizeof(sv->accept));
@@ -538,14 +560,14 @@ prepare_dfa(const GlProgram *prog, size_t shared_limit, GlPreparedProgram *pp,
  */
 static void
 try_byte_dfa(const GlProgram *prog, size_t shared_limit, uint32_t max_states,
-			 bool compact_ok, GlPreparedProgram *pp)
+			 bool compact_ok, bool sieve_first, GlPreparedProgram *pp)
 {
 	uint32_t	limit = shared_limit > UINT32_MAX ? UINT32_MAX : (uint32_t) shared_limit;
 	uint32_t	fit = gl_stream_max_states(limit, false);
 	uint32_t	compact_fit = 0;
 	uint32_t	cap;
 
-	if (pp->skim_exact && pp->skim == GL_SKIM_SIEVE)
+	if (pp->skim == GL_SKIM_SIEVE && (pp->skim_exact || sieve_first))
 		return;
 	if (compact_ok)
 	{
@@ -579,28 +601,33 @@ prepare_kind(const GlProgram *prog, size_t shared_limit, GlPreparedProgram *pp,
 				break;
 			if (!alloc_blob(prog, 0, shared_limit, pp, errbuf, errlen))
 				return false;
-			choose_like_sieve(prog, pp);
+			choose_like_sieve(prog, false, pp);
 			return true;
 		case GL_PROG_MULTI:
 			if (!multi_ok(prog))
 				break;
 			return prepare_multi(prog, shared_limit, pp, errbuf, errlen);
 		case GL_PROG_DFA:
-			if (!dfa_ok(prog))
+			if (!dfa_ok(prog) || (prog->u.dfa.prefilter_off != 0 && prefilter_of(prog) == NULL))
 				break;
-			return prepare_dfa(prog, shared_limit, pp, errbuf, errlen);
+			if (!prepare_dfa(prog, shared_limit, pp, errbuf, errlen))
+				return false;
+			if (prog->u.dfa.prefilter_off != 0)
+				choose_like_sieve(prefilter_of(prog), true, pp);
+			return true;
 	}
 	return gl_cuda_fail("malformed gpulike program", errbuf, errlen);
 }
 
 bool
 gl_prepare_program_with(const GlProgram *prog, size_t shared_limit, uint32_t max_stream_states,
-						bool compact_ok, GlPreparedProgram *pp, char *errbuf, size_t errlen)
+						bool compact_ok, bool sieve_first, GlPreparedProgram *pp,
+						char *errbuf, size_t errlen)
 {
 	memset(pp, 0, sizeof(*pp));
 	if (!prepare_kind(prog, shared_limit, pp, errbuf, errlen))
 		return false;
-	try_byte_dfa(prog, shared_limit, max_stream_states, compact_ok, pp);
+	try_byte_dfa(prog, shared_limit, max_stream_states, compact_ok, sieve_first, pp);
 	return true;
 }
 
@@ -608,7 +635,7 @@ bool
 gl_prepare_program(const GlProgram *prog, size_t shared_limit, uint32_t max_stream_states,
 				   GlPreparedProgram *pp, char *errbuf, size_t errlen)
 {
-	return gl_prepare_program_with(prog, shared_limit, max_stream_states, true, pp,
+	return gl_prepare_program_with(prog, shared_limit, max_stream_states, true, false, pp,
 								   errbuf, errlen);
 }
 

@@ -46,11 +46,14 @@ extern bool gl_prepare_program(const GlProgram *prog, size_t shared_limit,
 
 /*
  * The same, with the compact table of the stream kernel refused
- * (compact_ok false), so that tests can run the wide one on small automata.
+ * (compact_ok false), so that tests can run the wide one on small automata,
+ * and with sieve_first: no byte DFA where a sieve can narrow the rows
+ * (gl_cuda_match()).
  */
 extern bool gl_prepare_program_with(const GlProgram *prog, size_t shared_limit,
 									uint32_t max_stream_states, bool compact_ok,
-									GlPreparedProgram *pp, char *errbuf, size_t errlen);
+									bool sieve_first, GlPreparedProgram *pp,
+									char *errbuf, size_t errlen);
 
 /* The stream kernel's table, its host copy. */
 extern void gl_stream_table_host(const GlPreparedProgram *pp, GlStreamTable *table);

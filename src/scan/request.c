@@ -52,6 +52,7 @@
 #include "pattern/compile.h"
 #include "registry/registry.h"
 #include "scan/request.h"
+#include "scan/sample_estimate.h"
 
 /* A leaf or subexpression once its patterns are compiled. */
 typedef enum ResolvedKind
@@ -69,6 +70,7 @@ typedef struct Resolved
 	AttrNumber	attnum;			/* LEAF */
 	GlProgram  *program;		/* LEAF */
 	bool		negated;		/* LEAF */
+	bool		sieve_first;	/* LEAF: its prefilter's literal is rare */
 	List	   *children;		/* AND, OR */
 } Resolved;
 
@@ -188,6 +190,7 @@ program_leaf(ResolveContext *ctx, GlScanExpr *node, GlProgram *program,
 	r->attnum = node->leaf.attnum;
 	r->program = program;
 	r->negated = negated;
+	r->sieve_first = gl_sample_prefilter_rare(ctx->rel, node->leaf.attnum, program);
 	return r;
 }
 
@@ -419,7 +422,7 @@ emit(GlRequest *request, Relation rel, Resolved *r)
 		case RESOLVED_LEAF:
 			if (gl_cache_usable(rel, r->attnum, &info))
 				gl_request_add_leaf(request, info.slot, info.generation,
-									r->program, r->negated);
+									r->program, r->negated, r->sieve_first);
 			else
 				gl_request_unanswerable(request,
 										"the column's gpulike cache is not ready");

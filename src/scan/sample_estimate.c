@@ -34,6 +34,10 @@
  * Expressions over one cached column with constant patterns only;
  * everything else keeps PostgreSQL's estimate.
  *
+ * At execution, a sample this backend holds also tells the GPU whether
+ * the literal of a regex's prefilter is rare in the column
+ * (gl_sample_prefilter_rare()): then the sieve goes first.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -98,9 +102,12 @@ typedef struct HeldSample
 
 static List *held_samples = NIL;	/* in TopMemoryContext */
 
-/* The sample of (rel, attnum), fetched again when the cache was rebuilt. */
+/*
+ * The sample of (rel, attnum), fetched again when the cache was rebuilt
+ * (or, without fetch, NULL then, and when none was fetched yet).
+ */
 static HeldSample *
-column_sample(Relation rel, AttrNumber attnum)
+column_sample(Relation rel, AttrNumber attnum, bool fetch)
 {
 	GlCacheInfo info;
 	HeldSample *held = NULL;
@@ -118,6 +125,8 @@ column_sample(Relation rel, AttrNumber attnum)
 	if (held != NULL && held->valid && held->slot == info.slot &&
 		held->generation == info.generation)
 		return held;
+	if (!fetch)
+		return NULL;
 
 	if (held == NULL)
 	{
@@ -389,7 +398,7 @@ gl_sample_selectivity(RelOptInfo *rel, Relation relation, List *offloaded,
 	attnums = gl_offloaded_attnums(offloaded, rel->relid);
 	if (list_length(attnums) != 1)
 		return false;
-	sample = column_sample(relation, linitial_int(attnums));
+	sample = column_sample(relation, linitial_int(attnums), true);
 	if (sample == NULL)
 		return false;
 
@@ -415,4 +424,37 @@ gl_sample_selectivity(RelOptInfo *rel, Relation relation, List *offloaded,
 	MemoryContextSwitchTo(old);
 	MemoryContextDelete(work);
 	return done;
+}
+
+/*
+ * Of the sample's LEAD_ROWS lead rows, at most this many may have a
+ * regex's prefilter literal for it to count as rare (0.1%): the GPU's rows
+ * kernel then runs on about one chunk in two hundred, where streaming the
+ * whole column through the automaton costs more than the sieve and those
+ * rows together.
+ */
+#define RARE_PREFILTER_ROWS 4
+
+bool
+gl_sample_prefilter_rare(Relation relation, AttrNumber attnum, const GlProgram *prog)
+{
+	HeldSample *sample;
+	const GlProgram *prefilter;
+	uint64	   *matched;
+	uint64		found = 0;
+
+	if (prog->kind != GL_PROG_DFA || prog->u.dfa.prefilter_off == 0)
+		return false;
+	sample = column_sample(relation, attnum, false);
+	if (sample == NULL)
+		return false;
+	prefilter = gl_program_section(prog, prog->u.dfa.prefilter_off);
+	matched = palloc(gl_bitmap_words(sample->lead.nrows) * sizeof(uint64));
+	if (gl_cpu_match_column(prefilter, &sample->lead, matched, 1))
+		for (uint64 w = 0; w < gl_bitmap_words(sample->lead.nrows); w++)
+			found += pg_popcount64(matched[w] & gl_bitmap_word_mask(sample->lead.nrows, w));
+	else
+		found = UINT64_MAX;
+	pfree(matched);
+	return found <= RARE_PREFILTER_ROWS;
 }

@@ -12,6 +12,8 @@
 #include "nodes/pathnodes.h"
 #include "utils/relcache.h"
 
+#include "program/program.h"
+
 /*
  * The share of rel's rows that the offloaded expressions (implicitly
  * ANDed) make candidates, counted on a sample of the cache; false when
@@ -20,5 +22,13 @@
  */
 extern bool gl_sample_selectivity(RelOptInfo *rel, Relation relation,
 								  List *offloaded, Selectivity *selectivity);
+
+/*
+ * Whether the literal of prog's prefilter (a regex's, program.h) is in so
+ * few of the sample's rows that the GPU should sieve for it first; false
+ * when prog has none, or this backend holds no sample of the column.
+ */
+extern bool gl_sample_prefilter_rare(Relation relation, AttrNumber attnum,
+									 const GlProgram *prog);
 
 #endif							/* GPULIKE_PLAN_SAMPLE_ESTIMATE_H */

@@ -130,8 +130,8 @@ cpu_match(const GlProgram *prog, GlStoredColumn *sc, uint64 *bits, MatchRun *run
  * (out->bits is then left alone).
  */
 static bool
-gpu_match(const GlProgram *prog, GlStoredColumn *sc, bool may_list, Operand *out,
-		  MatchRun *run)
+gpu_match(const GlProgram *prog, bool sieve_first, GlStoredColumn *sc, bool may_list,
+		  Operand *out, MatchRun *run)
 {
 #ifdef GPULIKE_HAVE_CUDA
 	/* words a listed result may have; more, and it comes back as a bitmap */
@@ -147,7 +147,7 @@ gpu_match(const GlProgram *prog, GlStoredColumn *sc, bool may_list, Operand *out
 		result.word_index = palloc(capacity * sizeof(uint32));
 		result.words = palloc(capacity * sizeof(uint64));
 	}
-	if (gl_cuda_match(sc->device, prog, run->fail_gpu_part, &result, &kernel_ms,
+	if (gl_cuda_match(sc->device, prog, sieve_first, run->fail_gpu_part, &result, &kernel_ms,
 					  err, sizeof(err)))
 	{
 		run->used_gpu = true;
@@ -192,7 +192,8 @@ eval_leaf(const GlMatchMessage *msg, const GlMatchItem *item,
 	out->bits = alloc_bitmap(col->nrows);
 
 	INSTR_TIME_SET_CURRENT(start);
-	if (!(run->use_gpu && gpu_match(prog, sc, !item->negated, out, run)) &&
+	if (!(run->use_gpu &&
+		  gpu_match(prog, item->sieve_first != 0, sc, !item->negated, out, run)) &&
 		!cpu_match(prog, sc, out->bits, run))
 		exact = false;
 	run->exact &= exact;

@@ -208,7 +208,7 @@ time_program(GlDeviceColumn *dcol, const GlColumn *col, const GlProgram *prog,
 		GlCudaResult whole = {gpu.data()};
 		double		ms;
 
-		if (!gl_cuda_match(dcol, prog, -1, &whole, &ms, err, sizeof(err)))
+		if (!gl_cuda_match(dcol, prog, false, -1, &whole, &ms, err, sizeof(err)))
 			die(what, err);
 		if (i > 0)
 			times.push_back(ms);
@@ -325,7 +325,7 @@ dfa_chain(const std::vector<std::string> &seq)
 	uint16_t	ascii_color[128];
 	std::vector<uint16_t> trans;
 	std::vector<uint8_t> flags;
-	GlDfaSpec	spec;
+	GlDfaSpec	spec = {};
 
 	for (auto &w : seq)
 	{

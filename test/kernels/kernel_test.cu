@@ -232,7 +232,7 @@ random_dfa(bool utf8, uint32_t max_states)
 	uint16_t	ascii_color[128];
 	std::vector<GlColorRange> ranges(nranges);
 	uint32_t	cp = 128;
-	GlDfaSpec	spec;
+	GlDfaSpec	spec = {};
 
 	for (auto &t : trans)
 		t = (uint16_t) rnd(nstates);
@@ -264,6 +264,84 @@ random_dfa(bool utf8, uint32_t max_states)
 	spec.exact = true;
 	spec.utf8 = utf8;
 	return gl_build_dfa(&spec);
+}
+
+/*
+ * A regex's automaton with its prefilter (program.h): "contains w (ASCII),
+ * then a random automaton decides from there" -- the Knuth-Morris-Pratt
+ * states of w over colors of its own bytes (0: any other character), then
+ * random states with random flags -- and the prefilter '%w%', which every
+ * value it matches contains.
+ */
+static GlProgram *
+prefiltered_dfa(const std::string &w, bool utf8)
+{
+	uint32_t	m = (uint32_t) w.size();
+	uint32_t	ntail = 1 + rnd(6);
+	std::string distinct;
+	std::vector<uint32_t> fail(m, 0);
+	uint16_t	ascii_color[128] = {0};
+	std::string like = "%" + w + "%";
+	const char *error;
+	GlDfaSpec	spec = {};
+	GlProgram  *prog;
+
+	for (char c : w)
+		if (distinct.find(c) == std::string::npos)
+		{
+			distinct += c;
+			ascii_color[(unsigned char) c] = (uint16_t) distinct.size();
+		}
+	for (uint32_t i = 1, j = 0; i < m; i++)
+	{
+		while (j > 0 && w[i] != w[j])
+			j = fail[j - 1];
+		if (w[i] == w[j])
+			j++;
+		fail[i] = j;
+	}
+
+	uint32_t	ncolors = (uint32_t) distinct.size() + 1;
+	std::vector<uint16_t> trans((m + ntail) * ncolors);
+	std::vector<uint8_t> flags(m + ntail, 0);
+
+	for (uint32_t j = 0; j < m; j++)
+		for (uint32_t c = 0; c < ncolors; c++)
+		{
+			uint32_t	next = 0;
+
+			if (c > 0)
+			{
+				next = j;
+				while (next > 0 && w[next] != distinct[c - 1])
+					next = fail[next - 1];
+				next = w[next] == distinct[c - 1] ? next + 1 : 0;
+			}
+			trans[j * ncolors + c] = (uint16_t) (next == m ? m : next);
+		}
+	for (uint32_t t = m; t < m + ntail; t++)
+	{
+		uint32_t	x = rnd(100);
+
+		for (uint32_t c = 0; c < ncolors; c++)
+			trans[t * ncolors + c] = (uint16_t) (m + rnd(ntail));
+		flags[t] = x < 25 ? GL_DFA_ACCEPT : x < 35 ? GL_DFA_DEAD : x < 60 ? GL_DFA_ACCEPT_AT_END : 0;
+	}
+	spec.nstates = m + ntail;
+	spec.ncolors = ncolors;
+	spec.start_state = 0;
+	spec.trans = trans.data();
+	spec.flags = flags.data();
+	spec.ascii_color = ascii_color;
+	spec.ranges = NULL;
+	spec.nranges = 0;
+	spec.default_color = 0;
+	spec.exact = true;
+	spec.utf8 = utf8;
+	spec.prefilter = gl_build_like(like.data(), like.size(), utf8, NULL, NULL, &error);
+	prog = spec.prefilter != NULL ? gl_build_dfa(&spec) : NULL;
+	free((void *) spec.prefilter);
+	return prog;
 }
 
 /* ---------------------------------------------------------------- compare */
@@ -345,7 +423,7 @@ compare_listed(GlDeviceColumn *dcol, const GlColumn *col, const GlProgram *prog,
 		double		ms;
 		bool		fits = capacity >= want.size();
 
-		if (!gl_cuda_match(dcol, prog, -1, &result, &ms, err, sizeof(err)))
+		if (!gl_cuda_match(dcol, prog, false, -1, &result, &ms, err, sizeof(err)))
 		{
 			tap(false, what + " listed: gl_cuda_match failed: " + err);
 			return;
@@ -441,6 +519,30 @@ run_dfa_cases(GlDeviceColumn *dcol, const GlColumn *col, const char *colname, in
 
 		compare(dcol, col, prog, std::string(colname) + " DFA " +
 				std::to_string(prog->u.dfa.nstates) + " states" + (utf8 ? "" : " (single-byte)"));
+		free(prog);
+	}
+	/* with a prefilter: the sieve, then the rows of the chunks it flags */
+	for (int i = 0; i < n / 2 + 1; i++)
+	{
+		std::string w = random_text(3 + rnd(3), false);
+		bool		utf8 = rnd(4) != 0;
+		GlProgram  *prog = prefiltered_dfa(w, utf8);
+		GlPreparedProgram pp;
+		char		err[256];
+		std::string what = std::string(colname) + " DFA with prefilter '%" + w + "%'";
+
+		if (prog == NULL)
+			continue;
+		if (gl_prepare_program_with(prog, 227 * 1024, UINT32_MAX, true, true, &pp, err,
+									sizeof(err)))
+		{
+			tap(strcmp(gl_plan_name(&pp), "sieve+rows") == 0,
+				what + ": sieve first plans " + gl_plan_name(&pp));
+			gl_prepared_free(&pp);
+		}
+		else
+			tap(false, what + ": " + err);
+		compare(dcol, col, prog, what);
 		free(prog);
 	}
 }
@@ -679,8 +781,8 @@ run_multi_plan_cases(int n)
 			uint32_t	cap = compact_ok ? GL_BYTE_DFA_COMPACT_STATES : 48;
 			const char *want = dfa.nstates > cap ? "skim" : compact_ok ? "stream" : "stream-wide";
 
-			if (!gl_prepare_program_with(prog, shared_limit, UINT32_MAX, compact_ok, &pp, err,
-										 sizeof(err)))
+			if (!gl_prepare_program_with(prog, shared_limit, UINT32_MAX, compact_ok, false, &pp,
+										 err, sizeof(err)))
 				failure = std::string("MULTI not prepared: ") + err;
 			else if (strcmp(gl_plan_name(&pp), want) != 0)
 				failure = std::to_string(nlit) + " literals, " + std::to_string(dfa.nstates) +
@@ -1076,10 +1178,10 @@ run_refusal_cases(void)
 	if (dcol == NULL)
 		return;
 	prog->u.like.segments_off = prog->total_size + 64;
-	refused = !gl_cuda_match(dcol, prog, -1, &whole, &ms, err, sizeof(err));
+	refused = !gl_cuda_match(dcol, prog, false, -1, &whole, &ms, err, sizeof(err));
 	tap(refused, std::string("a program with a bad offset is refused: ") + err);
 	prog->magic = 0;
-	refused = !gl_cuda_match(dcol, prog, -1, &whole, &ms, err, sizeof(err));
+	refused = !gl_cuda_match(dcol, prog, false, -1, &whole, &ms, err, sizeof(err));
 	tap(refused, std::string("a program with a bad magic is refused: ") + err);
 	free(prog);
 	gl_cuda_free(dcol);
@@ -1089,7 +1191,7 @@ run_refusal_cases(void)
 	dcol = upload(&col, "empty column");
 	prog = gl_build_like("%", 1, true, NULL, NULL, &error);
 	if (dcol != NULL)
-		tap(gl_cuda_match(dcol, prog, -1, &whole, &ms, err, sizeof(err)),
+		tap(gl_cuda_match(dcol, prog, false, -1, &whole, &ms, err, sizeof(err)),
 			"matching an empty column");
 	free(prog);
 	gl_cuda_free(dcol);
