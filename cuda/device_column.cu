@@ -14,7 +14,10 @@
  * The chunk index entries for the chunk borders that fall inside the new
  * bytes are computed while packing; their zero-byte counts are counted
  * afterwards on the device, from the stream itself, because the chunk the
- * append began inside has new bytes under an old entry.
+ * append began inside has new bytes under an old entry.  An upload also
+ * counts the byte pairs of up to PAIR_SAMPLE_ROWS rows spread over the
+ * column (GlBytePairs: a few milliseconds), for the sieve's probes; the
+ * rows appended later leave the counts as they are.
  *
  *-------------------------------------------------------------------------
  */
@@ -27,6 +30,32 @@
 
 /* Host staging buffer for uploads. */
 static const size_t STAGING_BYTES = 64 << 20;
+/* Rows whose byte pairs an upload counts (GlBytePairs). */
+static const uint64_t PAIR_SAMPLE_ROWS = 65536;
+
+/* The byte pairs of rows spread over col; NULL if no memory. */
+static GlBytePairs *
+count_byte_pairs(const GlColumn *col)
+{
+	GlBytePairs *pairs = (GlBytePairs *) calloc(1, sizeof(GlBytePairs));
+	uint64_t	stride = col->nrows / PAIR_SAMPLE_ROWS + 1;
+
+	if (pairs == NULL)
+		return NULL;
+	for (uint64_t row = 0; row < col->nrows; row += stride)
+	{
+		uint32_t	len;
+		const uint8_t *v = (const uint8_t *) gl_column_value(col, row, &len);
+
+		for (uint32_t k = 0; k < len; k++)
+			pairs->bytes[v[k]]++;
+		for (uint32_t k = 1; k < len; k++)
+			pairs->pairs[v[k - 1] << 8 | v[k]]++;
+		pairs->nbytes += len;
+		pairs->npairs += len > 0 ? len - 1 : 0;
+	}
+	return pairs;
+}
 
 bool
 gl_cuda_probe(GlCudaDeviceInfo *info, int assumed_capability, char *errbuf, size_t errlen)
@@ -465,6 +494,7 @@ gl_cuda_upload(const GlColumn *col, int nparts, int first_device, char *errbuf,
 		}
 	}
 	cudaSetDevice(current);
+	head->pairs = count_byte_pairs(col);
 	return head;
 }
 
@@ -522,6 +552,7 @@ gl_cuda_free(GlDeviceColumn *dcol)
 			cudaFreeHost(dcol->match->host_listing);
 			free(dcol->match);
 		}
+		free(dcol->pairs);
 		free(dcol);
 		dcol = next;
 	}

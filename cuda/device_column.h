@@ -116,6 +116,20 @@ typedef struct GlMatchResources
 	size_t		host_listing_bytes;
 } GlMatchResources;
 
+/*
+ * How often each two adjacent bytes occur in a column's values, counted at
+ * upload on up to PAIR_SAMPLE_ROWS rows spread over the column
+ * (device_column.cu): the sieve takes its probes where the column's own
+ * text makes them rare (program_prep.cu).
+ */
+typedef struct GlBytePairs
+{
+	uint64_t	npairs;
+	uint64_t	nbytes;
+	uint64_t	bytes[256];		/* [b]: how often byte b */
+	uint32_t	pairs[65536];	/* [a << 8 | b]: how often a then b */
+} GlBytePairs;
+
 struct GlDeviceColumn
 {
 	int			device;
@@ -131,6 +145,7 @@ struct GlDeviceColumn
 	uint32_t   *nulls;
 	GlChunkIndex *chunks;
 	GlMatchResources *match;	/* NULL until the first match */
+	GlBytePairs *pairs;			/* the first part's: the column's; NULL if none */
 };
 
 /*

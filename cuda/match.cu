@@ -278,6 +278,7 @@ prepare_for_parts(const GlDeviceColumn *dcol, const GlProgram *prog,
 				  uint32_t max_stream_states, bool compact_ok, bool sieve_first,
 				  GlPreparedProgram *pp, size_t *shared_limit, char *errbuf, size_t errlen)
 {
+	GlPrepareChoices choices;
 	int			current;
 	bool		ok;
 
@@ -296,8 +297,11 @@ prepare_for_parts(const GlDeviceColumn *dcol, const GlProgram *prog,
 			*shared_limit = limit;
 	}
 	cudaSetDevice(current);
-	return ok && gl_prepare_program_with(prog, *shared_limit, max_stream_states, compact_ok,
-										 sieve_first, pp, errbuf, errlen);
+	choices.max_stream_states = max_stream_states;
+	choices.compact_ok = compact_ok;
+	choices.sieve_first = sieve_first;
+	choices.pairs = dcol->pairs;
+	return ok && gl_prepare_program_with(prog, *shared_limit, &choices, pp, errbuf, errlen);
 }
 
 /*

@@ -40,6 +40,7 @@
  *
  *-------------------------------------------------------------------------
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -226,20 +227,61 @@ set_probe(GlSieve *sv, int k, uint32_t mask, uint32_t value)
 	sv->probe_value[k] = value * 0x01010101u;
 }
 
+/* The share of the column's bytes that pass probe (mask, value). */
+static double
+byte_share(const GlBytePairs *pairs, uint32_t mask, uint32_t value)
+{
+	uint64_t	n = 0;
+
+	for (uint32_t b = 1; b < 256; b++)
+		if ((b & mask) == value)
+			n += pairs->bytes[b];
+	return (n + 0.5) / (pairs->nbytes + 1.0);
+}
+
+/* The share of the column's byte pairs whose bytes pass probes 1 and 2. */
+static double
+pair_share(const GlBytePairs *pairs, uint32_t mask1, uint32_t value1, uint32_t mask2,
+		   uint32_t value2)
+{
+	uint32_t	second[255];
+	uint32_t	nsecond = 0;
+	uint64_t	n = 0;
+
+	for (uint32_t b = 1; b < 256; b++)
+		if ((b & mask2) == value2)
+			second[nsecond++] = b;
+	for (uint32_t a = 1; a < 256; a++)
+		if ((a & mask1) == value1)
+			for (uint32_t k = 0; k < nsecond; k++)
+				n += pairs->pairs[a << 8 | second[k]];
+	return (n + 0.5) / (pairs->npairs + 1.0);
+}
+
 /*
  * The sieve's probes in run [start, start + len) of masks: positions i,
  * i + 1 and j (0 < j - i <= GL_SIEVE_MAX_GAP; a probe past the run, or on
  * a position that cannot be probed, always passes) whose bytes are rarest
  * together.  Returns how common they are (lower is rarer), INT32_MAX if
- * no pair i, j can be probed.
+ * no pair i, j can be probed.  Rarest in the column's own text, where its
+ * byte pairs were counted (pairs): the share of its pairs that pass the
+ * probes of i and i + 1 times the share of its bytes that pass j's.
+ * Text of a small vocabulary defeats the typical frequencies of single
+ * bytes ("forges sleep furiously" in TPC-H comments: "blithely" and
+ * "fluffily" are in a third of the rows, "rg" in few).  Otherwise rarest
+ * by gl_byte_commonness().
  */
 static int
-choose_probes(const GlCharMasks *masks, uint32_t start, uint32_t len, GlSieve *sv)
+choose_probes(const GlCharMasks *masks, uint32_t start, uint32_t len,
+			  const GlBytePairs *pairs, GlSieve *sv)
 {
 	uint32_t	mask[GL_MAX_SEGMENT_CHARS + 1];
 	uint32_t	value[GL_MAX_SEGMENT_CHARS + 1];
 	int			commonness[GL_MAX_SEGMENT_CHARS + 1];
 	bool		ok[GL_MAX_SEGMENT_CHARS + 1];
+	double		with_next[GL_MAX_SEGMENT_CHARS + 1];	/* i and i + 1 pass */
+	double		alone[GL_MAX_SEGMENT_CHARS + 1];	/* j passes */
+	bool		counted = pairs != NULL && pairs->npairs > 0;
 	int			best = INT32_MAX;
 
 	for (uint32_t t = 0; t < len; t++)
@@ -248,6 +290,15 @@ choose_probes(const GlCharMasks *masks, uint32_t start, uint32_t len, GlSieve *s
 	ok[len] = true;
 	mask[len] = value[len] = 0;
 	commonness[len] = PROBE_NOTHING;
+	for (uint32_t t = 0; counted && t < len; t++)
+	{
+		uint32_t	next = t + 1 < len && ok[t + 1] ? t + 1 : len;
+
+		if (!ok[t])
+			continue;
+		alone[t] = byte_share(pairs, mask[t], value[t]);
+		with_next[t] = pair_share(pairs, mask[t], value[t], mask[next], value[next]);
+	}
 	for (uint32_t i = 0; i < len; i++)
 		for (uint32_t j = i + 1; j < len && j - i <= GL_SIEVE_MAX_GAP; j++)
 		{
@@ -256,12 +307,20 @@ choose_probes(const GlCharMasks *masks, uint32_t start, uint32_t len, GlSieve *s
 
 			if (!ok[i] || !ok[j])
 				continue;
-			for (int k = 0; k < 3; k++)
+			if (counted)
 			{
-				/* each position counts once (i + 1 may be j) */
-				if (k != 2 || pos[2] != pos[1])
-					score += commonness[pos[k]] - PROBE_NOTHING;
+				double		share = with_next[i] * (pos[2] != pos[1] ? alone[j] : 1.0);
+
+				/* log2 in 1/64ths: negative, lower is rarer */
+				score = (int) (log2(share) * 64);
 			}
+			else
+				for (int k = 0; k < 3; k++)
+				{
+					/* each position counts once (i + 1 may be j) */
+					if (k != 2 || pos[2] != pos[1])
+						score += commonness[pos[k]] - PROBE_NOTHING;
+				}
 			if (score < best)
 			{
 				best = score;
@@ -386,7 +445,8 @@ choose_window(const GlCharMasks *masks, uint32_t start, uint32_t len, GlSieve *s
  * alone.  A regex's prefilter (prefilter true) is never the match itself.
  */
 static void
-choose_like_sieve(const GlProgram *prog, bool prefilter, GlPreparedProgram *pp)
+choose_like_sieve(const GlProgram *prog, bool prefilter, const GlBytePairs *pairs,
+				  GlPreparedProgram *pp)
 {
 	const GlLikeProgram *like = &prog->u.like;
 	const GlLikeSegment *segs = (const GlLikeSegment *) section(prog, like->segments_off);
@@ -418,7 +478,7 @@ choose_like_sieve(const GlProgram *prog, bool prefilter, GlPreparedProgram *pp)
 				continue;
 			}
 			/* a maximal run ends before position i */
-			score = run >= 2 ? choose_probes(masks, i - run, run, &candidate) : INT32_MAX;
+			score = run >= 2 ? choose_probes(masks, i - run, run, pairs, &candidate) : INT32_MAX;
 			if (score < best_score || (score == best_score && score != INT32_MAX &&
 									   run > best_len))
 			{
@@ -588,8 +648,8 @@ try_byte_dfa(const GlProgram *prog, size_t shared_limit, uint32_t max_states,
 }
 
 static bool
-prepare_kind(const GlProgram *prog, size_t shared_limit, GlPreparedProgram *pp,
-			 char *errbuf, size_t errlen)
+prepare_kind(const GlProgram *prog, size_t shared_limit, const GlBytePairs *pairs,
+			 GlPreparedProgram *pp, char *errbuf, size_t errlen)
 {
 	if (prog == NULL || prog->magic != GL_PROGRAM_MAGIC || prog->total_size < sizeof(GlProgram))
 		return gl_cuda_fail("not a gpulike program", errbuf, errlen);
@@ -601,7 +661,7 @@ prepare_kind(const GlProgram *prog, size_t shared_limit, GlPreparedProgram *pp,
 				break;
 			if (!alloc_blob(prog, 0, shared_limit, pp, errbuf, errlen))
 				return false;
-			choose_like_sieve(prog, false, pp);
+			choose_like_sieve(prog, false, pairs, pp);
 			return true;
 		case GL_PROG_MULTI:
 			if (!multi_ok(prog))
@@ -613,21 +673,22 @@ prepare_kind(const GlProgram *prog, size_t shared_limit, GlPreparedProgram *pp,
 			if (!prepare_dfa(prog, shared_limit, pp, errbuf, errlen))
 				return false;
 			if (prog->u.dfa.prefilter_off != 0)
-				choose_like_sieve(prefilter_of(prog), true, pp);
+				choose_like_sieve(prefilter_of(prog), true, pairs, pp);
 			return true;
 	}
 	return gl_cuda_fail("malformed gpulike program", errbuf, errlen);
 }
 
 bool
-gl_prepare_program_with(const GlProgram *prog, size_t shared_limit, uint32_t max_stream_states,
-						bool compact_ok, bool sieve_first, GlPreparedProgram *pp,
+gl_prepare_program_with(const GlProgram *prog, size_t shared_limit,
+						const GlPrepareChoices *choices, GlPreparedProgram *pp,
 						char *errbuf, size_t errlen)
 {
 	memset(pp, 0, sizeof(*pp));
-	if (!prepare_kind(prog, shared_limit, pp, errbuf, errlen))
+	if (!prepare_kind(prog, shared_limit, choices->pairs, pp, errbuf, errlen))
 		return false;
-	try_byte_dfa(prog, shared_limit, max_stream_states, compact_ok, sieve_first, pp);
+	try_byte_dfa(prog, shared_limit, choices->max_stream_states, choices->compact_ok,
+				 choices->sieve_first, pp);
 	return true;
 }
 
@@ -635,8 +696,9 @@ bool
 gl_prepare_program(const GlProgram *prog, size_t shared_limit, uint32_t max_stream_states,
 				   GlPreparedProgram *pp, char *errbuf, size_t errlen)
 {
-	return gl_prepare_program_with(prog, shared_limit, max_stream_states, true, false, pp,
-								   errbuf, errlen);
+	GlPrepareChoices choices = {max_stream_states, true, false, NULL};
+
+	return gl_prepare_program_with(prog, shared_limit, &choices, pp, errbuf, errlen);
 }
 
 void

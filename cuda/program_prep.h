@@ -44,15 +44,18 @@ extern bool gl_prepare_program(const GlProgram *prog, size_t shared_limit,
 							   uint32_t max_stream_states, GlPreparedProgram *pp,
 							   char *errbuf, size_t errlen);
 
-/*
- * The same, with the compact table of the stream kernel refused
- * (compact_ok false), so that tests can run the wide one on small automata,
- * and with sieve_first: no byte DFA where a sieve can narrow the rows
- * (gl_cuda_match()).
- */
+/* How gl_prepare_program_with() prepares: gl_prepare_program()'s way is */
+typedef struct GlPrepareChoices
+{
+	uint32_t	max_stream_states;	/* UINT32_MAX */
+	bool		compact_ok;		/* true; false: the stream kernel's wide table */
+	bool		sieve_first;	/* false; true: no byte DFA where a sieve
+								 * narrows the rows (gl_cuda_match()) */
+	const GlBytePairs *pairs;	/* NULL; the column's text, for the probes */
+} GlPrepareChoices;
+
 extern bool gl_prepare_program_with(const GlProgram *prog, size_t shared_limit,
-									uint32_t max_stream_states, bool compact_ok,
-									bool sieve_first, GlPreparedProgram *pp,
+									const GlPrepareChoices *choices, GlPreparedProgram *pp,
 									char *errbuf, size_t errlen);
 
 /* The stream kernel's table, its host copy. */

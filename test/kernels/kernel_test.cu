@@ -533,8 +533,9 @@ run_dfa_cases(GlDeviceColumn *dcol, const GlColumn *col, const char *colname, in
 
 		if (prog == NULL)
 			continue;
-		if (gl_prepare_program_with(prog, 227 * 1024, UINT32_MAX, true, true, &pp, err,
-									sizeof(err)))
+		GlPrepareChoices sieve_first = {UINT32_MAX, true, true, NULL};
+
+		if (gl_prepare_program_with(prog, 227 * 1024, &sieve_first, &pp, err, sizeof(err)))
 		{
 			tap(strcmp(gl_plan_name(&pp), "sieve+rows") == 0,
 				what + ": sieve first plans " + gl_plan_name(&pp));
@@ -747,6 +748,44 @@ run_prep_cases(int n)
  * and the skim wins), the skim above -- with the shared memory of an H100
  * or H200 block.  Each of the three outcomes must be seen.
  */
+/*
+ * The sieve's probes where the column's byte pairs say so: in text where
+ * every pair of '%abcdefghijklmn%' (too long for a window) is common but
+ * "fg", the probes start at f, whatever the typical frequencies of the
+ * bytes.
+ */
+static void
+run_probe_choice_case(void)
+{
+	static const char pat[] = "%abcdefghijklmn%";
+	GlBytePairs *pairs = (GlBytePairs *) calloc(1, sizeof(GlBytePairs));
+	GlPrepareChoices choices = {UINT32_MAX, true, false, pairs};
+	GlPreparedProgram pp;
+	const char *error;
+	char		err[256];
+	GlProgram  *prog = gl_build_like(pat, strlen(pat), true, NULL, NULL, &error);
+
+	for (int a = 'a'; a <= 'n'; a++)
+	{
+		pairs->bytes[a] = 1000;
+		if (a < 'n')
+			pairs->pairs[a << 8 | (a + 1)] = a == 'f' ? 1 : 1000;
+	}
+	pairs->nbytes = 14000;
+	pairs->npairs = 13000;
+	if (prog != NULL && gl_prepare_program_with(prog, 48 * 1024, &choices, &pp, err, sizeof(err)))
+	{
+		tap(pp.skim == GL_SKIM_SIEVE && pp.sieve.window == 0 && pp.sieve.probe_pos == 5,
+			"the sieve probes the column's rarest pair: at " +
+			std::to_string(pp.sieve.probe_pos) + " of '%abcdefghijklmn%' (f)");
+		gl_prepared_free(&pp);
+	}
+	else
+		tap(false, "'%abcdefghijklmn%' not prepared");
+	free(prog);
+	free(pairs);
+}
+
 static void
 run_multi_plan_cases(int n)
 {
@@ -781,8 +820,9 @@ run_multi_plan_cases(int n)
 			uint32_t	cap = compact_ok ? GL_BYTE_DFA_COMPACT_STATES : 48;
 			const char *want = dfa.nstates > cap ? "skim" : compact_ok ? "stream" : "stream-wide";
 
-			if (!gl_prepare_program_with(prog, shared_limit, UINT32_MAX, compact_ok, false, &pp,
-										 err, sizeof(err)))
+			GlPrepareChoices choices = {UINT32_MAX, compact_ok != 0, false, NULL};
+
+			if (!gl_prepare_program_with(prog, shared_limit, &choices, &pp, err, sizeof(err)))
 				failure = std::string("MULTI not prepared: ") + err;
 			else if (strcmp(gl_plan_name(&pp), want) != 0)
 				failure = std::to_string(nlit) + " literals, " + std::to_string(dfa.nstates) +
@@ -1208,6 +1248,7 @@ main(int argc, char **argv)
 
 	/* What needs no GPU first, so it runs everywhere. */
 	run_prep_cases(n);
+	run_probe_choice_case();
 	run_multi_plan_cases(n);
 	run_byte_dfa_cases(n);
 	run_malformed_cases();
