@@ -47,6 +47,12 @@ count_byte_pairs(const GlColumn *col)
 		uint32_t	len;
 		const uint8_t *v = (const uint8_t *) gl_column_value(col, row, &len);
 
+		/* every eighth sampled row, whole, while there is room */
+		if ((row / stride) % 8 == 0 && pairs->text_bytes + len + 1 <= GL_TEXT_SAMPLE_BYTES)
+		{
+			memcpy(pairs->text + pairs->text_bytes, v, len);
+			pairs->text_bytes += len + 1;	/* the separator: calloc's zero */
+		}
 		for (uint32_t k = 0; k < len; k++)
 			pairs->bytes[v[k]]++;
 		for (uint32_t k = 1; k < len; k++)

@@ -118,16 +118,21 @@ typedef struct GlMatchResources
 
 /*
  * How often each two adjacent bytes occur in a column's values, counted at
- * upload on up to PAIR_SAMPLE_ROWS rows spread over the column
- * (device_column.cu): the sieve takes its probes where the column's own
- * text makes them rare (program_prep.cu).
+ * upload on up to PAIR_SAMPLE_ROWS rows spread over the column, and some
+ * of those rows as the stream holds them (device_column.cu): the sieve
+ * takes its probes where the column's own text makes them rare
+ * (program_prep.cu).
  */
+#define GL_TEXT_SAMPLE_BYTES	16384
+
 typedef struct GlBytePairs
 {
 	uint64_t	npairs;
 	uint64_t	nbytes;
 	uint64_t	bytes[256];		/* [b]: how often byte b */
 	uint32_t	pairs[65536];	/* [a << 8 | b]: how often a then b */
+	uint32_t	text_bytes;
+	uint8_t		text[GL_TEXT_SAMPLE_BYTES]; /* rows, each ending in 0x00 */
 } GlBytePairs;
 
 struct GlDeviceColumn
