@@ -318,7 +318,9 @@ count_candidates(const GlBytePairs *pairs, const uint32_t mask[3], const uint32_
  * phrase its words make common ("carefully final deposits": 84 -> 45% of
  * the read bandwidth).  So the PROBE_SHORTLIST best choices by each
  * estimate are tried on the column's sampled text, and the one passing
- * the fewest of its places wins.
+ * the fewest of its places wins: tens of microseconds, spent only once
+ * the sieve is known to run on its probes (gl_prepare_program_with();
+ * runs are compared by typical frequencies).
  */
 static int
 choose_probes(const GlCharMasks *masks, uint32_t start, uint32_t len,
@@ -516,8 +518,7 @@ choose_window(const GlCharMasks *masks, uint32_t start, uint32_t len, GlSieve *s
  * alone.  A regex's prefilter (prefilter true) is never the match itself.
  */
 static void
-choose_like_sieve(const GlProgram *prog, bool prefilter, const GlBytePairs *pairs,
-				  GlPreparedProgram *pp)
+choose_like_sieve(const GlProgram *prog, bool prefilter, GlPreparedProgram *pp)
 {
 	const GlLikeProgram *like = &prog->u.like;
 	const GlLikeSegment *segs = (const GlLikeSegment *) section(prog, like->segments_off);
@@ -549,7 +550,7 @@ choose_like_sieve(const GlProgram *prog, bool prefilter, const GlBytePairs *pair
 				continue;
 			}
 			/* a maximal run ends before position i */
-			score = run >= 2 ? choose_probes(masks, i - run, run, pairs, &candidate) : INT32_MAX;
+			score = run >= 2 ? choose_probes(masks, i - run, run, NULL, &candidate) : INT32_MAX;
 			if (score < best_score || (score == best_score && score != INT32_MAX &&
 									   run > best_len))
 			{
@@ -574,6 +575,8 @@ choose_like_sieve(const GlProgram *prog, bool prefilter, const GlBytePairs *pair
 		sv->accept[b] = (best_masks->ascii[b] >> best_start) &
 			(best_len == 64 ? UINT64_MAX : (UINT64_C(1) << best_len) - 1);
 	sv->nchars = best_len;
+	pp->sieve_masks = best_masks;
+	pp->sieve_start = best_start;
 	sv->anchored_start = pp->skim_exact && like->anchored_start;
 	sv->anchored_end = pp->skim_exact && like->anchored_end;
 	if (sv->anchored_start)
@@ -719,8 +722,8 @@ try_byte_dfa(const GlProgram *prog, size_t shared_limit, uint32_t max_states,
 }
 
 static bool
-prepare_kind(const GlProgram *prog, size_t shared_limit, const GlBytePairs *pairs,
-			 GlPreparedProgram *pp, char *errbuf, size_t errlen)
+prepare_kind(const GlProgram *prog, size_t shared_limit, GlPreparedProgram *pp,
+			 char *errbuf, size_t errlen)
 {
 	if (prog == NULL || prog->magic != GL_PROGRAM_MAGIC || prog->total_size < sizeof(GlProgram))
 		return gl_cuda_fail("not a gpulike program", errbuf, errlen);
@@ -732,7 +735,7 @@ prepare_kind(const GlProgram *prog, size_t shared_limit, const GlBytePairs *pair
 				break;
 			if (!alloc_blob(prog, 0, shared_limit, pp, errbuf, errlen))
 				return false;
-			choose_like_sieve(prog, false, pairs, pp);
+			choose_like_sieve(prog, false, pp);
 			return true;
 		case GL_PROG_MULTI:
 			if (!multi_ok(prog))
@@ -744,7 +747,7 @@ prepare_kind(const GlProgram *prog, size_t shared_limit, const GlBytePairs *pair
 			if (!prepare_dfa(prog, shared_limit, pp, errbuf, errlen))
 				return false;
 			if (prog->u.dfa.prefilter_off != 0)
-				choose_like_sieve(prefilter_of(prog), true, pairs, pp);
+				choose_like_sieve(prefilter_of(prog), true, pp);
 			return true;
 	}
 	return gl_cuda_fail("malformed gpulike program", errbuf, errlen);
@@ -756,10 +759,15 @@ gl_prepare_program_with(const GlProgram *prog, size_t shared_limit,
 						char *errbuf, size_t errlen)
 {
 	memset(pp, 0, sizeof(*pp));
-	if (!prepare_kind(prog, shared_limit, choices->pairs, pp, errbuf, errlen))
+	if (!prepare_kind(prog, shared_limit, pp, errbuf, errlen))
 		return false;
 	try_byte_dfa(prog, shared_limit, choices->max_stream_states, choices->compact_ok,
 				 choices->sieve_first, pp);
+	/* a sieve that runs on its probes takes them from the column's text */
+	if (pp->skim == GL_SKIM_SIEVE && (pp->skim_exact || pp->byte_dfa.nstates == 0) &&
+		pp->sieve.window == 0 && pp->sieve.probe_pos >= 0 && choices->pairs != NULL)
+		choose_probes(pp->sieve_masks, pp->sieve_start, pp->sieve.nchars, choices->pairs,
+					  &pp->sieve);
 	return true;
 }
 

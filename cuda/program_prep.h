@@ -30,6 +30,8 @@ typedef struct GlPreparedProgram
 	GlSkimKind	skim;
 	bool		skim_exact;		/* the skim alone decides: no other pass */
 	GlSieve		sieve;			/* GL_SKIM_SIEVE */
+	const GlCharMasks *sieve_masks; /* its run: positions [sieve_start, */
+	uint32_t	sieve_start;	/* sieve_start + sieve.nchars) of these */
 	GlByteDfa	byte_dfa;		/* nstates > 0: the stream kernel decides */
 	bool		compact;		/* the stream kernel takes byte_dfa.compact */
 } GlPreparedProgram;
