@@ -39,6 +39,10 @@ count_byte_pairs(const GlColumn *col)
 {
 	GlBytePairs *pairs = (GlBytePairs *) calloc(1, sizeof(GlBytePairs));
 	uint64_t	stride = col->nrows / PAIR_SAMPLE_ROWS + 1;
+	uint64_t	sampled = col->nrows / stride + 1;
+	uint64_t	mean_row = col->nrows > 0 ? col->offsets[col->nrows] / col->nrows + 1 : 1;
+	/* every text_every-th sampled row to the text, so that it spans the column */
+	uint64_t	text_every = sampled / (GL_TEXT_SAMPLE_BYTES / mean_row + 1) + 1;
 
 	if (pairs == NULL)
 		return NULL;
@@ -47,8 +51,8 @@ count_byte_pairs(const GlColumn *col)
 		uint32_t	len;
 		const uint8_t *v = (const uint8_t *) gl_column_value(col, row, &len);
 
-		/* every eighth sampled row, whole, while there is room */
-		if ((row / stride) % 8 == 0 && pairs->text_bytes + len + 1 <= GL_TEXT_SAMPLE_BYTES)
+		if ((row / stride) % text_every == 0 &&
+			pairs->text_bytes + len + 1 <= GL_TEXT_SAMPLE_BYTES)
 		{
 			memcpy(pairs->text + pairs->text_bytes, v, len);
 			pairs->text_bytes += len + 1;	/* the separator: calloc's zero */

@@ -123,7 +123,7 @@ typedef struct GlMatchResources
  * takes its probes where the column's own text makes them rare
  * (program_prep.cu).
  */
-#define GL_TEXT_SAMPLE_BYTES	16384
+#define GL_TEXT_SAMPLE_BYTES	8192
 
 typedef struct GlBytePairs
 {
