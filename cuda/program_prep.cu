@@ -387,14 +387,14 @@ choose_probes(const GlCharMasks *masks, uint32_t start, uint32_t len,
 		const ProbeChoice *c = &choices[k];
 		uint32_t	m[3] = {mask[c->pos[0]], mask[c->pos[1]], mask[c->pos[2]]};
 		uint32_t	v[3] = {value[c->pos[0]], value[c->pos[1]], value[c->pos[2]]};
-		int			score = sampled ? (int) count_candidates(pairs, m, v, c->pos[2] - c->pos[0]) :
-			c->typical;
+		uint32_t	gap = c->pos[2] - c->pos[0];
+		int			score = sampled ? (int) count_candidates(pairs, m, v, gap) : c->typical;
 
 		if (score < best)
 		{
 			best = score;
 			sv->probe_pos = c->pos[0];
-			sv->probe_gap = c->pos[2] - c->pos[0];
+			sv->probe_gap = gap;
 			for (int p = 0; p < 3; p++)
 				set_probe(sv, p, m[p], v[p]);
 		}

@@ -46,10 +46,14 @@ extern bool gl_prepare_program(const GlProgram *prog, size_t shared_limit,
 							   uint32_t max_stream_states, GlPreparedProgram *pp,
 							   char *errbuf, size_t errlen);
 
-/* How gl_prepare_program_with() prepares: gl_prepare_program()'s way is */
+/*
+ * gl_prepare_program() with other choices, for gl_cuda_match() (sieve_first,
+ * the column's pairs) and the tests (the compact table or the byte DFA
+ * refused).  gl_prepare_program() takes the first value in each comment.
+ */
 typedef struct GlPrepareChoices
 {
-	uint32_t	max_stream_states;	/* UINT32_MAX */
+	uint32_t	max_stream_states;	/* UINT32_MAX, or a cap (0: no byte DFA) */
 	bool		compact_ok;		/* true; false: the stream kernel's wide table */
 	bool		sieve_first;	/* false; true: no byte DFA where a sieve
 								 * narrows the rows (gl_cuda_match()) */

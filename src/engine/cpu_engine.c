@@ -28,10 +28,10 @@
  * bytes the same way (cpu_like.c: two such positions at their distance).
  * The calling thread works too, so "nthreads" is the total.  If some
  * threads cannot be started the ones that did (and the caller) still
- * finish every chunk.  The only
- * failure left is a program that cannot be prepared (bad magic, or no
- * memory for the plan of a pattern with many segments): false, as for
- * threads that cannot be started, and the result is then undefined.
+ * finish every chunk.  The only failure left is a program that cannot be
+ * prepared (bad magic, or no memory for the plan of a pattern with many
+ * segments): false, as for threads that cannot be started, and the
+ * result is then undefined.
  *
  * Threads run only leaf code: no palloc, no elog, no PostgreSQL state.
  *

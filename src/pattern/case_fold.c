@@ -73,6 +73,9 @@ struct GlCaseFold
 
 static GlCaseFold *fold_tables = NULL;
 
+static const char *const NOT_ONE_TO_ONE =
+	"lower() of this collation does not map character by character";
+
 /* ------------------------------------------------ tables in shared memory */
 
 #define SHARED_TABLES		8
@@ -183,8 +186,7 @@ copy_shared(const char *key, GlCaseFold *fold)
 			continue;
 		found = true;
 		fold->nmoves = shared->nmoves;
-		fold->refusal = shared->refused ?
-			"lower() of this collation does not map character by character" : NULL;
+		fold->refusal = shared->refused ? NOT_ONE_TO_ONE : NULL;
 		fold->by_from = MemoryContextAlloc(TopMemoryContext, sizeof(CaseMove) * (fold->nmoves + 1));
 		fold->by_to = MemoryContextAlloc(TopMemoryContext, sizeof(CaseMove) * (fold->nmoves + 1));
 		memcpy(fold->by_from, shared->by_from, sizeof(CaseMove) * fold->nmoves);
@@ -295,7 +297,7 @@ build_table(GlCaseFold *fold)
 		i += gl_utf8_encode(cp, encoded);
 		n = (o < outlen) ? gl_utf8_decode(out + o, outlen - o, &low) : -1;
 		if (n < 0)
-			fold->refusal = "lower() of this collation does not map character by character";
+			fold->refusal = NOT_ONE_TO_ONE;
 		else
 		{
 			o += n;
@@ -308,7 +310,7 @@ build_table(GlCaseFold *fold)
 		}
 	}
 	if (o != outlen || i != len)
-		fold->refusal = "lower() of this collation does not map character by character";
+		fold->refusal = NOT_ONE_TO_ONE;
 
 	MemoryContextSwitchTo(TopMemoryContext);
 	fold->nmoves = nmoves;

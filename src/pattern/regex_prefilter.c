@@ -92,8 +92,10 @@ append_char(LiteralRuns *lr, const char *c, int nbytes)
 static int
 char_bytes(const char *p, int len)
 {
-	int			n = GetDatabaseEncoding() == PG_UTF8 ? pg_utf_mblen((const unsigned char *) p) : 1;
+	int			n = 1;
 
+	if (GetDatabaseEncoding() == PG_UTF8)
+		n = pg_utf_mblen((const unsigned char *) p);
 	return Min(n, len);
 }
 
