@@ -32,21 +32,7 @@ static inline uint32_t
 column_of_codepoint(const GlDfaProgram *dfa, const GlColorRange *ranges,
 					uint32_t cp)
 {
-	uint32_t	lo = 0;
-	uint32_t	hi = dfa->nranges;
-
-	while (lo < hi)
-	{
-		uint32_t	mid = lo + (hi - lo) / 2;
-
-		if (cp < ranges[mid].lo)
-			hi = mid;
-		else if (cp > ranges[mid].hi)
-			lo = mid + 1;
-		else
-			return ranges[mid].color;
-	}
-	return dfa->default_color;
+	return gl_dfa_range_color(ranges, dfa->nranges, dfa->default_color, cp);
 }
 
 /*

@@ -45,23 +45,9 @@
 static uint32_t
 color_of(const GlDfaSpec *spec, uint32_t cp)
 {
-	uint32_t	lo = 0,
-				hi = spec->nranges;
-
 	if (cp < 128)
 		return spec->ascii_color[cp];
-	while (lo < hi)
-	{
-		uint32_t	mid = lo + (hi - lo) / 2;
-
-		if (cp < spec->ranges[mid].lo)
-			hi = mid;
-		else if (cp > spec->ranges[mid].hi)
-			lo = mid + 1;
-		else
-			return spec->ranges[mid].color;
-	}
-	return spec->default_color;
+	return gl_dfa_range_color(spec->ranges, spec->nranges, spec->default_color, cp);
 }
 
 /* The characters of lit into chars; their number, or -1 if malformed. */

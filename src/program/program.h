@@ -173,6 +173,28 @@ typedef struct GlColorRange
 	uint32_t	pad;
 } GlColorRange;
 
+/* The color of code point cp >= 128: binary search of the sorted ranges. */
+static inline uint32_t
+gl_dfa_range_color(const GlColorRange *ranges, uint32_t nranges, uint32_t default_color,
+				   uint32_t cp)
+{
+	uint32_t	lo = 0;
+	uint32_t	hi = nranges;
+
+	while (lo < hi)
+	{
+		uint32_t	mid = lo + (hi - lo) / 2;
+
+		if (cp < ranges[mid].lo)
+			hi = mid;
+		else if (cp > ranges[mid].hi)
+			lo = mid + 1;
+		else
+			return ranges[mid].color;
+	}
+	return default_color;
+}
+
 /* ------------------------------------------------------------- program */
 
 typedef struct GlProgram
