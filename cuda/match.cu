@@ -270,15 +270,14 @@ run_plan(const GlLaunch *l, const GlPreparedProgram *pp, const GlKernelProgram *
 
 /*
  * Prepare prog once for every part of dcol, within the smallest shared
- * memory of their devices (the parts' GPUs are normally alike).  The
- * caller's current device is left as it was: it places the next upload.
+ * memory of their devices (the parts' GPUs are normally alike), with the
+ * column's byte pairs for the sieve's probes.  The caller's current
+ * device is left as it was: it places the next upload.
  */
 static bool
-prepare_for_parts(const GlDeviceColumn *dcol, const GlProgram *prog,
-				  uint32_t max_stream_states, bool compact_ok, bool sieve_first,
+prepare_for_parts(const GlDeviceColumn *dcol, const GlProgram *prog, GlPrepareChoices choices,
 				  GlPreparedProgram *pp, size_t *shared_limit, char *errbuf, size_t errlen)
 {
-	GlPrepareChoices choices;
 	int			current;
 	bool		ok;
 
@@ -297,9 +296,6 @@ prepare_for_parts(const GlDeviceColumn *dcol, const GlProgram *prog,
 			*shared_limit = limit;
 	}
 	cudaSetDevice(current);
-	choices.max_stream_states = max_stream_states;
-	choices.compact_ok = compact_ok;
-	choices.sieve_first = sieve_first;
 	choices.pairs = dcol->pairs;
 	return ok && gl_prepare_program_with(prog, *shared_limit, &choices, pp, errbuf, errlen);
 }
@@ -507,9 +503,8 @@ match_parts(GlDeviceColumn *dcol, const GlPreparedProgram *pp, size_t shared_lim
 }
 
 static bool
-match_column(GlDeviceColumn *dcol, const GlProgram *prog, uint32_t max_stream_states,
-			 bool compact_ok, bool sieve_first, int fail_part, GlCudaResult *result,
-			 double *kernel_ms, char *errbuf, size_t errlen)
+match_column(GlDeviceColumn *dcol, const GlProgram *prog, const GlPrepareChoices *choices,
+			 int fail_part, GlCudaResult *result, double *kernel_ms, char *errbuf, size_t errlen)
 {
 	GlPreparedProgram pp;
 	size_t		shared_limit;
@@ -518,8 +513,7 @@ match_column(GlDeviceColumn *dcol, const GlProgram *prog, uint32_t max_stream_st
 	*kernel_ms = 0;
 	result->listed = false;
 	result->nwords = 0;
-	ok = prepare_for_parts(dcol, prog, max_stream_states, compact_ok, sieve_first, &pp,
-						   &shared_limit, errbuf, errlen);
+	ok = prepare_for_parts(dcol, prog, *choices, &pp, &shared_limit, errbuf, errlen);
 	/* no exception may reach the server's C code (the parts' vectors, threads) */
 	try
 	{
@@ -542,8 +536,9 @@ bool
 gl_cuda_match(GlDeviceColumn *dcol, const GlProgram *prog, bool sieve_first, int fail_part,
 			  GlCudaResult *result, double *kernel_ms, char *errbuf, size_t errlen)
 {
-	return match_column(dcol, prog, UINT32_MAX, true, sieve_first, fail_part, result, kernel_ms,
-						errbuf, errlen);
+	GlPrepareChoices choices = {UINT32_MAX, true, sieve_first, NULL};
+
+	return match_column(dcol, prog, &choices, fail_part, result, kernel_ms, errbuf, errlen);
 }
 
 bool
@@ -551,8 +546,8 @@ gl_cuda_match_capped(GlDeviceColumn *dcol, const GlProgram *prog, uint32_t max_s
 					 bool compact_ok, uint64_t *result, double *kernel_ms, char *errbuf,
 					 size_t errlen)
 {
+	GlPrepareChoices choices = {max_stream_states, compact_ok, false, NULL};
 	GlCudaResult whole = {result};
 
-	return match_column(dcol, prog, max_stream_states, compact_ok, false, -1, &whole, kernel_ms,
-						errbuf, errlen);
+	return match_column(dcol, prog, &choices, -1, &whole, kernel_ms, errbuf, errlen);
 }

@@ -43,6 +43,20 @@
 #include "engine/cpu_like.h"
 #include "program/byte_frequency.h"
 
+/* Whether position j takes only characters of one byte (ASCII). */
+static bool
+position_is_one_byte(const GlCharMasks *masks, const GlCodepointMask *exceptions, uint32_t j)
+{
+	uint64_t	bit = (uint64_t) 1 << j;
+
+	if (masks->any_mask & bit)
+		return false;
+	for (uint32_t i = 0; i < masks->nexceptions; i++)
+		if (exceptions[i].mask & bit)
+			return false;
+	return true;
+}
+
 /*
  * If position j accepts only one or two ASCII characters (a literal, or an
  * ILIKE pair like s/S), store them in bytes[] and return how many; else 0.
@@ -53,14 +67,10 @@ position_bytes(const GlCharMasks *masks, const GlCodepointMask *exceptions,
 {
 	uint64_t	bit = (uint64_t) 1 << j;
 	uint32_t	n = 0;
-	uint32_t	i;
 	int			c;
 
-	if (masks->any_mask & bit)
+	if (!position_is_one_byte(masks, exceptions, j))
 		return 0;
-	for (i = 0; i < masks->nexceptions; i++)
-		if (exceptions[i].mask & bit)
-			return 0;
 	for (c = 0; c < 128; c++)
 	{
 		if (masks->ascii[c] & bit)
@@ -107,20 +117,6 @@ choose_anchor(GlLikeSegPlan *sp)
 			sp->anchor_commonness = commonness;
 		}
 	}
-}
-
-/* Whether position j takes only characters of one byte (ASCII). */
-static bool
-position_is_one_byte(const GlCharMasks *masks, const GlCodepointMask *exceptions, uint32_t j)
-{
-	uint64_t	bit = (uint64_t) 1 << j;
-
-	if (masks->any_mask & bit)
-		return false;
-	for (uint32_t i = 0; i < masks->nexceptions; i++)
-		if (exceptions[i].mask & bit)
-			return false;
-	return true;
 }
 
 /*

@@ -160,13 +160,6 @@ build_ranges(const GlRegexColorMap *map, const int *final_column,
 	return nranges;
 }
 
-/* A character that a backslash before it makes a literal (ARE). */
-static bool
-is_escaped_punctuation(char c)
-{
-	return !IS_HIGHBIT_SET(c) && ispunct((unsigned char) c);
-}
-
 /*
  * The LIKE program that finds the len bytes of literal, at the value's
  * start and end where anchored so, elsewhere with '%'; the builder's
@@ -226,7 +219,7 @@ literal_as_like(const char *pattern, int len, bool utf8)
 	{
 		char		c = pattern[i];
 
-		if (c == '\\' && i + 1 < end && is_escaped_punctuation(pattern[i + 1]))
+		if (c == '\\' && i + 1 < end && gl_regex_escapes_to_literal(pattern[i + 1]))
 			c = pattern[++i];
 		else if (strchr("\\^$.[]()|*+?{}", c) != NULL)
 		{

@@ -175,6 +175,12 @@ skip_quantifier(const char *p, int len, int i)
 	return Min(i, len);
 }
 
+bool
+gl_regex_escapes_to_literal(char c)
+{
+	return !IS_HIGHBIT_SET(c) && ispunct((unsigned char) c);
+}
+
 /* The longest runs of literal characters in the pattern's text. */
 static void
 literal_runs(const char *p, int len, LiteralRuns *lr)
@@ -188,8 +194,7 @@ literal_runs(const char *p, int len, LiteralRuns *lr)
 	{
 		char		c = p[i];
 
-		if (c == '\\' && i + 1 < len && !IS_HIGHBIT_SET(p[i + 1]) &&
-			ispunct((unsigned char) p[i + 1]))
+		if (c == '\\' && i + 1 < len && gl_regex_escapes_to_literal(p[i + 1]))
 		{
 			append_char(lr, p + i + 1, 1);
 			i += 2;

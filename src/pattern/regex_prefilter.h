@@ -12,6 +12,9 @@
 
 #include "program/dfa_build.h"
 
+/* A character that a backslash before it makes a literal (ARE). */
+extern bool gl_regex_escapes_to_literal(char c);
+
 extern bool gl_regex_required_literal(const char *pattern, int len,
 									  const GlDfaSpec *spec, StringInfo literal);
 

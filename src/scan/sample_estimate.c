@@ -370,14 +370,14 @@ eval_truth(Expr *expr, HeldSample *sample, const GlColumn *col, Truth *out)
 	return true;
 }
 
-/* How many rows of the sample the truth holds for. */
+/* How many of the first nrows bits are set. */
 static uint64
-count_true(const Truth *truth, uint64 nrows)
+count_rows(const uint64 *bits, uint64 nrows)
 {
 	uint64		count = 0;
 
 	for (uint64 w = 0; w < gl_bitmap_words(nrows); w++)
-		count += pg_popcount64(truth->yes[w] & gl_bitmap_word_mask(nrows, w));
+		count += pg_popcount64(bits[w] & gl_bitmap_word_mask(nrows, w));
 	return count;
 }
 
@@ -409,13 +409,13 @@ gl_sample_selectivity(RelOptInfo *rel, Relation relation, List *offloaded,
 	if (eval_truth(expr, sample, &sample->lead, &truth))
 	{
 		const GlColumn *counted = &sample->lead;
-		uint64		matches = count_true(&truth, counted->nrows);
+		uint64		matches = count_rows(truth.yes, counted->nrows);
 
 		if (matches < TRUSTED_MATCHES && sample->whole.nrows > sample->lead.nrows &&
 			eval_truth(expr, sample, &sample->whole, &truth))
 		{
 			counted = &sample->whole;
-			matches = count_true(&truth, counted->nrows);
+			matches = count_rows(truth.yes, counted->nrows);
 		}
 		/* none matched: half a row of the sample, not zero */
 		*selectivity = Max(matches, 0.5) / counted->nrows;
@@ -441,7 +441,7 @@ gl_sample_prefilter_rare(Relation relation, AttrNumber attnum, const GlProgram *
 	HeldSample *sample;
 	const GlProgram *prefilter;
 	uint64	   *matched;
-	uint64		found = 0;
+	uint64		found;
 
 	if (prog->kind != GL_PROG_DFA || prog->u.dfa.prefilter_off == 0)
 		return false;
@@ -450,11 +450,8 @@ gl_sample_prefilter_rare(Relation relation, AttrNumber attnum, const GlProgram *
 		return false;
 	prefilter = gl_program_section(prog, prog->u.dfa.prefilter_off);
 	matched = palloc(gl_bitmap_words(sample->lead.nrows) * sizeof(uint64));
-	if (gl_cpu_match_column(prefilter, &sample->lead, matched, 1))
-		for (uint64 w = 0; w < gl_bitmap_words(sample->lead.nrows); w++)
-			found += pg_popcount64(matched[w] & gl_bitmap_word_mask(sample->lead.nrows, w));
-	else
-		found = UINT64_MAX;
+	found = gl_cpu_match_column(prefilter, &sample->lead, matched, 1) ?
+		count_rows(matched, sample->lead.nrows) : UINT64_MAX;
 	pfree(matched);
 	return found <= RARE_PREFILTER_ROWS;
 }
