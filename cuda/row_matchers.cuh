@@ -24,9 +24,10 @@
  * literals, '_' and ILIKE classes alike; the fast path for literals is the
  * skim pass (kernels_skim.cu), which decides which rows get here at all.
  *
- * MULTI steps the Aho–Corasick table folded by match.cu: entry = next state
- * premultiplied by the class count, with the accept flag of that state in
- * bit 31, so a byte costs one class load and one table load.
+ * MULTI steps the Aho–Corasick table folded by program_prep.cu: entry =
+ * next state premultiplied by the table's row stride, with the accept flag
+ * of that state in bit 31, so a byte costs one class load and one table
+ * load.
  *
  * DFA steps ASCII bytes through a folded table next[state][byte] with the
  * target's ACCEPT/DEAD flags in bits 14-15; other characters are decoded,
@@ -175,9 +176,9 @@ struct GlMultiRowMatcher
 {
 	const GlProgram *prog;
 	const uint8_t *byte_class;
-	const uint32_t *folded;		/* see match.cu: fold_multi() */
+	const uint32_t *folded;		/* program_prep.cu: prepare_multi() */
 	bool		root_accepts;
-	uint32_t	state;			/* premultiplied by nclasses */
+	uint32_t	state;			/* premultiplied by the table's row stride */
 	bool		done;
 
 	__device__ void init(const GlProgram *p, uint32_t aux_off)

@@ -22,19 +22,29 @@
  * with states in order 1.7 and 1.8; compact as built 1.2 and 1.3-1.4), so
  * a layout can be judged here before it takes any GPU time.
  *
+ * The Aho–Corasick skim (cuda/kernels_skim.cu) is walked the same way over
+ * the tables gl_prepare_program() builds for kernel_bench's "AC 20" and
+ * "AC 200" literal lists: the class table (256 bytes) and the folded one,
+ * two loads a byte, and the windowed table (kernels.h: GlMultiWindow),
+ * one 16-bit load a byte, which the skim takes where there is one.
+ *
  *-------------------------------------------------------------------------
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <algorithm>
+#include <string>
 #include <vector>
 
 extern "C"
 {
 #include "program/like_build.h"
+#include "program/multi_build.h"
 }
 #include "byte_dfa.h"
+#include "program_prep.h"
 #include "bench_text.h"
 
 static const uint32_t CHUNK = 256;
@@ -122,6 +132,96 @@ simulate(const char *pattern, const std::vector<uint8_t> &text)
 	free(prog);
 }
 
+/*
+ * The AC skim over kernel_bench's literal list of n (its ten words of the
+ * text, then made-up words with one letter turned into 'q').
+ */
+static void
+simulate_skim(int n, GlXorshift *rng, const std::vector<uint8_t> &text)
+{
+	static const char *const words[] = {"special", "Complaints", "pinto", "sauternes",
+	"warthogs", "dinos", "somas", "Tiresias", "dazzle", "snooze"};
+	std::vector<std::string> lits;
+	std::vector<const char *> ptrs;
+	std::vector<size_t> lens;
+	const char *error;
+	GlProgram  *prog;
+	GlPreparedProgram pp;
+	char		err[256];
+	uint64_t	groups = text.size() / (CHUNK * CHUNKS_PER_THREAD);
+	uint64_t	loads = 0,
+				class_waves = 0,
+				folded_waves = 0,
+				window_waves = 0;
+
+	for (int i = 0; i < n; i++)
+	{
+		std::string w = i < 10 ? words[i] : gl_bench_words[rng->below(gl_bench_nwords)];
+
+		if (i >= 10)
+			w[rng->below((uint32_t) w.size())] = 'q';
+		lits.push_back(w);
+	}
+	for (auto &l : lits)
+	{
+		ptrs.push_back(l.data());
+		lens.push_back(l.size());
+	}
+	prog = gl_build_multi(ptrs.data(), lens.data(), n, false, true, &error);
+	if (prog == NULL || !gl_prepare_program(prog, 1 << 30, 0, &pp, err, sizeof(err)))
+	{
+		printf("AC %-3d no program\n", n);
+		free(prog);
+		return;
+	}
+	const uint8_t *byte_class = (const uint8_t *) gl_program_section(prog, prog->u.multi.byte_class_off);
+	const uint32_t *folded = (const uint32_t *) ((const char *) pp.blob + pp.aux_off);
+
+	const GlMultiWindow *window = (const GlMultiWindow *) ((const char *) pp.blob + pp.window_off);
+	const uint16_t *window_next = (const uint16_t *) (window + 1);
+
+	for (uint64_t warp = 0; warp + 32 <= groups; warp += 32)
+	{
+		uint32_t	state[32] = {0};
+		uint32_t	window_state[32] = {0};
+
+		for (uint32_t pos = 0; pos < CHUNKS_PER_THREAD * CHUNK; pos++)
+		{
+			uint32_t	class_at[32],
+						folded_at[32],
+						window_at[32];
+
+			for (int lane = 0; lane < 32; lane++)
+			{
+				uint32_t	b = text[(warp + lane) * CHUNKS_PER_THREAD * CHUNK + pos];
+
+				class_at[lane] = b;
+				folded_at[lane] = (state[lane] + byte_class[b]) * 4;
+				state[lane] = folded[folded_at[lane] / 4] & 0x7FFFFFFF;
+				if (pp.window_off != 0)
+				{
+					window_at[lane] = (window_state[lane] +
+									   std::min(b - window->lo, GL_MULTI_WINDOW_BYTES)) * 2;
+					window_state[lane] = window_next[window_at[lane] / 2];
+				}
+			}
+			class_waves += wavefronts(class_at);
+			folded_waves += wavefronts(folded_at);
+			if (pp.window_off != 0)
+				window_waves += wavefronts(window_at);
+			loads++;
+		}
+	}
+	printf("AC %-3d skim     %3u states %2u classes   class %.2f + folded %.2f", n,
+		   prog->u.multi.nstates, prog->u.multi.nclasses, (double) class_waves / loads,
+		   (double) folded_waves / loads);
+	if (pp.window_off != 0)
+		printf("   or windowed %.2f", (double) window_waves / loads);
+	printf("\n");
+	gl_prepared_free(&pp);
+	free(prog);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -143,5 +243,7 @@ main(int argc, char **argv)
 	for (const char *pattern : {"%special%requests%", "%Customer%Complaints%", "%s_ecial%r_quests%",
 								"%final%", "%quickly%", "%e_e%"})
 		simulate(pattern, text);
+	for (int n : {20, 200})
+		simulate_skim(n, &rng, text);
 	return 0;
 }
