@@ -32,7 +32,13 @@
 static const int SKIM_BLOCK = 256;
 /* one buffer: the stage gives the automaton's tables room in shared memory */
 static const uint32_t STAGE_BUFFERS = 1;
-static const uint32_t STAGE_BYTES = (SKIM_BLOCK / 32) * STAGE_BUFFERS * GL_SLICE_BUFFER_BYTES;
+
+/* The stage of a block of this many threads. */
+__host__ __device__ static constexpr uint32_t
+stage_bytes(int threads)
+{
+	return (threads / 32) * STAGE_BUFFERS * GL_SLICE_BUFFER_BYTES;
+}
 
 struct MultiAutomaton : GlRecordedHits
 {
@@ -172,7 +178,7 @@ skim_multi_kernel(const uint8_t *__restrict__ data, uint64_t nchunks,
 
 	if constexpr (TablesInShared)
 	{
-		uint32_t   *shared_class = (uint32_t *) (skim_shared + STAGE_BYTES / 16);
+		uint32_t   *shared_class = (uint32_t *) (skim_shared + stage_bytes(SKIM_BLOCK) / 16);
 		uint32_t   *shared_folded = shared_class + 256 / 4;
 
 		for (uint32_t i = threadIdx.x; i < 256 / 4; i += blockDim.x)
@@ -188,8 +194,14 @@ skim_multi_kernel(const uint8_t *__restrict__ data, uint64_t nchunks,
 	skim(a, data, nchunks, chunks, nrows, kp.warmup_bytes, skim_shared, result);
 }
 
-/* The windowed table, always in shared memory. */
-__global__ static void __launch_bounds__(SKIM_BLOCK)
+/*
+ * The windowed table, always in shared memory, and read by blocks as large
+ * as leave it room: the table is copied once per block, and a block of
+ * 1 024 threads gives an SM twice the warps of two blocks of 256, each
+ * with its own copy.
+ */
+template <int Threads>
+__global__ static void __launch_bounds__(Threads)
 skim_window_kernel(const uint8_t *__restrict__ data, uint64_t nchunks,
 				   const GlChunkIndex *__restrict__ chunks, uint32_t nrows,
 				   GlKernelProgram kp, uint32_t *result)
@@ -197,7 +209,7 @@ skim_window_kernel(const uint8_t *__restrict__ data, uint64_t nchunks,
 	extern __shared__ uint4 skim_shared[];
 	const GlMultiWindow *window = (const GlMultiWindow *) ((const char *) kp.blob + kp.window_off);
 	const uint32_t *table = (const uint32_t *) (window + 1);
-	uint32_t   *shared_table = (uint32_t *) (skim_shared + STAGE_BYTES / 16);
+	uint32_t   *shared_table = (uint32_t *) (skim_shared + stage_bytes(Threads) / 16);
 	WindowAutomaton a;
 
 	for (uint32_t i = threadIdx.x; i < window_table_bytes(kp) / 4; i += blockDim.x)
@@ -209,17 +221,18 @@ skim_window_kernel(const uint8_t *__restrict__ data, uint64_t nchunks,
 	skim(a, data, nchunks, chunks, nrows, kp.warmup_bytes, skim_shared, result);
 }
 
+template <int Threads>
 static bool
 launch_skim_window(const GlLaunch *l, const GlKernelProgram *kp, uint32_t *result)
 {
 	const GlDeviceColumn *dcol = l->dcol;
-	uint32_t	shared = STAGE_BYTES + window_table_bytes(*kp);
+	uint32_t	shared = stage_bytes(Threads) + window_table_bytes(*kp);
 	unsigned	grid;
 
-	if (!gl_resident_grid((const void *) skim_window_kernel, SKIM_BLOCK, shared,
+	if (!gl_resident_grid((const void *) skim_window_kernel<Threads>, Threads, shared,
 						  (dcol->nchunks + CHUNKS_PER_THREAD - 1) / CHUNKS_PER_THREAD, l, &grid))
 		return false;
-	skim_window_kernel<<<grid, SKIM_BLOCK, shared, l->stream>>>
+	skim_window_kernel<Threads><<<grid, Threads, shared, l->stream>>>
 		(dcol->data, dcol->nchunks, dcol->chunks, (uint32_t) dcol->nrows, *kp, result);
 	return gl_cuda_ok(cudaGetLastError(), "launching the Aho-Corasick skim", l->errbuf, l->errlen);
 }
@@ -230,7 +243,7 @@ launch_skim_multi_in(const GlLaunch *l, const GlKernelProgram *kp, uint32_t *res
 {
 	const GlDeviceColumn *dcol = l->dcol;
 	uint32_t	tables = 256 + folded_bytes(*kp);
-	uint32_t	shared = STAGE_BYTES + (TablesInShared ? tables : 0);
+	uint32_t	shared = stage_bytes(SKIM_BLOCK) + (TablesInShared ? tables : 0);
 	unsigned	grid;
 
 	if (!gl_resident_grid((const void *) skim_multi_kernel<TablesInShared>, SKIM_BLOCK, shared,
@@ -245,9 +258,18 @@ bool
 gl_launch_skim_multi(const GlLaunch *l, const GlKernelProgram *kp, uint32_t *result)
 {
 	/* The stage and the tables share the block's shared memory. */
-	if (kp->window_off != 0 && STAGE_BYTES + window_table_bytes(*kp) <= kp->shared_limit)
-		return launch_skim_window(l, kp, result);
-	if (STAGE_BYTES + 256 + folded_bytes(*kp) <= kp->shared_limit)
+	if (kp->window_off != 0)
+	{
+		uint32_t	table = window_table_bytes(*kp);
+
+		if (stage_bytes(1024) + table <= kp->shared_limit)
+			return launch_skim_window<1024>(l, kp, result);
+		if (stage_bytes(512) + table <= kp->shared_limit)
+			return launch_skim_window<512>(l, kp, result);
+		if (stage_bytes(SKIM_BLOCK) + table <= kp->shared_limit)
+			return launch_skim_window<SKIM_BLOCK>(l, kp, result);
+	}
+	if (stage_bytes(SKIM_BLOCK) + 256 + folded_bytes(*kp) <= kp->shared_limit)
 		return launch_skim_multi_in<true>(l, kp, result);
 	return launch_skim_multi_in<false>(l, kp, result);
 }
