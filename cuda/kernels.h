@@ -44,27 +44,8 @@ typedef struct GlKernelProgram
 	uint32_t	in_shared;		/* 0: too large, kernels read it in place */
 	uint32_t	aux_off;		/* derived table, an offset inside the blob */
 	uint32_t	warmup_bytes;	/* MULTI skim: bytes to replay before a chunk */
-	uint32_t	window_off;		/* MULTI skim: GlMultiWindow, the blob's last
-								 * section; 0 if the automaton has none */
 	uint32_t	shared_limit;	/* dynamic shared memory a block may have */
 } GlKernelProgram;
-
-/*
- * An Aho–Corasick automaton's table over a byte window (program_prep.cu):
- * byte lo + c is column c (c < GL_MULTI_WINDOW_BYTES), every other byte
- * the last column; entries are 16-bit next states premultiplied by
- * GL_MULTI_WINDOW_STRIDE, accepting states numbered last.  The table
- * follows the header, nstates rows of GL_MULTI_WINDOW_STRIDE entries.
- */
-constexpr uint32_t GL_MULTI_WINDOW_BYTES = 64;
-constexpr uint32_t GL_MULTI_WINDOW_STRIDE = GL_MULTI_WINDOW_BYTES + 1;
-
-typedef struct GlMultiWindow
-{
-	uint32_t	lo;				/* the window's first byte */
-	uint32_t	accept_from;	/* entries from this one on enter an
-								 * accepting state */
-} GlMultiWindow;
 
 /* The sieve's largest probe gap: all probes within a lane's 32 bytes. */
 constexpr uint32_t GL_SIEVE_MAX_GAP = 15;

@@ -32,13 +32,7 @@
 static const int SKIM_BLOCK = 256;
 /* one buffer: the stage gives the automaton's tables room in shared memory */
 static const uint32_t STAGE_BUFFERS = 1;
-
-/* The stage of a block of this many threads. */
-__host__ __device__ static constexpr uint32_t
-stage_bytes(int threads)
-{
-	return (threads / 32) * STAGE_BUFFERS * GL_SLICE_BUFFER_BYTES;
-}
+static const uint32_t STAGE_BYTES = (SKIM_BLOCK / 32) * STAGE_BUFFERS * GL_SLICE_BUFFER_BYTES;
 
 struct MultiAutomaton : GlRecordedHits
 {
@@ -55,38 +49,6 @@ struct MultiAutomaton : GlRecordedHits
 
 		hits = gl_shift_in_hit(hits, entry);
 		return entry & 0x7FFFFFFF;
-	}
-
-	__device__ __forceinline__ uint32_t hit_word(uint32_t hits) const
-	{
-		return hits;
-	}
-};
-
-/*
- * The same automaton over its byte window (kernels.h: GlMultiWindow), where
- * it has one: the byte is its own column, so the class lookup goes, and the
- * state chain is one address computation and one 16-bit load a byte.  The
- * table's odd row stride spreads the rows of different states over the
- * banks (bank_sim, 200 literals: 3.3 wavefronts a byte against 1 + 3.4 for
- * the class and folded loads).
- */
-struct WindowAutomaton : GlRecordedHits
-{
-	static constexpr bool hits_end_rows = false;
-
-	const uint16_t *next;
-	uint32_t	lo;
-	uint32_t	accept_from;
-
-	__device__ __forceinline__ uint32_t step(uint32_t state, uint32_t part, int k,
-											 uint32_t &hits) const
-	{
-		uint32_t	column = min(gl_byte_in(part, k) - lo, GL_MULTI_WINDOW_BYTES);
-		uint32_t	entry = next[state + column];
-
-		hits = hits << 1 | (entry >= accept_from);
-		return entry;
 	}
 
 	__device__ __forceinline__ uint32_t hit_word(uint32_t hits) const
@@ -144,20 +106,6 @@ skim(const A &a, const uint8_t *__restrict__ data, uint64_t nchunks,
 	}
 }
 
-/* The folded table's bytes: from aux_off to the window's table or the end. */
-__host__ __device__ static uint32_t
-folded_bytes(const GlKernelProgram &kp)
-{
-	return (kp.window_off != 0 ? kp.window_off : kp.blob_bytes) - kp.aux_off;
-}
-
-/* The window's table's bytes (the blob's last section, padding included). */
-__host__ __device__ static uint32_t
-window_table_bytes(const GlKernelProgram &kp)
-{
-	return kp.blob_bytes - kp.window_off - (uint32_t) sizeof(GlMultiWindow);
-}
-
 /*
  * Only the two tables the automaton reads (byte classes, folded
  * transitions) go to shared memory, not the whole program blob: that
@@ -178,12 +126,12 @@ skim_multi_kernel(const uint8_t *__restrict__ data, uint64_t nchunks,
 
 	if constexpr (TablesInShared)
 	{
-		uint32_t   *shared_class = (uint32_t *) (skim_shared + stage_bytes(SKIM_BLOCK) / 16);
+		uint32_t   *shared_class = (uint32_t *) (skim_shared + STAGE_BYTES / 16);
 		uint32_t   *shared_folded = shared_class + 256 / 4;
 
 		for (uint32_t i = threadIdx.x; i < 256 / 4; i += blockDim.x)
 			shared_class[i] = byte_class[i];
-		for (uint32_t i = threadIdx.x; i < folded_bytes(kp) / 4; i += blockDim.x)
+		for (uint32_t i = threadIdx.x; i < (kp.blob_bytes - kp.aux_off) / 4; i += blockDim.x)
 			shared_folded[i] = folded[i];
 		__syncthreads();
 		byte_class = shared_class;
@@ -194,56 +142,13 @@ skim_multi_kernel(const uint8_t *__restrict__ data, uint64_t nchunks,
 	skim(a, data, nchunks, chunks, nrows, kp.warmup_bytes, skim_shared, result);
 }
 
-/*
- * The windowed table, always in shared memory, and read by blocks as large
- * as leave it room: the table is copied once per block, and a block of
- * 1 024 threads gives an SM twice the warps of two blocks of 256, each
- * with its own copy.
- */
-template <int Threads>
-__global__ static void __launch_bounds__(Threads)
-skim_window_kernel(const uint8_t *__restrict__ data, uint64_t nchunks,
-				   const GlChunkIndex *__restrict__ chunks, uint32_t nrows,
-				   GlKernelProgram kp, uint32_t *result)
-{
-	extern __shared__ uint4 skim_shared[];
-	const GlMultiWindow *window = (const GlMultiWindow *) ((const char *) kp.blob + kp.window_off);
-	const uint32_t *table = (const uint32_t *) (window + 1);
-	uint32_t   *shared_table = (uint32_t *) (skim_shared + stage_bytes(Threads) / 16);
-	WindowAutomaton a;
-
-	for (uint32_t i = threadIdx.x; i < window_table_bytes(kp) / 4; i += blockDim.x)
-		shared_table[i] = table[i];
-	__syncthreads();
-	a.next = (const uint16_t *) shared_table;
-	a.lo = window->lo;
-	a.accept_from = window->accept_from;
-	skim(a, data, nchunks, chunks, nrows, kp.warmup_bytes, skim_shared, result);
-}
-
-template <int Threads>
-static bool
-launch_skim_window(const GlLaunch *l, const GlKernelProgram *kp, uint32_t *result)
-{
-	const GlDeviceColumn *dcol = l->dcol;
-	uint32_t	shared = stage_bytes(Threads) + window_table_bytes(*kp);
-	unsigned	grid;
-
-	if (!gl_resident_grid((const void *) skim_window_kernel<Threads>, Threads, shared,
-						  (dcol->nchunks + CHUNKS_PER_THREAD - 1) / CHUNKS_PER_THREAD, l, &grid))
-		return false;
-	skim_window_kernel<Threads><<<grid, Threads, shared, l->stream>>>
-		(dcol->data, dcol->nchunks, dcol->chunks, (uint32_t) dcol->nrows, *kp, result);
-	return gl_cuda_ok(cudaGetLastError(), "launching the Aho-Corasick skim", l->errbuf, l->errlen);
-}
-
 template <bool TablesInShared>
 static bool
 launch_skim_multi_in(const GlLaunch *l, const GlKernelProgram *kp, uint32_t *result)
 {
 	const GlDeviceColumn *dcol = l->dcol;
-	uint32_t	tables = 256 + folded_bytes(*kp);
-	uint32_t	shared = stage_bytes(SKIM_BLOCK) + (TablesInShared ? tables : 0);
+	uint32_t	tables = 256 + (kp->blob_bytes - kp->aux_off);
+	uint32_t	shared = STAGE_BYTES + (TablesInShared ? tables : 0);
 	unsigned	grid;
 
 	if (!gl_resident_grid((const void *) skim_multi_kernel<TablesInShared>, SKIM_BLOCK, shared,
@@ -258,18 +163,7 @@ bool
 gl_launch_skim_multi(const GlLaunch *l, const GlKernelProgram *kp, uint32_t *result)
 {
 	/* The stage and the tables share the block's shared memory. */
-	if (kp->window_off != 0)
-	{
-		uint32_t	table = window_table_bytes(*kp);
-
-		if (stage_bytes(1024) + table <= kp->shared_limit)
-			return launch_skim_window<1024>(l, kp, result);
-		if (stage_bytes(512) + table <= kp->shared_limit)
-			return launch_skim_window<512>(l, kp, result);
-		if (stage_bytes(SKIM_BLOCK) + table <= kp->shared_limit)
-			return launch_skim_window<SKIM_BLOCK>(l, kp, result);
-	}
-	if (stage_bytes(SKIM_BLOCK) + 256 + folded_bytes(*kp) <= kp->shared_limit)
+	if (STAGE_BYTES + 256 + (kp->blob_bytes - kp->aux_off) <= kp->shared_limit)
 		return launch_skim_multi_in<true>(l, kp, result);
 	return launch_skim_multi_in<false>(l, kp, result);
 }

@@ -427,7 +427,6 @@ match_part(GlDeviceColumn *dcol, const GlPreparedProgram *pp, size_t shared_limi
 	kp.blob_bytes = pp->blob_bytes;
 	kp.aux_off = pp->aux_off;
 	kp.warmup_bytes = pp->warmup_bytes;
-	kp.window_off = pp->window_off;
 	kp.in_shared = pp->in_shared;
 	kp.shared_limit = (uint32_t) shared_limit;
 	launch.dcol = dcol;

@@ -10,12 +10,8 @@
  *
  * Derived tables (appended to the blob, copied into shared memory with it;
  * a blob larger than shared memory is read in place from global memory):
- *	MULTI	folded[s * stride + c] = next * stride | accept(next) << 31:
- *			one load per byte instead of three.  The row stride is
- *			nclasses made odd: with an even one, rows of many states begin
- *			on the same few banks, and lanes reading the text's commonest
- *			classes in different states wait on each other (bank_sim, 200
- *			literals: 3.57 -> 3.37 wavefronts per warp-wide load).
+ *	MULTI	folded[s * nclasses + c] = next * nclasses | accept(next) << 31:
+ *			one load per byte instead of three.
  *	DFA		folded[s * 128 + b] = next state for ASCII byte b, with that
  *			state's ACCEPT / DEAD flags in bits 14 and 15: ASCII text costs
  *			one load per byte, without the color lookup.
@@ -636,96 +632,6 @@ multi_depth(const GlProgram *prog)
 	return deepest;
 }
 
-/*
- * The window of an Aho–Corasick automaton (kernels.h: GlMultiWindow): the
- * first byte some literal holds, if all such bytes lie within
- * GL_MULTI_WINDOW_BYTES of it and the table's entries fit 16 bits; else
- * false.  A byte no literal holds leads to the root from every state --
- * that is what the window's last column says of every byte outside it --
- * so which bytes those are is read from the automaton itself.
- */
-static bool
-multi_window(const GlProgram *prog, uint32_t *lo)
-{
-	const GlMultiProgram *multi = &prog->u.multi;
-	const uint8_t *byte_class = (const uint8_t *) section(prog, multi->byte_class_off);
-	const uint16_t *next = (const uint16_t *) section(prog, multi->next_off);
-	bool		inert[256];
-	int			first = -1,
-				last = -1;
-
-	if ((uint64_t) multi->nstates * GL_MULTI_WINDOW_STRIDE > UINT16_MAX)
-		return false;
-	for (uint32_t c = 0; c < multi->nclasses; c++)
-	{
-		inert[c] = true;
-		for (uint32_t s = 0; s < multi->nstates && inert[c]; s++)
-			inert[c] = next[(size_t) s * multi->nclasses + c] == 0;
-	}
-	for (int b = 0; b < 256; b++)
-		if (!inert[byte_class[b]])
-		{
-			if (first < 0)
-				first = b;
-			last = b;
-		}
-	if (first < 0 || last - first >= (int) GL_MULTI_WINDOW_BYTES ||
-		first + GL_MULTI_WINDOW_BYTES > 256)
-		return false;
-	*lo = (uint32_t) first;
-	return true;
-}
-
-/*
- * The windowed table for the skim, at window (bytes: multi_window_bytes()).
- * States are renumbered, the root first and the accepting ones last.
- */
-static uint64_t
-multi_window_bytes(const GlMultiProgram *multi)
-{
-	return sizeof(GlMultiWindow) +
-		(uint64_t) multi->nstates * GL_MULTI_WINDOW_STRIDE * sizeof(uint16_t);
-}
-
-static bool
-fill_multi_window(const GlProgram *prog, uint32_t lo, GlMultiWindow *window)
-{
-	const GlMultiProgram *multi = &prog->u.multi;
-	const uint8_t *byte_class = (const uint8_t *) section(prog, multi->byte_class_off);
-	const uint16_t *next = (const uint16_t *) section(prog, multi->next_off);
-	const uint8_t *accept = (const uint8_t *) section(prog, multi->accept_off);
-	uint16_t   *table = (uint16_t *) (window + 1);
-	uint32_t   *number = (uint32_t *) malloc(multi->nstates * sizeof(uint32_t));
-	uint32_t	numbered = 0;
-
-	if (number == NULL)
-		return false;
-	for (int accepting = 0; accepting <= 1; accepting++)
-	{
-		if (accepting)
-			window->accept_from = numbered * GL_MULTI_WINDOW_STRIDE;
-		for (uint32_t s = 0; s < multi->nstates; s++)
-			if ((accept[s] != 0) == accepting)
-				number[s] = numbered++;
-	}
-	window->lo = lo;
-	for (uint32_t s = 0; s < multi->nstates; s++)
-	{
-		uint16_t   *row = table + (size_t) number[s] * GL_MULTI_WINDOW_STRIDE;
-
-		for (uint32_t c = 0; c < GL_MULTI_WINDOW_BYTES; c++)
-		{
-			uint32_t	t = lo + c < 256 ?
-				next[(size_t) s * multi->nclasses + byte_class[lo + c]] : 0;
-
-			row[c] = (uint16_t) (number[t] * GL_MULTI_WINDOW_STRIDE);
-		}
-		row[GL_MULTI_WINDOW_BYTES] = 0; /* the root: number[0] is 0 */
-	}
-	free(number);
-	return true;
-}
-
 static bool
 prepare_multi(const GlProgram *prog, size_t shared_limit, GlPreparedProgram *pp,
 			  char *errbuf, size_t errlen)
@@ -733,28 +639,17 @@ prepare_multi(const GlProgram *prog, size_t shared_limit, GlPreparedProgram *pp,
 	const GlMultiProgram *multi = &prog->u.multi;
 	const uint16_t *next = (const uint16_t *) section(prog, multi->next_off);
 	const uint8_t *accept = (const uint8_t *) section(prog, multi->accept_off);
-	uint32_t	stride = multi->nclasses | 1;
-	uint64_t	entries = (uint64_t) multi->nstates * stride;
-	uint64_t	folded_bytes = gl_program_align(entries * sizeof(uint32_t));
-	uint32_t	window_lo = 0;
-	bool		windowed = !accept[0] && multi_window(prog, &window_lo);
+	uint64_t	entries = (uint64_t) multi->nstates * multi->nclasses;
 	uint32_t   *folded;
 	uint32_t	depth;
 
 	if (entries >= (UINT64_C(1) << 31))
 		return gl_cuda_fail("Aho-Corasick program too large for the GPU engine", errbuf, errlen);
-	if (!alloc_blob(prog, folded_bytes + (windowed ? multi_window_bytes(multi) : 0),
-					shared_limit, pp, errbuf, errlen))
+	if (!alloc_blob(prog, entries * sizeof(uint32_t), shared_limit, pp, errbuf, errlen))
 		return false;
 	folded = (uint32_t *) ((char *) pp->blob + pp->aux_off);
-	for (uint32_t s = 0; s < multi->nstates; s++)
-		for (uint32_t c = 0; c < stride; c++)
-		{
-			uint32_t	t = c < multi->nclasses ? next[(size_t) s * multi->nclasses + c] : 0;
-
-			/* the padding column is never read: no class leads to it */
-			folded[(size_t) s * stride + c] = t * stride | (uint32_t) (accept[t] != 0) << 31;
-		}
+	for (uint64_t i = 0; i < entries; i++)
+		folded[i] = next[i] * multi->nclasses | (uint32_t) (accept[next[i]] != 0) << 31;
 	depth = multi_depth(prog);
 	if (depth == UINT32_MAX)
 		return gl_cuda_fail("out of host memory preparing a program", errbuf, errlen);
@@ -763,13 +658,6 @@ prepare_multi(const GlProgram *prog, size_t shared_limit, GlPreparedProgram *pp,
 		pp->skim = GL_SKIM_MULTI;
 		pp->skim_exact = true;
 		pp->warmup_bytes = (depth + 15) / 16 * 16;
-		if (windowed)
-		{
-			pp->window_off = pp->aux_off + (uint32_t) folded_bytes;
-			if (!fill_multi_window(prog, window_lo,
-								   (GlMultiWindow *) ((char *) pp->blob + pp->window_off)))
-				return gl_cuda_fail("out of host memory preparing a program", errbuf, errlen);
-		}
 	}
 	return true;
 }

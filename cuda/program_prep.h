@@ -26,7 +26,6 @@ typedef struct GlPreparedProgram
 	uint32_t	blob_bytes;
 	uint32_t	aux_off;
 	uint32_t	warmup_bytes;	/* GL_SKIM_MULTI */
-	uint32_t	window_off;		/* GL_SKIM_MULTI: its GlMultiWindow, or 0 */
 	bool		in_shared;		/* fits the shared memory of a block */
 	GlSkimKind	skim;
 	bool		skim_exact;		/* the skim alone decides: no other pass */

@@ -25,9 +25,8 @@
  * skim pass (kernels_skim.cu), which decides which rows get here at all.
  *
  * MULTI steps the Aho–Corasick table folded by program_prep.cu: entry =
- * next state premultiplied by the table's row stride, with the accept flag
- * of that state in bit 31, so a byte costs one class load and one table
- * load.
+ * next state premultiplied by the class count, with the accept flag of
+ * that state in bit 31, so a byte costs one class load and one table load.
  *
  * DFA steps ASCII bytes through a folded table next[state][byte] with the
  * target's ACCEPT/DEAD flags in bits 14-15; other characters are decoded,
@@ -178,7 +177,7 @@ struct GlMultiRowMatcher
 	const uint8_t *byte_class;
 	const uint32_t *folded;		/* program_prep.cu: prepare_multi() */
 	bool		root_accepts;
-	uint32_t	state;			/* premultiplied by the table's row stride */
+	uint32_t	state;			/* premultiplied by nclasses */
 	bool		done;
 
 	__device__ void init(const GlProgram *p, uint32_t aux_off)

@@ -648,23 +648,6 @@ folded_multi_found(const GlProgram *prog, const GlPreparedProgram *pp, const std
 	return false;
 }
 
-/* The skim's windowed Aho-Corasick table (kernels.h: GlMultiWindow), on the host. */
-static bool
-window_multi_found(const GlPreparedProgram *pp, const std::string &v)
-{
-	const GlMultiWindow *window = (const GlMultiWindow *) ((const char *) pp->blob + pp->window_off);
-	const uint16_t *next = (const uint16_t *) (window + 1);
-	uint32_t	state = 0;
-
-	for (unsigned char c : v)
-	{
-		state = next[state + std::min((uint32_t) c - window->lo, GL_MULTI_WINDOW_BYTES)];
-		if (state >= window->accept_from)
-			return true;
-	}
-	return false;
-}
-
 static std::string
 random_value(void)
 {
@@ -726,7 +709,6 @@ run_prep_cases(int n)
 		" with an exact window" + (failure.empty() ? "" : ": " + failure));
 
 	failure.clear();
-	checked = windows = 0;
 	for (int i = 0; i < n && failure.empty(); i++)
 	{
 		int			nlit;
@@ -738,7 +720,6 @@ run_prep_cases(int n)
 
 		if (prog == NULL)
 			continue;
-		checked++;
 		accept = (const uint8_t *) gl_program_section(prog, prog->u.multi.accept_off);
 		if (!gl_prepare_program(prog, 48 * 1024, 0, &pp, err, sizeof(err)))
 			failure = std::string("MULTI not prepared: ") + err;
@@ -753,46 +734,11 @@ run_prep_cases(int n)
 
 			if (match != folded_multi_found(prog, &pp, v))
 				failure = "folded Aho-Corasick differs on '" + v + "'";
-			else if (pp.window_off != 0 && match != window_multi_found(&pp, v))
-				failure = "windowed Aho-Corasick differs on '" + v + "'";
 		}
-		windows += failure.empty() && pp.window_off != 0;
 		gl_prepared_free(&pp);
 		free(prog);
 	}
-	tap(failure.empty() && windows > 0 && windows < checked,
-		"folded Aho-Corasick tables, " + std::to_string(windows) + " of " +
-		std::to_string(checked) + " with a byte window" +
-		(failure.empty() ? "" : ": " + failure));
-
-	/* the window's edge: bytes 63 apart fit it, 64 apart do not */
-	failure.clear();
-	static const struct
-	{
-		std::vector<std::string> literals;
-		bool		windowed;
-	}			edges[] = {
-		{{"!", "`"}, true}, {{"!", "a"}, false},
-		{{"\xC3\xA9"}, true}, {{"a", "\xC3\xA9"}, false},
-	};
-	for (const auto &edge : edges)
-	{
-		GlProgram  *prog = multi_of(edge.literals, false);
-		GlPreparedProgram pp;
-
-		if (prog == NULL || !gl_prepare_program(prog, 48 * 1024, 0, &pp, err, sizeof(err)))
-		{
-			failure = "not prepared";
-			free(prog);
-			break;
-		}
-		if ((pp.window_off != 0) != edge.windowed)
-			failure = "'" + edge.literals.back() + "'" + (edge.windowed ? ": no window" : ": a window");
-		gl_prepared_free(&pp);
-		free(prog);
-	}
-	tap(failure.empty(), "an Aho-Corasick byte window holds every byte a literal has" +
-		(failure.empty() ? "" : ": " + failure));
+	tap(failure.empty(), "folded Aho-Corasick tables" + (failure.empty() ? "" : ": " + failure));
 }
 
 /*
