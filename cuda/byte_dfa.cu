@@ -119,6 +119,40 @@ struct TextMachine
 {
 	const Model &m;
 	bool		utf8;
+	uint8_t		ascii_first[128];	/* the first byte acting as ASCII byte b does */
+
+	/* ASCII bytes act alike when the model tells them apart nowhere. */
+	void		find_ascii_twins()
+	{
+		uint8_t		firsts[128];
+		int			nfirsts = 0;
+
+		for (uint32_t b = 1; b < 128; b++)
+		{
+			ascii_first[b] = (uint8_t) b;
+			for (int k = 0; k < nfirsts && ascii_first[b] == b; k++)
+				if (m.same_ascii(firsts[k], b))
+					ascii_first[b] = firsts[k];
+			if (ascii_first[b] == b)
+				firsts[nfirsts++] = (uint8_t) b;
+		}
+	}
+
+	/*
+	 * A byte below b whose step from s is step(s, b), or b: every byte of
+	 * a decided row, ASCII twins, and continuation bytes while no
+	 * character is pending (the tail of one already applied).
+	 */
+	uint32_t	earlier_alike(const SimState &s, uint32_t b) const
+	{
+		if (s.done)
+			return 1;
+		if (b < 0x80)
+			return ascii_first[b];
+		if (utf8 && b < 0xC0 && s.pending == 0)
+			return 0x80;
+		return b;
+	}
 
 	SimState	begin() const
 	{
@@ -229,6 +263,14 @@ struct LikeModel
 		if (prog->u.like.nsegments == 0)
 			s.done = s.matched = !prog->u.like.anchored_start;
 		return s;
+	}
+
+	bool		same_ascii(uint32_t a, uint32_t b) const
+	{
+		for (uint32_t seg = 0; seg < prog->u.like.nsegments; seg++)
+			if (masks(seg)->ascii[a] != masks(seg)->ascii[b])
+				return false;
+		return true;
 	}
 
 	bool		decided(const SimState &s, uint32_t lo, uint32_t hi, Char *mask) const
@@ -370,6 +412,11 @@ struct RegexModel
 		return s;
 	}
 
+	bool		same_ascii(uint32_t a, uint32_t b) const
+	{
+		return ascii_color[a] == ascii_color[b];
+	}
+
 	/* One color for all of [lo, hi]? */
 	bool		decided(const SimState &s, uint32_t lo, uint32_t hi, Char *color) const
 	{
@@ -476,6 +523,27 @@ struct MultiMachine
 	const uint8_t *byte_class;
 	const uint16_t *next;
 	const uint8_t *accept;
+	uint8_t		class_first[256];	/* the first byte of byte b's class */
+
+	void		find_class_firsts()
+	{
+		int			first_of[256];
+
+		for (int c = 0; c < 256; c++)
+			first_of[c] = -1;
+		for (uint32_t b = 1; b < 256; b++)
+		{
+			if (first_of[byte_class[b]] < 0)
+				first_of[byte_class[b]] = (int) b;
+			class_first[b] = (uint8_t) first_of[byte_class[b]];
+		}
+	}
+
+	/* A byte below b whose step from s is step(s, b), or b. */
+	uint32_t	earlier_alike(const SimState &s, uint32_t b) const
+	{
+		return s.done ? 1 : class_first[b];
+	}
 
 	SimState	begin() const
 	{
@@ -529,8 +597,17 @@ explore(const Machine &machine, uint32_t max_states, GlByteDfa *out)
 			(machine.accepts(states[i]) ? GL_BYTE_DFA_FLAG : 0);
 		for (uint32_t b = 1; b < 256; b++)
 		{
-			SimState	t = machine.step(states[i], b);
+			uint32_t	alike = machine.earlier_alike(states[i], b);
+			SimState	t;
 			uint32_t	id;
+
+			/* a byte acting as an earlier one does is not stepped again */
+			if (alike != b)
+			{
+				table[gl_byte_dfa_slot(value, b)] = table[gl_byte_dfa_slot(value, alike)];
+				continue;
+			}
+			t = machine.step(states[i], b);
 
 			/*
 			 * Runs of bytes lead to one state (the letters a pattern does
@@ -582,6 +659,7 @@ build_byte_dfa(const GlProgram *prog, uint32_t max_states, GlByteDfa *out)
 				gl_program_section(prog, prog->u.like.segments_off)};
 				TextMachine<LikeModel> machine = {m, prog->utf8 != 0};
 
+				machine.find_ascii_twins();
 				return explore(machine, max_states, out);
 			}
 		case GL_PROG_DFA:
@@ -596,6 +674,7 @@ build_byte_dfa(const GlProgram *prog, uint32_t max_states, GlByteDfa *out)
 
 				if (!ranges_sorted(m))
 					return false;
+				machine.find_ascii_twins();
 				return explore(machine, max_states, out);
 			}
 		case GL_PROG_MULTI:
@@ -606,6 +685,7 @@ build_byte_dfa(const GlProgram *prog, uint32_t max_states, GlByteDfa *out)
 					(const uint16_t *) gl_program_section(prog, multi->next_off),
 				(const uint8_t *) gl_program_section(prog, multi->accept_off)};
 
+				machine.find_class_firsts();
 				return explore(machine, max_states, out);
 			}
 	}
