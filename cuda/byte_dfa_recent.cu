@@ -4,10 +4,9 @@
  *	  The byte DFAs of recent programs, so that a repeated query does not
  *	  build its automaton again.
  *
- * Building a byte DFA (byte_dfa.cu) costs 0.1-0.3 ms for a pattern of a
- * few dozen states, and more when it runs into the state cap and fails;
- * the stream kernel that uses it takes about as long over a 15 M-row
- * column.  Applications repeat their queries with the same patterns, so
+ * Building a byte DFA (byte_dfa.cu) costs 0.02-0.05 ms for a pattern of a
+ * few dozen states, and much more when it runs into the state cap and
+ * fails, where a selective query takes 0.4 ms end to end.  Applications repeat their queries with the same patterns, so
  * the server keeps the last few automata, keyed by the program's bytes
  * and the cap (a program is self-contained: equal bytes, equal automaton).
  * Failures are kept too: "over the cap" is as costly to find again.

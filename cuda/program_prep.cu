@@ -48,7 +48,6 @@
 #include "cuda_check.h"
 #include "row_matchers.cuh"
 
-
 static const uint64_t MAX_BLOB_BYTES = 1 << 30;
 static const uint32_t MULTI_WIDE_MAX_STATES = 48;
 
