@@ -6,10 +6,11 @@
  *
  * Building a byte DFA (byte_dfa.cu) costs 0.02-0.05 ms for a pattern of a
  * few dozen states, and much more when it runs into the state cap and
- * fails, where a selective query takes 0.4 ms end to end.  Applications repeat their queries with the same patterns, so
- * the server keeps the last few automata, keyed by the program's bytes
- * and the cap (a program is self-contained: equal bytes, equal automaton).
- * Failures are kept too: "over the cap" is as costly to find again.
+ * fails, where a selective query takes 0.4 ms end to end.  Applications
+ * repeat their queries with the same patterns, so the server keeps the
+ * last few automata, keyed by the program's bytes and the cap (a program
+ * is self-contained: equal bytes, equal automaton).  Failures are kept
+ * too: "over the cap" is as costly to find again.
  *
  * Each caller gets its own malloc'd copy of the tables, wide and compact
  * (a few kB to a few hundred kB, copied in microseconds), so no entry is ever shared with a
