@@ -179,15 +179,16 @@ popcount(const std::vector<uint64_t> &bits)
 
 /* Which kernels gl_cuda_match() runs for prog (program_prep.cu decides). */
 static std::string
-plan_of(const GlProgram *prog)
+plan_of(const GlProgram *prog, bool sieve_first)
 {
 	GlPreparedProgram pp;
 	char		err[256];
 	size_t		shared_limit = 48 * 1024;
 	std::string plan = "?";
+	GlPrepareChoices choices = {UINT32_MAX, true, sieve_first, NULL};
 
 	gl_shared_memory_limit(&shared_limit, err, sizeof(err));
-	if (gl_prepare_program(prog, shared_limit, UINT32_MAX, &pp, err, sizeof(err)))
+	if (gl_prepare_program_with(prog, shared_limit, &choices, &pp, err, sizeof(err)))
 		plan = std::string(gl_plan_name(&pp)) +
 			(pp.byte_dfa.nstates > 0 ? std::to_string(pp.byte_dfa.nstates) : "");
 	gl_prepared_free(&pp);
@@ -196,7 +197,7 @@ plan_of(const GlProgram *prog)
 
 static Result
 time_program(GlDeviceColumn *dcol, const GlColumn *col, const GlProgram *prog,
-			 const char *cls, const char *what, double read_gbps)
+			 const char *cls, const char *what, double read_gbps, bool sieve_first = false)
 {
 	std::vector<uint64_t> gpu(gl_bitmap_words(col->nrows)), cpu(gpu.size());
 	std::vector<double> times;
@@ -208,7 +209,7 @@ time_program(GlDeviceColumn *dcol, const GlColumn *col, const GlProgram *prog,
 		GlCudaResult whole = {gpu.data()};
 		double		ms;
 
-		if (!gl_cuda_match(dcol, prog, false, -1, &whole, &ms, err, sizeof(err)))
+		if (!gl_cuda_match(dcol, prog, sieve_first, -1, &whole, &ms, err, sizeof(err)))
 			die(what, err);
 		if (i > 0)
 			times.push_back(ms);
@@ -217,7 +218,7 @@ time_program(GlDeviceColumn *dcol, const GlColumn *col, const GlProgram *prog,
 	r.ms = median(times);
 	r.gbps = col->nbytes / (r.ms * 1e6);
 	r.matches = popcount(gpu);
-	printf("%-14s %-34s %-9s %10llu %8.3f %8.1f %6.1f%%%s\n", cls, what, plan_of(prog).c_str(),
+	printf("%-14s %-34s %-9s %10llu %8.3f %8.1f %6.1f%%%s\n", cls, what, plan_of(prog, sieve_first).c_str(),
 		   (unsigned long long) r.matches, r.ms, r.gbps, 100.0 * r.gbps / read_gbps,
 		   gpu == cpu ? "" : "  MISMATCH vs CPU");
 	return r;
@@ -317,7 +318,7 @@ multi(int n, const char *const *fixed, int nfixed)
  * produce for such a regex, built by hand because it needs a backend.
  */
 static GlProgram *
-dfa_chain(const std::vector<std::string> &seq)
+dfa_chain(const std::vector<std::string> &seq, const char *prefilter = NULL)
 {
 	std::vector<uint32_t> base;
 	uint32_t	nstates = 1;
@@ -372,6 +373,19 @@ dfa_chain(const std::vector<std::string> &seq)
 	spec.default_color = 128;
 	spec.exact = true;
 	spec.utf8 = true;
+	if (prefilter != NULL)
+	{
+		std::string like = std::string("%") + prefilter + "%";
+		const char *error;
+		GlProgram  *prog;
+
+		spec.prefilter = gl_build_like(like.data(), like.size(), true, NULL, NULL, &error);
+		if (spec.prefilter == NULL)
+			die("prefilter", error);
+		prog = gl_build_dfa(&spec);
+		free((void *) spec.prefilter);
+		return prog;
+	}
 	return gl_build_dfa(&spec);
 }
 
@@ -428,6 +442,7 @@ main(int argc, char **argv)
 		const char *what;
 		GlProgram  *prog;
 		GlProgram  *adv_prog;
+		bool		sieve_first;	/* as the backend asks for a rare prefilter */
 	}			cases[] = {
 		{"literal short", "LIKE '%final%'", like("%final%", false), like("%aaaab%", false)},
 		{"literal rare", "LIKE '%zebra%' (in no row)", like("%zebra%", false),
@@ -452,6 +467,11 @@ main(int argc, char **argv)
 		{"AC 200", "ANY 200 literals", multi(200, ac20, 10), multi_runs(200)},
 		{"DFA", "~ 'special.*requests'", dfa_chain({"special", "requests"}), dfa_chain({"aaaa", "aaab"})},
 		{"DFA", "~ 'furiously'", dfa_chain({"furiously"}), dfa_chain({"aaaaaaab"})},
+		{"DFA sieved", "~ 'Tiresias sleep' (sieve first)",
+			dfa_chain({"Tiresias sleep"}, "Tiresias sleep"),
+		dfa_chain({"aaaaaaab"}, "aaaaaaab"), true},
+		{"literal pair", "LIKE '%Tiresias sleep%'", like("%Tiresias sleep%", false),
+		like("%aaaaaaab%", false)},
 	};
 	std::vector<Result> avg;
 
@@ -459,11 +479,11 @@ main(int argc, char **argv)
 	{
 		for (auto &c : cases)
 			if (strcmp(c.cls, only_class) == 0)
-				time_program(dcol, &col, c.prog, c.cls, c.what, read_gbps);
+				time_program(dcol, &col, c.prog, c.cls, c.what, read_gbps, c.sieve_first);
 		return 0;
 	}
 	for (auto &c : cases)
-		avg.push_back(time_program(dcol, &col, c.prog, c.cls, c.what, read_gbps));
+		avg.push_back(time_program(dcol, &col, c.prog, c.cls, c.what, read_gbps, c.sieve_first));
 	if (large)
 		return 0;
 
@@ -471,7 +491,7 @@ main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 	{
 		Result		r = time_program(dadv, &adv, cases[i].adv_prog, cases[i].cls, cases[i].what,
-									 read_gbps);
+									 read_gbps, cases[i].sieve_first);
 
 		printf("%-14s %-34s %-9s slowdown x%.2f\n", "", "", "", avg[i].gbps / r.gbps);
 	}
