@@ -31,14 +31,6 @@
  * The stream kernel removes exactly that: the separator is one more
  * table transition, so there are no per-row branches at all.
  *
- * Behind the sieve (a list of the chunks where rows hold its run), a short
- * list gets a warp to a chunk instead: the lanes read the chunk eight
- * bytes each and every lane runs the rows that start in its eight, so a
- * chunk takes one row's walk, not five in a row.  A thread to a chunk
- * left a latency-bound tail behind a rare regex prefilter (H100,
- * kernel_bench, 0.5 GB: 105 us for about 3 700 listed chunks); where the
- * list is long, a thread to a chunk keeps every lane busy.
- *
  *-------------------------------------------------------------------------
  */
 #include "kernels.h"
@@ -160,62 +152,6 @@ done:
 	c.out.flush(result);
 }
 
-/*
- * The rows of chunk (listed by the sieve), a warp at once: lane l takes
- * bytes [8l, 8l + 8) of the chunk and runs the rows that start there.
- */
-template <class Matcher>
-__device__ static void
-warp_rows(const GlProgram *prog, uint32_t aux_off, const uint8_t *data, uint64_t nbytes,
-		  uint64_t chunk, GlChunkIndex where, uint32_t *result)
-{
-	uint32_t	lane = threadIdx.x % 32;
-	uint64_t	chunk_start = chunk * GL_DEV_CHUNK_BYTES;
-	uint64_t	limit = min(chunk_start + GL_DEV_CHUNK_BYTES, nbytes);
-	uint64_t	start = chunk_start;
-	uint32_t	row = where.row;
-	uint64_t	first = chunk_start + 8 * lane;
-	uint2		bytes = __ldg(reinterpret_cast<const uint2 *>(data + first));
-	uint32_t	zeros = (gl_zero_byte_flags(bytes.x) >> 7 & 0x01010101u) |
-		(gl_zero_byte_flags(bytes.y) >> 7 & 0x01010101u) << 1;	/* byte k: bit k % 4 * 8 + k / 4 */
-	uint32_t	zero_before;
-	uint32_t	starts = 0;
-	uint32_t	before;
-	Matcher		m;
-
-	if (where.back != 0)
-	{
-		/* the chunk opens inside a row that an earlier thread owns */
-		start = find_separator(data, chunk_start, limit) + 1;
-		row++;
-	}
-	/* is the byte before each of this lane's a separator? */
-	zero_before = __shfl_up_sync(0xFFFFFFFF, zeros >> 25 & 1, 1);
-	for (uint32_t k = 0; k < 8; k++)
-	{
-		uint64_t	p = first + k;
-		bool		after_zero = k == 0 ? (lane > 0 && zero_before) :
-			(zeros >> ((k - 1) % 4 * 8 + (k - 1) / 4)) & 1;
-
-		if (p >= start && p < limit && (p == start || after_zero))
-			starts |= 1u << k;
-	}
-	/* rows starting in the lanes before this one */
-	before = __popc(starts);
-	for (uint32_t d = 1; d < 32; d *= 2)
-	{
-		uint32_t	below = __shfl_up_sync(0xFFFFFFFF, before, d);
-
-		if (lane >= d)
-			before += below;
-	}
-	before -= __popc(starts);
-	if (starts == 0)
-		return;
-	m.init(prog, aux_off);
-	run_rows(m, data, first + __ffs(starts) - 1, min(first + 8, limit), row + before, result);
-}
-
 template <class Matcher, bool InShared>
 __global__ static void __launch_bounds__(ROWS_BLOCK)
 rows_kernel(const uint8_t *__restrict__ data, uint64_t nbytes,
@@ -225,10 +161,6 @@ rows_kernel(const uint8_t *__restrict__ data, uint64_t nbytes,
 {
 	extern __shared__ uint64_t program_shared[];
 	uint64_t	i = blockIdx.x * (uint64_t) blockDim.x + threadIdx.x;
-	uint64_t	listed = chunk_list != NULL ? *list_len : nchunks;
-	/* a warp to a chunk where the grid has a warp for every listed one */
-	bool		by_warp = chunk_list != NULL && listed <= gridDim.x * (uint64_t) blockDim.x / 32;
-	uint64_t	first_of_block = blockIdx.x * (uint64_t) blockDim.x / (by_warp ? 32 : 1);
 	uint64_t	chunk;
 	uint64_t	chunk_start;
 	uint64_t	limit;
@@ -236,22 +168,19 @@ rows_kernel(const uint8_t *__restrict__ data, uint64_t nbytes,
 	uint32_t	row;
 	GlChunkIndex where;
 	Matcher		m;
-	const GlProgram *prog;
+	const GlProgram *prog = gl_block_program<InShared>(program_shared, kp.blob, kp.blob_bytes);
 
-	/* whole blocks past the list leave before the program's copy and its barrier */
-	if (first_of_block >= listed)
-		return;
-	prog = gl_block_program<InShared>(program_shared, kp.blob, kp.blob_bytes);
-	if (by_warp)
+	if (chunk_list != NULL)
 	{
-		if (i / 32 < listed)
-			warp_rows<Matcher>(prog, kp.aux_off, data, nbytes, chunk_list[i / 32],
-							   chunks[chunk_list[i / 32]], result);
-		return;
+		if (i >= *list_len)
+			return;
+		chunk = chunk_list[i];
 	}
-	if (i >= listed)
+	else if (i < nchunks)
+		chunk = i;
+	else
 		return;
-	chunk = chunk_list != NULL ? chunk_list[i] : i;
+
 	chunk_start = chunk * GL_DEV_CHUNK_BYTES;
 	limit = min(chunk_start + GL_DEV_CHUNK_BYTES, nbytes);
 	where = chunks[chunk];
