@@ -149,6 +149,8 @@ simulate_skim(int n, GlXorshift *rng, const std::vector<uint8_t> &text)
 	GlProgram  *prog;
 	GlPreparedProgram pp;
 	char		err[256];
+	const uint8_t *byte_class;
+	const uint32_t *folded;
 	uint64_t	groups = text.size() / (CHUNK * CHUNKS_PER_THREAD);
 	uint64_t	loads = 0,
 				class_waves = 0,
@@ -174,8 +176,8 @@ simulate_skim(int n, GlXorshift *rng, const std::vector<uint8_t> &text)
 		free(prog);
 		return;
 	}
-	const uint8_t *byte_class = (const uint8_t *) gl_program_section(prog, prog->u.multi.byte_class_off);
-	const uint32_t *folded = (const uint32_t *) ((const char *) pp.blob + pp.aux_off);
+	byte_class = (const uint8_t *) gl_program_section(prog, prog->u.multi.byte_class_off);
+	folded = (const uint32_t *) ((const char *) pp.blob + pp.aux_off);
 
 	for (uint64_t warp = 0; warp + 32 <= groups; warp += 32)
 	{

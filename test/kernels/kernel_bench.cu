@@ -218,9 +218,9 @@ time_program(GlDeviceColumn *dcol, const GlColumn *col, const GlProgram *prog,
 	r.ms = median(times);
 	r.gbps = col->nbytes / (r.ms * 1e6);
 	r.matches = popcount(gpu);
-	printf("%-14s %-34s %-9s %10llu %8.3f %8.1f %6.1f%%%s\n", cls, what, plan_of(prog, sieve_first).c_str(),
-		   (unsigned long long) r.matches, r.ms, r.gbps, 100.0 * r.gbps / read_gbps,
-		   gpu == cpu ? "" : "  MISMATCH vs CPU");
+	printf("%-14s %-34s %-9s %10llu %8.3f %8.1f %6.1f%%%s\n", cls, what,
+		   plan_of(prog, sieve_first).c_str(), (unsigned long long) r.matches, r.ms, r.gbps,
+		   100.0 * r.gbps / read_gbps, gpu == cpu ? "" : "  MISMATCH vs CPU");
 	return r;
 }
 
@@ -320,6 +320,7 @@ multi(int n, const char *const *fixed, int nfixed)
 static GlProgram *
 dfa_chain(const std::vector<std::string> &seq, const char *prefilter = NULL)
 {
+	GlProgram  *prog;
 	std::vector<uint32_t> base;
 	uint32_t	nstates = 1;
 	uint32_t	ncolors = 129;
@@ -377,16 +378,14 @@ dfa_chain(const std::vector<std::string> &seq, const char *prefilter = NULL)
 	{
 		std::string like = std::string("%") + prefilter + "%";
 		const char *error;
-		GlProgram  *prog;
 
 		spec.prefilter = gl_build_like(like.data(), like.size(), true, NULL, NULL, &error);
 		if (spec.prefilter == NULL)
 			die("prefilter", error);
-		prog = gl_build_dfa(&spec);
-		free((void *) spec.prefilter);
-		return prog;
 	}
-	return gl_build_dfa(&spec);
+	prog = gl_build_dfa(&spec);
+	free((void *) spec.prefilter);
+	return prog;
 }
 
 #include "kernel_bench_layouts.cuh"
