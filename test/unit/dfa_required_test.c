@@ -57,17 +57,22 @@ requires(const GlDfaSpec *spec, const char *lit)
 	return gl_dfa_requires(spec, lit, strlen(lit));
 }
 
+/*
+ * "contains color 1 then color 2" (color 0: every other byte); the tests
+ * give the colors their letters.
+ */
+static const uint16_t one_then_two_trans[] = {
+	0, 1, 0,
+	0, 1, 2,
+	2, 2, 2,
+};
+static const uint8_t one_then_two_flags[] = {0, 0, GL_DFA_ACCEPT};
+
 /* "contains ab": colors 0 other, 1 'a', 2 'b'. */
 static void
 test_contains_ab(void)
 {
-	static const uint16_t trans[] = {
-		0, 1, 0,
-		0, 1, 2,
-		2, 2, 2,
-	};
-	static const uint8_t flags[] = {0, 0, GL_DFA_ACCEPT};
-	GlDfaSpec	spec = spec_of(3, 3, trans, flags);
+	GlDfaSpec	spec = spec_of(3, 3, one_then_two_trans, one_then_two_flags);
 
 	memset(ascii, 0, sizeof(ascii));
 	ascii['a'] = 1;
@@ -84,13 +89,7 @@ test_contains_ab(void)
 static void
 test_two_letter_color(void)
 {
-	static const uint16_t trans[] = {
-		0, 1, 0,
-		0, 1, 2,
-		2, 2, 2,
-	};
-	static const uint8_t flags[] = {0, 0, GL_DFA_ACCEPT};
-	GlDfaSpec	spec = spec_of(3, 3, trans, flags);
+	GlDfaSpec	spec = spec_of(3, 3, one_then_two_trans, one_then_two_flags);
 
 	memset(ascii, 0, sizeof(ascii));
 	ascii['a'] = 1;
