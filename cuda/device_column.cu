@@ -26,6 +26,7 @@
 
 #include "device_column.h"
 #include "cuda_check.h"
+#include "program_cache.h"
 #include "kernels_common.cuh"
 
 /* Host staging buffer for uploads. */
@@ -563,6 +564,7 @@ gl_cuda_free(GlDeviceColumn *dcol)
 			free(dcol->match);
 		}
 		free(dcol->pairs);
+		gl_program_cache_free(dcol->programs);
 		free(dcol);
 		dcol = next;
 	}

@@ -114,7 +114,12 @@ typedef struct GlMatchResources
 	size_t		host_result_bytes;
 	void	   *host_listing;	/* a listed result's count, words, indices */
 	size_t		host_listing_bytes;
+	uint64_t	resident_stamp; /* the cached program whose blob and byte DFA
+								 * the scratch holds (program_cache.h); 0: none */
 } GlMatchResources;
+
+/* The prepared programs of a column, kept for queries that come again (program_cache.cu). */
+typedef struct GlProgramCache GlProgramCache;
 
 /*
  * How often each two adjacent bytes occur in a column's values, counted at
@@ -151,6 +156,7 @@ struct GlDeviceColumn
 	GlChunkIndex *chunks;
 	GlMatchResources *match;	/* NULL until the first match */
 	GlBytePairs *pairs;			/* the first part's: the column's; NULL if none */
+	GlProgramCache *programs;	/* the first part's; NULL until the first match */
 };
 
 /*

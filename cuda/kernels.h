@@ -22,10 +22,12 @@
  *			listed ones) runs the exact per-row automaton over the rows that
  *			start in its chunk and sets their result bits: the fallback for
  *			programs whose byte DFA is too large;
- *	nulls	NULL rows are cleared from the result;
- *	list	when the caller wants it, the result's nonzero words are listed
+ *	list	when the caller wants it, the result's nonzero words, NULL
+ *			rows taken out, are listed straight into pinned host memory
  *			(result_words.cu), so a selective match need not bring back
- *			its whole bitmap.
+ *			its whole bitmap;
+ *	nulls	otherwise, or when too many words are nonzero, NULL rows are
+ *			cleared from the bitmap before its copy to the host.
  *
  *-------------------------------------------------------------------------
  */
@@ -127,16 +129,26 @@ extern bool gl_launch_rows(const GlLaunch *l, GlProgramKind kind,
 extern bool gl_launch_mask_nulls(const GlLaunch *l, uint32_t *result);
 
 /*
- * The nonzero 64-bit words of result, listed (result_words.cu): their
- * indices, in order, into index (room for every word), their number into
- * *count, and the words of the first capacity of them into words.  temp:
- * CUB's temporary storage, of gl_list_words_temp_bytes.
+ * The nonzero 64-bit words of result with the column's NULL rows taken
+ * out, listed (result_words.cu): their indices, in order, into index
+ * (device scratch with room for every word) and their number into
+ * *count, then that number into host->count and, of the first capacity of them, the indices and words
+ * into host->index and host->words -- pinned host memory, written by the
+ * kernel itself.  temp: CUB's temporary storage, of
+ * gl_list_words_temp_bytes.
  */
+typedef struct GlHostListing
+{
+	uint32_t   *count;
+	uint32_t   *index;
+	uint64_t   *words;
+} GlHostListing;
+
 extern bool gl_list_words_temp_bytes(uint64_t nwords, size_t *bytes, char *errbuf,
 									 size_t errlen);
 extern bool gl_launch_list_words(const GlLaunch *l, const uint32_t *result, void *temp,
 								 size_t temp_bytes, uint32_t *index, uint32_t *count,
-								 uint32_t capacity, uint64_t *words);
+								 uint32_t capacity, const GlHostListing *host);
 
 /* Largest dynamic shared memory a block may have on the current device. */
 extern bool gl_shared_memory_limit(size_t *bytes, char *errbuf, size_t errlen);

@@ -21,13 +21,15 @@
  *	  MULTI							 Aho–Corasick skim, exact
  *	  LIKE, DFA						 rows(every chunk)
  *
- * then NULL rows are cleared.  The sieve and the stream are single
- * streaming passes; the others remain for automata too large for shared
- * memory.  Each part runs on its own stream with its own scratch
- * (GlMatchResources, device_column.h), so the parts of a split column
- * match at once from several threads; one part is matched by one thread
- * at a time.  The kernel time reported is measured with events around the
- * kernels (the program's copy and the bitmap's way back are not included).
+ * and NULL rows are taken out as the result comes back.  The sieve and
+ * the stream are single streaming passes; the others remain for automata
+ * too large for shared memory.  A program is prepared once for all parts
+ * and kept with the column for the next time (program_cache.cu).  Each
+ * part runs on its own stream with its own scratch (GlMatchResources,
+ * device_column.h), so the parts of a split column match at once from
+ * several threads; one part is matched by one thread at a time.  The
+ * kernel time reported is measured with events around the kernels (the
+ * program's copy and the result's way back are not included).
  *
  *-------------------------------------------------------------------------
  */
@@ -38,7 +40,7 @@
 #include <thread>
 #include <vector>
 
-#include "program_prep.h"
+#include "program_cache.h"
 #include "cuda_check.h"
 
 /* One match's view of its part's device scratch (GlMatchResources). */
@@ -52,18 +54,9 @@ typedef struct MatchScratch
 	uint32_t   *list_len;
 	uint32_t   *word_index;		/* listing: every nonzero word's index */
 	uint32_t   *word_count;
-	uint64_t   *words;			/* listing: the first `capacity` words */
 	void	   *list_temp;		/* listing: CUB's temporary storage */
 	size_t		list_temp_bytes;
 } MatchScratch;
-
-/* The pinned host side of a listing: count, indices, words. */
-typedef struct HostListing
-{
-	uint32_t   *count;
-	uint32_t   *index;
-	uint64_t   *words;
-} HostListing;
 
 static size_t
 align256(size_t n)
@@ -96,7 +89,7 @@ reserve_host(void **buffer, size_t *have, size_t need, char *errbuf, size_t errl
  */
 static bool
 prepare_resources(GlDeviceColumn *dcol, uint32_t blob_bytes, size_t byte_dfa_bytes,
-				  uint32_t capacity, MatchScratch *s, HostListing *h,
+				  uint32_t capacity, MatchScratch *s, GlHostListing *h,
 				  char *errbuf, size_t errlen)
 {
 	GlMatchResources *r = dcol->match;
@@ -114,8 +107,7 @@ prepare_resources(GlDeviceColumn *dcol, uint32_t blob_bytes, size_t byte_dfa_byt
 	{
 		if (!gl_list_words_temp_bytes(nwords, &list_temp, errbuf, errlen))
 			return false;
-		listing = align256(nwords * sizeof(uint32_t)) + 256 +
-			align256((size_t) capacity * sizeof(uint64_t)) + align256(list_temp);
+		listing = align256(nwords * sizeof(uint32_t)) + 256 + align256(list_temp);
 	}
 	need = blob + result + flags + list + listing;
 	if (r == NULL)
@@ -143,6 +135,7 @@ prepare_resources(GlDeviceColumn *dcol, uint32_t blob_bytes, size_t byte_dfa_byt
 		cudaFree(r->scratch);
 		r->scratch = NULL;
 		r->scratch_bytes = 0;
+		r->resident_stamp = 0;
 		if (!gl_cuda_ok(cudaMalloc(&r->scratch, need + need / 4),
 						"cudaMalloc (match scratch)", errbuf, errlen))
 			return false;
@@ -168,9 +161,7 @@ prepare_resources(GlDeviceColumn *dcol, uint32_t blob_bytes, size_t byte_dfa_byt
 	p += list;
 	s->word_index = (uint32_t *) p;
 	s->word_count = (uint32_t *) (p + align256(nwords * sizeof(uint32_t)));
-	s->words = (uint64_t *) (p + align256(nwords * sizeof(uint32_t)) + 256);
-	s->list_temp = p + align256(nwords * sizeof(uint32_t)) + 256 +
-		align256((size_t) capacity * sizeof(uint64_t));
+	s->list_temp = p + align256(nwords * sizeof(uint32_t)) + 256;
 	s->list_temp_bytes = list_temp;
 
 	/* host listing: the count first (8-byte slot), then words, then indices */
@@ -265,102 +256,37 @@ run_plan(const GlLaunch *l, const GlPreparedProgram *pp, const GlKernelProgram *
 			ok = gl_launch_rows(l, pp->kind, kp, NULL, s->list_len, s->result);
 			break;
 	}
-	return ok && gl_launch_mask_nulls(l, s->result);
+	return ok;
 }
 
 /*
- * Prepare prog once for every part of dcol, within the smallest shared
- * memory of their devices (the parts' GPUs are normally alike), with the
- * column's byte pairs for the sieve's probes.  The caller's current
- * device is left as it was: it places the next upload.
- */
-static bool
-prepare_for_parts(const GlDeviceColumn *dcol, const GlProgram *prog, GlPrepareChoices choices,
-				  GlPreparedProgram *pp, size_t *shared_limit, char *errbuf, size_t errlen)
-{
-	int			current;
-	bool		ok;
-
-	memset(pp, 0, sizeof(*pp));
-	if (!gl_cuda_ok(cudaGetDevice(&current), "cudaGetDevice", errbuf, errlen))
-		return false;
-	*shared_limit = SIZE_MAX;
-	ok = true;
-	for (const GlDeviceColumn *part = dcol; ok && part != NULL; part = part->next)
-	{
-		size_t		limit;
-
-		ok = gl_cuda_ok(cudaSetDevice(part->device), "cudaSetDevice", errbuf, errlen) &&
-			gl_shared_memory_limit(&limit, errbuf, errlen);
-		if (ok && limit < *shared_limit)
-			*shared_limit = limit;
-	}
-	cudaSetDevice(current);
-	choices.pairs = dcol->pairs;
-	return ok && gl_prepare_program_with(prog, *shared_limit, &choices, pp, errbuf, errlen);
-}
-
-/*
- * Listed words that travel with their count, before it is known: a
- * selective query's few words then need one synchronization, not two
- * (12 kB more on the bus, against a round trip of about 10 us).
- */
-static const uint32_t LISTED_WITH_COUNT = 1024;
-
-/* Words [from, to) of a listing, and their indices, to the pinned host side. */
-static bool
-copy_listed(const GlLaunch *l, const MatchScratch *scratch, const HostListing *host,
-			uint32_t from, uint32_t to)
-{
-	return from >= to ||
-		(gl_cuda_ok(cudaMemcpyAsync(host->index + from, scratch->word_index + from,
-									(to - from) * sizeof(uint32_t), cudaMemcpyDeviceToHost,
-									l->stream),
-					"cudaMemcpyAsync (word indices)", l->errbuf, l->errlen) &&
-		 gl_cuda_ok(cudaMemcpyAsync(host->words + from, scratch->words + from,
-									(to - from) * sizeof(uint64_t), cudaMemcpyDeviceToHost,
-									l->stream),
-					"cudaMemcpyAsync (words)", l->errbuf, l->errlen));
-}
-
-/*
- * Bring the part's result back to the host: listed (out->listed) when
- * out->capacity > 0 and at most that many words are nonzero, else the
- * whole bitmap into out->bits.
+ * Bring the part's result, its NULL rows taken out, back to the host:
+ * listed (out->listed) when out->capacity > 0 and at most that many words
+ * are nonzero -- the listing then waits on one synchronization and no
+ * copies -- else the whole bitmap into out->bits.
  */
 static bool
 fetch_result(GlDeviceColumn *dcol, const GlLaunch *l, const MatchScratch *scratch,
-			 const HostListing *host, GlCudaResult *out)
+			 const GlHostListing *host, GlCudaResult *out)
 {
 	GlMatchResources *r = dcol->match;
 	size_t		result_bytes = gl_bitmap_words(dcol->nrows) * sizeof(uint64_t);
-	uint32_t	first = (uint32_t) (out->capacity < LISTED_WITH_COUNT ?
-									out->capacity : LISTED_WITH_COUNT);
-	uint32_t	n;
 
 	out->listed = false;
 	out->nwords = 0;
 	if (out->capacity > 0)
 	{
+		uint32_t	n;
+
 		if (!gl_launch_list_words(l, scratch->result, scratch->list_temp,
 								  scratch->list_temp_bytes, scratch->word_index,
-								  scratch->word_count, (uint32_t) out->capacity,
-								  scratch->words) ||
-			!gl_cuda_ok(cudaMemcpyAsync(host->count, scratch->word_count, sizeof(uint32_t),
-										cudaMemcpyDeviceToHost, l->stream),
-						"cudaMemcpyAsync (listed words)", l->errbuf, l->errlen) ||
-			!copy_listed(l, scratch, host, 0, first) ||
+								  scratch->word_count, (uint32_t) out->capacity, host) ||
 			!gl_cuda_ok(cudaStreamSynchronize(l->stream), "listing the result's words",
 						l->errbuf, l->errlen))
 			return false;
 		n = *host->count;
 		if (n <= out->capacity)
 		{
-			if (n > first &&
-				(!copy_listed(l, scratch, host, first, n) ||
-				 !gl_cuda_ok(cudaStreamSynchronize(l->stream), "copying the listed words",
-							 l->errbuf, l->errlen)))
-				return false;
 			memcpy(out->word_index, host->index, n * sizeof(uint32_t));
 			memcpy(out->words, host->words, n * sizeof(uint64_t));
 			out->listed = true;
@@ -368,7 +294,8 @@ fetch_result(GlDeviceColumn *dcol, const GlLaunch *l, const MatchScratch *scratc
 			return true;
 		}
 	}
-	if (!gl_cuda_ok(cudaMemcpyAsync(r->host_result, scratch->result, result_bytes,
+	if (!gl_launch_mask_nulls(l, scratch->result) ||
+		!gl_cuda_ok(cudaMemcpyAsync(r->host_result, scratch->result, result_bytes,
 									cudaMemcpyDeviceToHost, l->stream),
 					"cudaMemcpyAsync (result)", l->errbuf, l->errlen) ||
 		!gl_cuda_ok(cudaStreamSynchronize(l->stream), "copying the result", l->errbuf,
@@ -380,17 +307,20 @@ fetch_result(GlDeviceColumn *dcol, const GlLaunch *l, const MatchScratch *scratc
 
 /*
  * One part of a column (device_column.h): its rows' slice of the result,
- * in out (whose bits point at the part's slice).  fail: report a device
- * error without running (tests of the fallback).
+ * in out (whose bits point at the part's slice).  The program's blob and
+ * byte DFA go to the part's scratch unless it holds them from the last
+ * match.  fail: report a device error without running (tests of the
+ * fallback).
  */
 static bool
-match_part(GlDeviceColumn *dcol, const GlPreparedProgram *pp, size_t shared_limit,
-		   bool fail, GlCudaResult *out, double *kernel_ms, char *errbuf, size_t errlen)
+match_part(GlDeviceColumn *dcol, const GlCachedProgram *cp, bool fail, GlCudaResult *out,
+		   double *kernel_ms, char *errbuf, size_t errlen)
 {
+	const GlPreparedProgram *pp = cp->pp;
 	GlKernelProgram kp;
 	GlLaunch	launch;
 	MatchScratch scratch;
-	HostListing host;
+	GlHostListing host;
 	cudaStream_t stream;
 	GlStreamTable byte_dfa;
 	float		ms = 0;
@@ -413,22 +343,25 @@ match_part(GlDeviceColumn *dcol, const GlPreparedProgram *pp, size_t shared_limi
 						   &scratch, &host, errbuf, errlen))
 		return false;
 	stream = dcol->match->stream;
-	ok = gl_cuda_ok(cudaMemcpyAsync(scratch.blob, pp->blob, pp->blob_bytes,
-									cudaMemcpyHostToDevice, stream),
-					"cudaMemcpyAsync (program)", errbuf, errlen) &&
-		(byte_dfa.bytes == 0 ||
-		 gl_cuda_ok(cudaMemcpyAsync(scratch.byte_dfa, byte_dfa.table, byte_dfa.bytes,
-									cudaMemcpyHostToDevice, stream),
-					"cudaMemcpyAsync (byte DFA)", errbuf, errlen));
-	if (!ok)
-		return false;
+	if (dcol->match->resident_stamp != cp->stamp)
+	{
+		dcol->match->resident_stamp = 0;
+		if (!gl_cuda_ok(cudaMemcpyAsync(scratch.blob, pp->blob, pp->blob_bytes,
+										cudaMemcpyHostToDevice, stream),
+						"cudaMemcpyAsync (program)", errbuf, errlen) ||
+			(byte_dfa.bytes > 0 &&
+			 !gl_cuda_ok(cudaMemcpyAsync(scratch.byte_dfa, byte_dfa.table, byte_dfa.bytes,
+										 cudaMemcpyHostToDevice, stream),
+						 "cudaMemcpyAsync (byte DFA)", errbuf, errlen)))
+			return false;
+	}
 
 	kp.blob = scratch.blob;
 	kp.blob_bytes = pp->blob_bytes;
 	kp.aux_off = pp->aux_off;
 	kp.warmup_bytes = pp->warmup_bytes;
 	kp.in_shared = pp->in_shared;
-	kp.shared_limit = (uint32_t) shared_limit;
+	kp.shared_limit = (uint32_t) cp->shared_limit;
 	launch.dcol = dcol;
 	launch.stream = stream;
 	launch.errbuf = errbuf;
@@ -442,7 +375,10 @@ match_part(GlDeviceColumn *dcol, const GlPreparedProgram *pp, size_t shared_limi
 		gl_cuda_ok(cudaEventElapsedTime(&ms, dcol->match->start, dcol->match->stop),
 				   "cudaEventElapsedTime", errbuf, errlen);
 	if (ok)
+	{
 		*kernel_ms = ms;
+		dcol->match->resident_stamp = cp->stamp;
+	}
 	return ok;
 }
 
@@ -452,8 +388,8 @@ match_part(GlDeviceColumn *dcol, const GlPreparedProgram *pp, size_t shared_limi
  * whole (no listing).  The kernel time is the slowest part's.
  */
 static bool
-match_parts(GlDeviceColumn *dcol, const GlPreparedProgram *pp, size_t shared_limit,
-			int fail_part, uint64_t *result, double *kernel_ms, char *errbuf, size_t errlen)
+match_parts(GlDeviceColumn *dcol, const GlCachedProgram *cp, int fail_part, uint64_t *result,
+			double *kernel_ms, char *errbuf, size_t errlen)
 {
 	struct PartRun
 	{
@@ -472,11 +408,10 @@ match_parts(GlDeviceColumn *dcol, const GlPreparedProgram *pp, size_t shared_lim
 		runs.push_back(PartRun{part, k == fail_part, 0, false, ""});
 	for (PartRun &r : runs)
 	{
-		auto		run = [&r, pp, shared_limit, result]() {
+		auto		run = [&r, cp, result]() {
 			GlCudaResult slice = {result + r.part->first_row / 64};
 
-			r.ok = match_part(r.part, pp, shared_limit, r.fail, &slice, &r.ms, r.err,
-							  sizeof(r.err));
+			r.ok = match_part(r.part, cp, r.fail, &slice, &r.ms, r.err, sizeof(r.err));
 		};
 
 		/* without a thread, run here */
@@ -502,33 +437,30 @@ match_parts(GlDeviceColumn *dcol, const GlPreparedProgram *pp, size_t shared_lim
 	return ok;
 }
 
+/* prog prepared once (or found prepared) for every part of dcol, then matched. */
 static bool
 match_column(GlDeviceColumn *dcol, const GlProgram *prog, const GlPrepareChoices *choices,
 			 int fail_part, GlCudaResult *result, double *kernel_ms, char *errbuf, size_t errlen)
 {
-	GlPreparedProgram pp;
-	size_t		shared_limit;
+	GlCachedProgram cp;
 	bool		ok;
 
 	*kernel_ms = 0;
 	result->listed = false;
 	result->nwords = 0;
-	ok = prepare_for_parts(dcol, prog, *choices, &pp, &shared_limit, errbuf, errlen);
+	ok = gl_program_cache_lookup(dcol, prog, choices, &cp, errbuf, errlen);
 	/* no exception may reach the server's C code (the parts' vectors, threads) */
 	try
 	{
 		if (ok && dcol->next == NULL)
-			ok = match_part(dcol, &pp, shared_limit, fail_part == 0, result, kernel_ms,
-							errbuf, errlen);
+			ok = match_part(dcol, &cp, fail_part == 0, result, kernel_ms, errbuf, errlen);
 		else if (ok)
-			ok = match_parts(dcol, &pp, shared_limit, fail_part, result->bits, kernel_ms,
-							 errbuf, errlen);
+			ok = match_parts(dcol, &cp, fail_part, result->bits, kernel_ms, errbuf, errlen);
 	}
 	catch (...)
 	{
 		ok = gl_cuda_fail("out of host memory matching a split column", errbuf, errlen);
 	}
-	gl_prepared_free(&pp);
 	return ok;
 }
 

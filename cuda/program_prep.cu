@@ -358,6 +358,11 @@ gl_prepare_program_with(const GlProgram *prog, size_t shared_limit,
 		pp->sieve.window == 0 && pp->sieve.probe_pos >= 0 && choices->pairs != NULL)
 		gl_choose_probes(pp->sieve_masks, pp->sieve_start, pp->sieve.nchars, choices->pairs,
 						 &pp->sieve);
+	/* pp outlives the caller's program (program_cache.cu): its run is in pp's copy */
+	if (pp->sieve_masks != NULL)
+		pp->sieve_masks = (const GlCharMasks *) ((const char *) pp->blob +
+												 ((const char *) pp->sieve_masks -
+												  (const char *) prog));
 	return true;
 }
 

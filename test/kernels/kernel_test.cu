@@ -1181,7 +1181,49 @@ run_crowded_chunk_case(void)
 	gl_column_free(&col);
 }
 
-/* Upload half (in nparts parts), then append the rest in uneven pieces. */
+/*
+ * Programs that come again (program_cache.cu): more programs than a
+ * column keeps, pairs of them alike in size ('%ab%' and '%ba%'), matched
+ * in rounds forwards and backwards, so that
+ * some come from the cache with their blob still on the device, some from
+ * the cache after another program's copy, and some are prepared again
+ * after their eviction; every answer against the CPU engine's.
+ */
+static void
+run_repeated_programs(GlDeviceColumn *dcol, const GlColumn *col, const std::string &colname)
+{
+	static const char *const patterns[] = {"%ab%", "%ba%", "%a_b%", "%b_a%", "%a%b%", "%abc%"};
+	const int	npatterns = sizeof(patterns) / sizeof(patterns[0]);
+	std::vector<GlProgram *> progs;
+	std::vector<std::vector<uint64_t>> cpu;
+
+	for (const char *pattern : patterns)
+	{
+		const char *error;
+
+		progs.push_back(gl_build_like(pattern, strlen(pattern), false, NULL, NULL, &error));
+		cpu.emplace_back(gl_bitmap_words(col->nrows) + 1);
+		gl_cpu_match_column(progs.back(), col, cpu.back().data(), 2);
+	}
+	for (int round = 0; round < 3; round++)
+		for (int k = 0; k < npatterns; k++)
+		{
+			int			i = round % 2 ? npatterns - 1 - k : k;
+			std::string what = colname + " round " + std::to_string(round) + " LIKE '" +
+				patterns[i] + "'";
+
+			compare_plan(dcol, col, progs[i], cpu[i], UINT32_MAX, true, what);
+			if (dcol->next == NULL)
+				compare_listed(dcol, col, progs[i], cpu[i], what);
+		}
+	for (GlProgram *prog : progs)
+		free(prog);
+}
+
+/*
+ * Upload half (in nparts parts), then append the rest in uneven pieces,
+ * programs matched before the appends coming again after them.
+ */
 static void
 run_append_case(const GlColumn *col, int nparts = 1)
 {
@@ -1201,6 +1243,8 @@ run_append_case(const GlColumn *col, int nparts = 1)
 						 gl_column_is_null(col, row) ? GL_ROW_IS_NULL : 0);
 	}
 	dcol = upload(&part, "first half for append", nparts);
+	if (dcol != NULL)
+		run_repeated_programs(dcol, &part, "before appending");
 	while (dcol != NULL && ok && row < col->nrows)
 	{
 		uint64_t	first = row;
@@ -1219,6 +1263,7 @@ run_append_case(const GlColumn *col, int nparts = 1)
 	if (dcol == NULL)
 		return;
 	tap(ok, std::string("append in pieces") + (ok ? "" : std::string(": ") + err));
+	run_repeated_programs(dcol, &part, "appended");
 	run_like_cases(dcol, &part, "appended", 30, false);
 	run_dfa_cases(dcol, &part, "appended", 10);
 	gl_cuda_free(dcol);
