@@ -16,6 +16,7 @@
 #include "postgres.h"
 
 #include <limits.h>
+#include <unistd.h>
 
 #include "fmgr.h"
 #include "miscadmin.h"
@@ -168,4 +169,24 @@ gl_define_settings(void)
 								PGC_POSTMASTER, GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
 	}
 	MarkGUCPrefixReserved("gpulike");
+}
+
+int
+gl_online_cpus(void)
+{
+	static int	online = 0;
+
+	if (online == 0)
+	{
+		long		cores = sysconf(_SC_NPROCESSORS_ONLN);
+
+		online = cores > 0 ? (int) cores : 1;
+	}
+	return online;
+}
+
+int
+gl_cpu_engine_threads(void)
+{
+	return gl_cpu_threads > 0 ? gl_cpu_threads : gl_online_cpus();
 }

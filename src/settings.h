@@ -2,7 +2,7 @@
  *
  * settings.h
  *	  gpulike's settings (GUC variables), read by every room; written only
- *	  by settings.c.
+ *	  by settings.c.  Also what the CPU count they default to is.
  *
  *-------------------------------------------------------------------------
  */
@@ -49,6 +49,14 @@ extern int	gl_recheck_choice;
 extern bool gl_enable_parallel;
 extern bool gl_enable_count;
 extern int	gl_fallback_log_level;
+
+/*
+ * CPUs online, asked of the system once per process (each read opens a
+ * file in /sys, and planning asks several times a query); and the CPU
+ * engine's threads: gpulike.cpu_threads, or every CPU online with 0.
+ */
+extern int	gl_online_cpus(void);
+extern int	gl_cpu_engine_threads(void);
 
 /* Was the library loaded by shared_preload_libraries? */
 extern bool gl_preloaded;

@@ -62,7 +62,6 @@
 #include "postgres.h"
 
 #include <math.h>
-#include <unistd.h>
 
 #include "access/table.h"
 #include "catalog/pg_am.h"
@@ -103,20 +102,6 @@ const CustomPathMethods gl_path_methods = {
 	.PlanCustomPath = plan_gpulike_path,
 };
 
-static int
-online_cpus(void)
-{
-	long		cores = sysconf(_SC_NPROCESSORS_ONLN);
-
-	return cores > 0 ? (int) cores : 1;
-}
-
-static int
-server_cpu_threads(void)
-{
-	return gl_cpu_threads > 0 ? gl_cpu_threads : online_cpus();
-}
-
 /*
  * How many participants share a partial path's work: the workers, and the
  * leader less and less as it has more workers to serve (the convention of
@@ -132,7 +117,7 @@ gl_parallel_divisor(int parallel_workers)
 
 	if (parallel_leader_participation && parallel_workers < 4)
 		divisor += 1.0 - 0.3 * parallel_workers;
-	return Min(Max(divisor, 1.0), online_cpus());
+	return Min(Max(divisor, 1.0), gl_online_cpus());
 }
 
 /* Distinct heap pages holding ncandidates of rel's tuples (Mackert-Lohman). */
@@ -176,9 +161,9 @@ gl_cost_scan(PlannerInfo *root, RelOptInfo *rel, Path *path,
 	*startup = gl_request_cost + filter_cost.startup + recheck_cost.startup +
 		rel->tuples * list_length(in->attnums) *
 		(in->on_device ? GL_GPU_ENGINE_ROW_COST :
-		 GL_CPU_ENGINE_ROW_COST / server_cpu_threads());
+		 GL_CPU_ENGINE_ROW_COST / gl_cpu_engine_threads());
 	if (path->parallel_workers > 0 && !in->on_device &&
-		server_cpu_threads() + path->parallel_workers > online_cpus())
+		gl_cpu_engine_threads() + path->parallel_workers > gl_online_cpus())
 		*startup += parallel_setup_cost;
 
 	/*
@@ -324,7 +309,7 @@ parallel_workers_for(double pages_read)
 	double		workers = floor(pages_read / per_worker);
 
 	workers = Min(workers, max_parallel_workers_per_gather);
-	workers = Min(workers, online_cpus());
+	workers = Min(workers, gl_online_cpus());
 	return (int) Max(workers, 0);
 }
 

@@ -19,8 +19,6 @@
  */
 #include "postgres.h"
 
-#include <unistd.h>
-
 #include "server/engines.h"
 #include "settings.h"
 #ifdef GPULIKE_HAVE_CUDA
@@ -112,17 +110,6 @@ gl_engines_gpu_name(void)
 #endif
 }
 
-int
-gl_engines_cpu_threads(void)
-{
-	long		cores;
-
-	if (gl_cpu_threads > 0)
-		return gl_cpu_threads;
-	cores = sysconf(_SC_NPROCESSORS_ONLN);
-	return cores > 0 ? (int) cores : 1;
-}
-
 uint64
 gl_engines_device_budget(void)
 {
@@ -140,7 +127,7 @@ gl_engines_describe(GlStatusInfo *info)
 {
 	strlcpy(info->engine, gpu_ready ? "cuda" : "cpu", sizeof(info->engine));
 	strlcpy(info->cpu_reason, cpu_reason, sizeof(info->cpu_reason));
-	info->cpu_threads = gl_engines_cpu_threads();
+	info->cpu_threads = gl_cpu_engine_threads();
 	info->has_device = false;
 	info->ndevices = 0;
 #ifdef GPULIKE_HAVE_CUDA

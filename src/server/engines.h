@@ -19,7 +19,6 @@ extern void gl_engines_start(void);
 extern bool gl_engines_gpu_ready(void);
 extern int	gl_engines_device_count(void);	/* GPUs the server uses */
 extern const char *gl_engines_gpu_name(void);	/* the first one's */
-extern int	gl_engines_cpu_threads(void);
 /* Device bytes the cached columns' copies may take over all GPUs. */
 extern uint64 gl_engines_device_budget(void);
 

@@ -116,7 +116,7 @@ static bool
 cpu_match(const GlProgram *prog, GlStoredColumn *sc, uint64 *bits, MatchRun *run)
 {
 	run->used_cpu = true;
-	if (gl_cpu_match_column(prog, &sc->col, bits, gl_engines_cpu_threads()) ||
+	if (gl_cpu_match_column(prog, &sc->col, bits, gl_cpu_engine_threads()) ||
 		gl_cpu_match_column(prog, &sc->col, bits, 1))
 		return true;
 	elog(LOG, "gpulike: CPU engine could not run a program; all rows are candidates");
@@ -384,7 +384,7 @@ describe_engine(const MatchRun *run, GlMatchResult *result)
 	}
 #endif
 	snprintf(result->engine, sizeof(result->engine), "cpu (%d threads)",
-			 gl_engines_cpu_threads());
+			 gl_cpu_engine_threads());
 }
 
 /*
@@ -408,7 +408,7 @@ build_answer(Operand *op, const GlVisibleBlocks *visible, bool exact,
 		if (visible != NULL && (!exact || !gl_column_index_pages(col)))
 			visible = NULL;
 		return gl_answer_from_rows(col, op->bits, visible,
-								   gl_engines_cpu_threads(), answer);
+								   gl_cpu_engine_threads(), answer);
 	}
 	return gl_answer_from_tids(op->tids, op->ntids, answer);
 }

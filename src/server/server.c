@@ -214,7 +214,7 @@ gl_server_main(Datum main_arg)
 	ereport(LOG,
 			(errmsg("gpulike server started: %s engine, %d CPU threads",
 					gl_engines_gpu_ready() ? "cuda" : "cpu",
-					gl_engines_cpu_threads())));
+					gl_cpu_engine_threads())));
 
 	for (;;)
 	{
