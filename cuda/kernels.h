@@ -100,16 +100,27 @@ typedef struct GlLaunch
 extern bool gl_resident_grid(const void *kernel, int block, uint32_t shared, uint64_t nthreads,
 							 const GlLaunch *l, unsigned *grid);
 
-/* A byte DFA's table as the stream kernel reads it (byte_dfa.h). */
+/* The stream kernel's tables. */
+typedef enum GlStreamForm
+{
+	GL_STREAM_COMPACT,			/* a byte DFA, one-byte entries (byte_dfa.h) */
+	GL_STREAM_WIDE,				/* a byte DFA, 32-bit entries */
+	GL_STREAM_CLASSED			/* Aho–Corasick over byte classes (classed_table.h) */
+} GlStreamForm;
+
+/* A table as the stream kernel reads it. */
 typedef struct GlStreamTable
 {
 	const void *table;			/* device copy */
 	uint32_t	bytes;
-	bool		compact;		/* one-byte entries; else 32-bit ones */
+	GlStreamForm form;
+	uint32_t	classed_root;	/* GL_STREAM_CLASSED: the root's value */
 } GlStreamTable;
 
-/* The byte DFA over every chunk: exact. */
+/* The table's automaton over every chunk: exact. */
 extern bool gl_launch_stream(const GlLaunch *l, const GlStreamTable *table, uint32_t *result);
+/* Bytes a table may take beside the stream kernel's stage. */
+extern uint32_t gl_stream_table_room(uint32_t shared_limit);
 /* Most byte DFA states whose table (compact or wide) fits beside the stream kernel's stage. */
 extern uint32_t gl_stream_max_states(uint32_t shared_limit, bool compact);
 

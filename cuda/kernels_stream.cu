@@ -69,6 +69,7 @@
 #include "kernels.h"
 #include "cuda_check.h"
 #include "byte_dfa.h"
+#include "classed_table.h"
 #include "chunk_scan.cuh"
 
 static const int STREAM_BLOCK = 256;
@@ -210,6 +211,56 @@ struct CompactAutomaton
 };
 
 /*
+ * Two-byte entries over byte classes (classed_table.h), for Aho–Corasick
+ * automata too large for the compact table: the byte's class (times two)
+ * from the first 256 bytes, then the entry at byte offset 256 + 2 *
+ * state + that, loaded sign-extended so that its flag is bit 31 -- a
+ * class load, a shift-and-add, the entry's load, then the funnel shift
+ * that records the flag and the mask, as the wide table.  The root's
+ * value depends on the automaton (classes per state), so it travels with
+ * the automaton into the kernel.
+ */
+struct ClassedAutomaton : GlRecordedHits
+{
+	/* a row's answer comes on its separator (gl_words_to_list()) */
+	static constexpr bool hits_end_rows = true;
+	static constexpr uint32_t skip = 0;
+	uint32_t	start;
+
+	__device__ __forceinline__ uint32_t entry(uint32_t state, uint32_t b) const
+	{
+		const uint8_t *shared = reinterpret_cast<const uint8_t *>(stream_shared);
+
+		return (uint32_t) *reinterpret_cast<const int16_t *>(shared + 256 + (state << 1) +
+															 shared[b]);
+	}
+
+	__device__ __forceinline__ uint32_t step(uint32_t state, uint32_t part, int k,
+											 uint32_t &hits) const
+	{
+		uint32_t	e = entry(state, gl_byte_in(part, k));
+
+		hits = gl_shift_in_hit(hits, e);
+		return e & (GL_CLASSED_FLAG - 1);
+	}
+
+	__device__ __forceinline__ uint32_t hit_word(uint32_t hits) const
+	{
+		return hits;
+	}
+
+	__device__ __forceinline__ bool flagged(uint32_t e) const
+	{
+		return (e & 0x80000000u) != 0;
+	}
+
+	__device__ __forceinline__ uint32_t next(uint32_t e) const
+	{
+		return e & (GL_CLASSED_FLAG - 1);
+	}
+};
+
+/*
  * Step the 16 bytes of word up to the first separator, if any: true, and
  * whether the row that ends there matches in *matches; else false, state
  * stepped past them all.
@@ -292,11 +343,10 @@ template <class A>
 __global__ static void __launch_bounds__(STREAM_BLOCK, 4)
 stream_kernel(const uint8_t *__restrict__ data, uint64_t nchunks,
 			  const GlChunkIndex *__restrict__ chunks, uint32_t nrows,
-			  const uint4 *__restrict__ table, uint32_t table_bytes, uint32_t *result)
+			  const uint4 *__restrict__ table, uint32_t table_bytes, A a, uint32_t *result)
 {
 	uint32_t	lane = threadIdx.x % 32;
 	uint4	   *warp_stage = gl_warp_stage(stream_shared + table_bytes / 16, STAGE_BUFFERS);
-	A			a;
 
 	for (uint32_t i = threadIdx.x; i < table_bytes / 16; i += blockDim.x)
 		stream_shared[i] = __ldg(&table[i]);
@@ -306,10 +356,10 @@ stream_kernel(const uint8_t *__restrict__ data, uint64_t nchunks,
 		 base < nchunks; base += (uint64_t) gridDim.x * blockDim.x * CHUNKS_PER_THREAD)
 	{
 		uint64_t	first = base + threadIdx.x * CHUNKS_PER_THREAD;
-		uint32_t	state = A::start;
+		uint32_t	state = a.start;
 
 		if (first < nchunks && chunks[first].back != 0)
-			state = A::skip;
+			state = a.skip;
 #pragma unroll 1
 		for (uint32_t c = 0; c < CHUNKS_PER_THREAD; c++)
 		{
@@ -329,7 +379,7 @@ stream_kernel(const uint8_t *__restrict__ data, uint64_t nchunks,
 			 * a zero byte, the last separator or the zero tail, so no row
 			 * is open there.)
 			 */
-			if (inside && c + 1 == CHUNKS_PER_THREAD && state != A::skip &&
+			if (inside && c + 1 == CHUNKS_PER_THREAD && state != a.skip &&
 				(last_bytes >> 24) != 0)
 				finish_open_row(a, state, data, chunks, chunk + 1, nrows, result);
 			if (__any_sync(0xFFFFFFFF, inside && gl_any_hit(a, records)))
@@ -341,10 +391,10 @@ stream_kernel(const uint8_t *__restrict__ data, uint64_t nchunks,
 
 template <class A>
 static bool
-launch_stream_with(const GlLaunch *l, const void *table, uint32_t table_bytes, uint32_t *result)
+launch_stream_with(const GlLaunch *l, const A &a, const GlStreamTable *table, uint32_t *result)
 {
 	const GlDeviceColumn *dcol = l->dcol;
-	uint32_t	shared = STAGE_BYTES + table_bytes;
+	uint32_t	shared = STAGE_BYTES + table->bytes;
 	uint64_t	threads = (dcol->nchunks + CHUNKS_PER_THREAD - 1) / CHUNKS_PER_THREAD;
 	unsigned	grid;
 
@@ -353,22 +403,35 @@ launch_stream_with(const GlLaunch *l, const void *table, uint32_t table_bytes, u
 		return false;
 	stream_kernel<A><<<grid, STREAM_BLOCK, shared, l->stream>>>
 		(dcol->data, dcol->nchunks, dcol->chunks, (uint32_t) dcol->nrows,
-		 (const uint4 *) table, table_bytes, result);
+		 (const uint4 *) table->table, table->bytes, a, result);
 	return gl_cuda_ok(cudaGetLastError(), "launching the stream kernel", l->errbuf, l->errlen);
 }
 
 bool
 gl_launch_stream(const GlLaunch *l, const GlStreamTable *table, uint32_t *result)
 {
-	if (table->compact)
-		return launch_stream_with<CompactAutomaton>(l, table->table, table->bytes, result);
-	return launch_stream_with<WideAutomaton>(l, table->table, table->bytes, result);
+	switch (table->form)
+	{
+		case GL_STREAM_COMPACT:
+			return launch_stream_with(l, CompactAutomaton(), table, result);
+		case GL_STREAM_WIDE:
+			return launch_stream_with(l, WideAutomaton(), table, result);
+		case GL_STREAM_CLASSED:
+			break;
+	}
+	return launch_stream_with(l, ClassedAutomaton{{}, table->classed_root}, table, result);
+}
+
+uint32_t
+gl_stream_table_room(uint32_t shared_limit)
+{
+	return shared_limit > STAGE_BYTES ? shared_limit - STAGE_BYTES : 0;
 }
 
 uint32_t
 gl_stream_max_states(uint32_t shared_limit, bool compact)
 {
-	uint32_t	room = shared_limit > STAGE_BYTES ? shared_limit - STAGE_BYTES : 0;
+	uint32_t	room = gl_stream_table_room(shared_limit);
 
 	if (!compact)
 		return room / (256 * sizeof(uint32_t));

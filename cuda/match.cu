@@ -186,7 +186,7 @@ plan_of(const GlPreparedProgram *pp)
 {
 	if (pp->skim == GL_SKIM_SIEVE && pp->skim_exact)
 		return GL_PLAN_SIEVE;
-	if (pp->byte_dfa.nstates > 0)
+	if (pp->byte_dfa.nstates > 0 || pp->classed.nstates > 0)
 		return GL_PLAN_STREAM;
 	if (pp->skim == GL_SKIM_MULTI)
 		return GL_PLAN_SKIM;
@@ -203,7 +203,8 @@ gl_plan_name(const GlPreparedProgram *pp)
 		case GL_PLAN_SIEVE:
 			return "sieve";
 		case GL_PLAN_STREAM:
-			return pp->compact ? "stream" : "stream-wide";
+			return pp->classed.nstates > 0 ? "stream-classed" :
+				pp->compact ? "stream" : "stream-wide";
 		case GL_PLAN_SKIM:
 			return "skim";
 		case GL_PLAN_SIEVE_ROWS:

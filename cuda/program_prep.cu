@@ -311,6 +311,24 @@ try_byte_dfa(const GlProgram *prog, size_t shared_limit, uint32_t max_states,
 		gl_byte_dfa_free(&pp->byte_dfa);
 }
 
+/*
+ * An Aho–Corasick automaton with no byte DFA (too many states for the
+ * compact table): its classed table, where it fits, so the stream kernel
+ * decides rows instead of the skim reporting every literal (classed_table.h).
+ */
+static void
+try_classed_table(const GlProgram *prog, size_t shared_limit, uint32_t max_states,
+				  GlPreparedProgram *pp)
+{
+	uint32_t	limit = shared_limit > UINT32_MAX ? UINT32_MAX : (uint32_t) shared_limit;
+
+	if (pp->skim != GL_SKIM_MULTI || pp->byte_dfa.nstates > 0 ||
+		!gl_build_classed_table(prog, gl_stream_table_room(limit), &pp->classed))
+		return;
+	if (pp->classed.nstates > max_states)
+		gl_classed_table_free(&pp->classed);
+}
+
 static bool
 prepare_kind(const GlProgram *prog, size_t shared_limit, GlPreparedProgram *pp,
 			 char *errbuf, size_t errlen)
@@ -353,6 +371,7 @@ gl_prepare_program_with(const GlProgram *prog, size_t shared_limit,
 		return false;
 	try_byte_dfa(prog, shared_limit, choices->max_stream_states, choices->compact_ok,
 				 choices->sieve_first, pp);
+	try_classed_table(prog, shared_limit, choices->max_stream_states, pp);
 	/* a sieve that runs on its probes takes them from the column's text */
 	if (pp->skim == GL_SKIM_SIEVE && (pp->skim_exact || pp->byte_dfa.nstates == 0) &&
 		pp->sieve.window == 0 && pp->sieve.probe_pos >= 0 && choices->pairs != NULL)
@@ -378,14 +397,23 @@ gl_prepare_program(const GlProgram *prog, size_t shared_limit, uint32_t max_stre
 void
 gl_stream_table_host(const GlPreparedProgram *pp, GlStreamTable *table)
 {
-	table->compact = pp->compact;
-	if (pp->compact)
+	memset(table, 0, sizeof(*table));
+	if (pp->classed.nstates > 0)
 	{
+		table->form = GL_STREAM_CLASSED;
+		table->table = pp->classed.table;
+		table->bytes = pp->classed.bytes;
+		table->classed_root = gl_classed_root(&pp->classed);
+	}
+	else if (pp->compact)
+	{
+		table->form = GL_STREAM_COMPACT;
 		table->table = pp->byte_dfa.compact;
 		table->bytes = gl_byte_dfa_compact_bytes(pp->byte_dfa.nstates);
 	}
 	else
 	{
+		table->form = GL_STREAM_WIDE;
 		table->table = pp->byte_dfa.table;
 		table->bytes = pp->byte_dfa.nstates * 256 * sizeof(uint32_t);
 	}
@@ -398,4 +426,5 @@ gl_prepared_free(GlPreparedProgram *pp)
 	pp->blob = NULL;
 	pp->compact = false;
 	gl_byte_dfa_free(&pp->byte_dfa);
+	gl_classed_table_free(&pp->classed);
 }

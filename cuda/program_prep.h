@@ -11,6 +11,7 @@
 
 #include "kernels.h"
 #include "byte_dfa.h"
+#include "classed_table.h"
 
 typedef enum GlSkimKind
 {
@@ -34,6 +35,8 @@ typedef struct GlPreparedProgram
 	uint32_t	sieve_start;	/* sieve_start + sieve.nchars) of these */
 	GlByteDfa	byte_dfa;		/* nstates > 0: the stream kernel decides */
 	bool		compact;		/* the stream kernel takes byte_dfa.compact */
+	GlClassedTable classed;		/* nstates > 0: the stream kernel decides
+								 * (Aho–Corasick with no byte DFA) */
 } GlPreparedProgram;
 
 /*
@@ -80,7 +83,7 @@ extern void gl_prepared_free(GlPreparedProgram *pp);
 
 /*
  * The kernels gl_cuda_match() runs for pp: "sieve", "stream" (compact
- * table), "stream-wide", "skim", "sieve+rows", "rows".
+ * table), "stream-wide", "stream-classed", "skim", "sieve+rows", "rows".
  */
 extern const char *gl_plan_name(const GlPreparedProgram *pp);
 

@@ -190,7 +190,8 @@ plan_of(const GlProgram *prog, bool sieve_first)
 	gl_shared_memory_limit(&shared_limit, err, sizeof(err));
 	if (gl_prepare_program_with(prog, shared_limit, &choices, &pp, err, sizeof(err)))
 		plan = std::string(gl_plan_name(&pp)) +
-			(pp.byte_dfa.nstates > 0 ? std::to_string(pp.byte_dfa.nstates) : "");
+			(pp.byte_dfa.nstates > 0 ? std::to_string(pp.byte_dfa.nstates) :
+			 pp.classed.nstates > 0 ? std::to_string(pp.classed.nstates) : "");
 	gl_prepared_free(&pp);
 	return plan;
 }
@@ -218,7 +219,7 @@ time_program(GlDeviceColumn *dcol, const GlColumn *col, const GlProgram *prog,
 	r.ms = median(times);
 	r.gbps = col->nbytes / (r.ms * 1e6);
 	r.matches = popcount(gpu);
-	printf("%-14s %-34s %-9s %10llu %8.3f %8.1f %6.1f%%%s\n", cls, what,
+	printf("%-14s %-34s %-17s %10llu %8.3f %8.1f %6.1f%%%s\n", cls, what,
 		   plan_of(prog, sieve_first).c_str(), (unsigned long long) r.matches, r.ms, r.gbps,
 		   100.0 * r.gbps / read_gbps, gpu == cpu ? "" : "  MISMATCH vs CPU");
 	return r;
@@ -432,7 +433,7 @@ main(int argc, char **argv)
 	read_gbps *= info.device_count;
 	printf("# the text column is in %d part(s), one per GPU; %%read is of %.1f GB/s, "
 		   "%d x one device's read\n\n", info.device_count, read_gbps, info.device_count);
-	printf("%-14s %-34s %-9s %10s %8s %8s %7s\n", "class", "pattern", "kernels", "matches", "ms",
+	printf("%-14s %-34s %-17s %10s %8s %8s %7s\n", "class", "pattern", "kernels", "matches", "ms",
 		   "GB/s", "%read");
 
 	struct Case
@@ -492,7 +493,7 @@ main(int argc, char **argv)
 		Result		r = time_program(dadv, &adv, cases[i].adv_prog, cases[i].cls, cases[i].what,
 									 read_gbps, cases[i].sieve_first);
 
-		printf("%-14s %-34s %-9s slowdown x%.2f\n", "", "", "", avg[i].gbps / r.gbps);
+		printf("%-14s %-34s %-17s slowdown x%.2f\n", "", "", "", avg[i].gbps / r.gbps);
 	}
 	gl_cuda_free(dadv);
 

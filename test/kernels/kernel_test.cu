@@ -844,7 +844,9 @@ run_multi_plan_cases(int n)
 		{
 			GlPreparedProgram pp;
 			uint32_t	cap = compact_ok ? GL_BYTE_DFA_COMPACT_STATES : 48;
-			const char *want = dfa.nstates > cap ? "skim" : compact_ok ? "stream" : "stream-wide";
+			/* past the byte DFA's cap, every automaton here fits a classed table */
+			const char *want = dfa.nstates > cap ? "stream-classed" :
+				compact_ok ? "stream" : "stream-wide";
 
 			GlPrepareChoices choices = {UINT32_MAX, compact_ok != 0, false, NULL};
 
@@ -1034,6 +1036,88 @@ run_byte_dfa_cases(int n)
 		std::to_string(built) + " programs (" + std::to_string(over_cap) + " over the cap, " +
 		std::to_string(compacted) + " also as compact tables)" +
 		(failure.empty() ? "" : ": " + failure));
+}
+
+/* One byte through a classed table, as the stream kernel takes it: the entry, sign-extended. */
+static int32_t
+classed_entry(const GlClassedTable *t, uint32_t state, unsigned char b)
+{
+	int16_t		e;
+
+	memcpy(&e, t->table + 256 + 2 * state + t->table[b], sizeof(e));
+	return e;
+}
+
+/*
+ * Classed tables of Aho–Corasick programs (classed_table.h) against the
+ * CPU engine, without a GPU: values streamed one after another, each
+ * followed by its separator, whose entry alone may carry the flag, and
+ * only after a matching value; SKIP keeps to the separator.
+ */
+static void
+run_classed_table_cases(int n)
+{
+	int			built = 0,
+				refused = 0,
+				matched = 0;
+	std::string failure;
+
+	for (int i = 0; i < n * 4 && failure.empty(); i++)
+	{
+		std::vector<std::string> lits(1 + rnd(rnd(2) ? 20 : 400));
+		bool		fold = rnd(2);
+		GlProgram  *prog;
+		GlClassedTable t;
+		std::string what = "Aho-Corasick " + std::to_string(lits.size()) + " literals" +
+			(fold ? " folded" : "");
+		uint32_t	state;
+
+		for (std::string &lit : lits)
+			lit = random_text(1 + rnd(rnd(4) ? 5 : 14), rnd(2));
+		prog = multi_of(lits, fold);
+		if (prog == NULL)
+			continue;
+		if (!gl_build_classed_table(prog, 227 * 1024, &t))
+		{
+			refused++;
+			free(prog);
+			continue;
+		}
+		built++;
+		state = gl_classed_root(&t);
+		for (int k = 0; k < 300 && failure.empty(); k++)
+		{
+			std::string v = k == 0 ? "" : value_for(prog->utf8 != 0, lits[rnd(lits.size())]);
+			bool		cpu = gl_cpu_match_value(prog, v.data(), (uint32_t) v.size());
+			uint32_t	skip = 0;
+			int32_t		end;
+
+			for (unsigned char c : v)
+			{
+				int32_t		e = classed_entry(&t, state, c);
+
+				if (e < 0 || classed_entry(&t, skip, c) != 0)
+					failure = what + " on '" + v + "': a byte not a separator is flagged, " +
+						"or SKIP left before the separator";
+				state = (uint32_t) e & (GL_CLASSED_FLAG - 1);
+			}
+			end = classed_entry(&t, state, 0);
+			matched += cpu;
+			if (failure.empty() &&
+				((end < 0) != cpu ||
+				 ((uint32_t) end & (GL_CLASSED_FLAG - 1)) != gl_classed_root(&t) ||
+				 classed_entry(&t, skip, 0) != (int32_t) gl_classed_root(&t)))
+				failure = what + " on '" + v + "': cpu " + std::to_string(cpu) +
+					", the separator's entry differs";
+			state = gl_classed_root(&t);
+		}
+		gl_classed_table_free(&t);
+		free(prog);
+	}
+	tap(failure.empty() && built > n && refused > 0 && matched > built * 30,
+		"classed tables equal the CPU engine over " + std::to_string(built) +
+		" Aho-Corasick programs (" + std::to_string(refused) + " over the limits, " +
+		std::to_string(matched) + " matching values)" + (failure.empty() ? "" : ": " + failure));
 }
 
 /* Malformed programs must be refused before any kernel sees them. */
@@ -1322,6 +1406,7 @@ main(int argc, char **argv)
 	run_probe_choice_case();
 	run_multi_plan_cases(n);
 	run_byte_dfa_cases(n);
+	run_classed_table_cases(n);
 	run_malformed_cases();
 	if (!gl_cuda_probe(&info, 0, err, sizeof(err)))
 	{
