@@ -22,8 +22,8 @@ gl_build_classed_table(const GlProgram *prog, uint32_t max_bytes, GlClassedTable
 	uint32_t	nclasses = multi->nclasses + 1;
 	uint64_t	nstates = (uint64_t) multi->nstates + 2;
 	uint32_t	matched = (uint32_t) nstates - 1;
-	uint64_t	bytes = (256 + nstates * nclasses * sizeof(int16_t) + 15) / 16 * 16;
-	int16_t    *entries;
+	uint64_t	bytes = (256 + nstates * nclasses * sizeof(uint16_t) + 15) / 16 * 16;
+	uint16_t   *entries;
 
 	memset(out, 0, sizeof(*out));
 	if (nclasses > GL_CLASSED_MAX_CLASSES || nstates * nclasses > GL_CLASSED_MAX_ENTRIES ||
@@ -34,11 +34,11 @@ gl_build_classed_table(const GlProgram *prog, uint32_t max_bytes, GlClassedTable
 		return false;
 	for (uint32_t b = 0; b < 256; b++)
 		out->table[b] = (uint8_t) (2 * (b == 0 ? separator : byte_class[b]));
-	entries = (int16_t *) (out->table + 256);
+	entries = (uint16_t *) (out->table + 256);
 
 	for (uint32_t s = 0; s < nstates; s++)
 	{
-		int16_t    *row = entries + (size_t) s * nclasses;
+		uint16_t   *row = entries + (size_t) s * nclasses;
 
 		for (uint32_t c = 0; c < multi->nclasses; c++)
 		{
@@ -52,10 +52,10 @@ gl_build_classed_table(const GlProgram *prog, uint32_t max_bytes, GlClassedTable
 
 				to = accept[t] ? matched : t + 1;
 			}
-			row[c] = (int16_t) (to * nclasses);
+			row[c] = (uint16_t) (2 * to * nclasses);
 		}
 		/* the separator: back to the root, flagged after a matching row */
-		row[separator] = (int16_t) (nclasses | (s == matched ? GL_CLASSED_FLAG : 0));
+		row[separator] = (uint16_t) (2 * nclasses | (s == matched ? GL_CLASSED_FLAG : 0));
 	}
 	out->nstates = (uint32_t) nstates;
 	out->nclasses = nclasses;

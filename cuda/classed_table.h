@@ -19,11 +19,12 @@
  * Layout, as shared memory holds it from offset 0:
  *	classes	256 bytes: byte b's class times two (its entries' byte offset
  *			within a row), so at most 128 classes;
- *	entries	nstates rows of nclasses int16 entries, row r from entry
- *			r * nclasses: the next state's row start (its number times
- *			nclasses, so at most 32 768 entries in all), bit 15 the flag.
- *			Loaded sign-extended, the flag lands on bit 31, where the
- *			stream kernel records it with one funnel shift.
+ *	entries	nstates rows of nclasses uint16 entries, row r from byte
+ *			2 * r * nclasses: the next state's row start (its byte
+ *			offset, always even, so at most 32 768 entries in all), bit 0
+ *			the flag.  The stream kernel adds the class's offset and
+ *			loads the next entry; a funnel shift records the flag and an
+ *			AND takes it off.
  * States: 0 SKIP, 1 the root (the program's state s is s + 1), the last
  * MATCHED.  Two bytes an entry keep 200 literals' automaton (749 states
  * of 30 classes, kernel_bench's "AC 200") in 45 kB of shared memory,
@@ -42,7 +43,7 @@
 
 constexpr uint32_t GL_CLASSED_MAX_CLASSES = 128;
 constexpr uint32_t GL_CLASSED_MAX_ENTRIES = 32768;
-constexpr uint32_t GL_CLASSED_FLAG = 0x8000;
+constexpr uint32_t GL_CLASSED_FLAG = 1;
 
 typedef struct GlClassedTable
 {
@@ -56,7 +57,7 @@ typedef struct GlClassedTable
 static inline uint32_t
 gl_classed_root(const GlClassedTable *t)
 {
-	return t->nclasses;
+	return 2 * t->nclasses;
 }
 
 /*

@@ -212,13 +212,12 @@ struct CompactAutomaton
 
 /*
  * Two-byte entries over byte classes (classed_table.h), for Aho–Corasick
- * automata too large for the compact table: the byte's class (times two)
- * from the first 256 bytes, then the entry at byte offset 256 + 2 *
- * state + that, loaded sign-extended so that its flag is bit 31 -- a
- * class load, a shift-and-add, the entry's load, then the funnel shift
- * that records the flag and the mask, as the wide table.  The root's
- * value depends on the automaton (classes per state), so it travels with
- * the automaton into the kernel.
+ * automata too large for the compact table: the byte's class offset from
+ * the first 256 bytes, added to the state (its row's byte offset), then
+ * the entry's load from 256 bytes on, a funnel shift that records its
+ * flag (bit 0, shifted in from the top: hit_word() reverses the word) and
+ * an AND that takes it off.  The root's value depends on the automaton
+ * (classes per state), so it travels with the automaton into the kernel.
  */
 struct ClassedAutomaton : GlRecordedHits
 {
@@ -231,8 +230,7 @@ struct ClassedAutomaton : GlRecordedHits
 	{
 		const uint8_t *shared = reinterpret_cast<const uint8_t *>(stream_shared);
 
-		return (uint32_t) *reinterpret_cast<const int16_t *>(shared + 256 + (state << 1) +
-															 shared[b]);
+		return *reinterpret_cast<const uint16_t *>(shared + 256 + state + shared[b]);
 	}
 
 	__device__ __forceinline__ uint32_t step(uint32_t state, uint32_t part, int k,
@@ -240,23 +238,24 @@ struct ClassedAutomaton : GlRecordedHits
 	{
 		uint32_t	e = entry(state, gl_byte_in(part, k));
 
-		hits = gl_shift_in_hit(hits, e);
-		return e & (GL_CLASSED_FLAG - 1);
+		hits = __funnelshift_r(hits, e, 1);
+		return e & ~GL_CLASSED_FLAG;
 	}
 
+	/* the first byte's flag ended in bit 0 */
 	__device__ __forceinline__ uint32_t hit_word(uint32_t hits) const
 	{
-		return hits;
+		return __brev(hits);
 	}
 
 	__device__ __forceinline__ bool flagged(uint32_t e) const
 	{
-		return (e & 0x80000000u) != 0;
+		return (e & GL_CLASSED_FLAG) != 0;
 	}
 
 	__device__ __forceinline__ uint32_t next(uint32_t e) const
 	{
-		return e & (GL_CLASSED_FLAG - 1);
+		return e & ~GL_CLASSED_FLAG;
 	}
 };
 
