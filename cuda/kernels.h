@@ -8,7 +8,9 @@
  *	stream	(kernels_stream.cu) the program's byte DFA (byte_dfa.h) with the
  *			row separator folded in, one thread per four 256-byte chunks:
  *			exact, one pass.  Used whenever the byte DFA fits shared memory
- *			and the sieve alone does not answer the program;
+ *			and the sieve alone does not answer the program, and for
+ *			larger Aho–Corasick automata over their byte classes
+ *			(classed_table.h) where those fit;
  *	sieve	(kernels_sieve.cu) a literal run of a LIKE pattern, found four
  *			positions per instruction with no table: when the run (with
  *			its anchors) is the whole pattern it sets the result bits and
@@ -119,8 +121,8 @@ typedef struct GlStreamTable
 
 /* The table's automaton over every chunk: exact. */
 extern bool gl_launch_stream(const GlLaunch *l, const GlStreamTable *table, uint32_t *result);
-/* Bytes a table may take beside the stream kernel's stage. */
-extern uint32_t gl_stream_table_room(uint32_t shared_limit);
+/* Bytes a table of this form may take beside the stream kernel's stage. */
+extern uint32_t gl_stream_table_room(uint32_t shared_limit, GlStreamForm form);
 /* Most byte DFA states whose table (compact or wide) fits beside the stream kernel's stage. */
 extern uint32_t gl_stream_max_states(uint32_t shared_limit, bool compact);
 

@@ -18,7 +18,10 @@
  * program_prep.cu (next state premultiplied, accept flag in bit 31).
  *
  * It runs the Aho–Corasick automata whose byte DFA would be too large for
- * the stream kernel's compact table (program_prep.cu).  Measured on an
+ * the stream kernel's compact table and whose classed table too
+ * (classed_table.h: more than 32 768 entries, e.g. 400 literals of
+ * comment words), for it reports every literal where the stream kernel
+ * decides rows.  Measured on an
  * H200 (kernel_bench, read 4.42 TB/s): 200 literals at 1.34 TB/s (30%;
  * 40-45% of the rows match); 20 literals ran here at 1.69 TB/s (38%)
  * before their 97-108 states moved to the stream kernel.

@@ -29,7 +29,7 @@
  * Blocks stay resident and walk the column in steps of the grid, so the
  * table is copied into shared memory once per block.
  *
- * Two forms of the table (byte_dfa.h), one kernel template:
+ * Three forms of the table, one kernel template:
  *	compact	(automata of up to 127 states) one byte per entry, the entry
  *			being the next state's value: the next address is the entry
  *			with the text byte put below it by one byte permute (PRMT)
@@ -42,7 +42,13 @@
  *	wide	(larger automata) 32-bit entries, the next state premultiplied
  *			and the flag in bit 31, addressed by state ^ (byte << 2): a
  *			shift, a three-input logical operation, the load, a mask and
- *			the funnel shift.
+ *			the funnel shift;
+ *	classed	(Aho–Corasick automata past the compact table, classed_table.h)
+ *			two-byte entries over the program's byte classes: the class's
+ *			load, an add, the entry's load, the funnel shift and a mask.
+ *			Where many rows match it decides rows where the skim
+ *			reported every literal (H100, 200 literals, 44% of the rows:
+ *			46.1-46.6% of the read bandwidth, the skim 42.5-43.0).
  *
  * Measured on an H200 (kernel_bench, 2.1 GB of comment text, read 4.4
  * TB/s; test/bench/results/h200-kernels/2026-11-26-sticky-flag/): 2.61-
@@ -73,8 +79,21 @@
 #include "chunk_scan.cuh"
 
 static const int STREAM_BLOCK = 256;
-static const uint32_t STAGE_BUFFERS = 2;
-static const uint32_t STAGE_BYTES = (STREAM_BLOCK / 32) * STAGE_BUFFERS * GL_SLICE_BUFFER_BYTES;
+
+/*
+ * The warps' stages: two slice buffers a warp, so a slice's copy is in
+ * flight while the one before it is stepped -- except for the classed
+ * table (ClassedAutomaton below), which takes one: its table leaves room
+ * for two blocks an SM with two buffers, three with one, and the extra
+ * warps hide its dependent loads better (H100, "AC 200": 42.9-43.3% of
+ * the read bandwidth with two, 46.1-46.6 with one; the byte DFAs'
+ * classes lose 9 points with one).
+ */
+__host__ __device__ constexpr uint32_t
+stage_bytes(uint32_t buffers)
+{
+	return (STREAM_BLOCK / 32) * buffers * GL_SLICE_BUFFER_BYTES;
+}
 
 /*
  * Consecutive chunks stepped by one thread: the row open at the start of
@@ -97,6 +116,7 @@ extern __shared__ uint4 stream_shared[];
 /* 32-bit entries: state = the state's value, entries at byte offset state ^ (byte << 2). */
 struct WideAutomaton : GlRecordedHits
 {
+	static constexpr uint32_t stage_buffers = 2;
 	/* a row's answer comes on its separator (gl_words_to_list()) */
 	static constexpr bool hits_end_rows = true;
 	static constexpr uint32_t skip = gl_byte_dfa_state(GL_BYTE_DFA_SKIP);
@@ -149,6 +169,7 @@ struct WideAutomaton : GlRecordedHits
  */
 struct CompactAutomaton
 {
+	static constexpr uint32_t stage_buffers = 2;
 	static constexpr bool flag_sticks = true;
 	/* a row's answer comes on its separator (gl_words_to_list()) */
 	static constexpr bool hits_end_rows = true;
@@ -221,6 +242,7 @@ struct CompactAutomaton
  */
 struct ClassedAutomaton : GlRecordedHits
 {
+	static constexpr uint32_t stage_buffers = 1;
 	/* a row's answer comes on its separator (gl_words_to_list()) */
 	static constexpr bool hits_end_rows = true;
 	static constexpr uint32_t skip = 0;
@@ -236,7 +258,8 @@ struct ClassedAutomaton : GlRecordedHits
 	__device__ __forceinline__ uint32_t step(uint32_t state, uint32_t part, int k,
 											 uint32_t &hits) const
 	{
-		uint32_t	e = entry(state, gl_byte_in(part, k));
+		/* byte k alone, by one permute */
+		uint32_t	e = entry(state, __byte_perm(part, 0, 0x4440 | k));
 
 		hits = __funnelshift_r(hits, e, 1);
 		return e & ~GL_CLASSED_FLAG;
@@ -345,7 +368,7 @@ stream_kernel(const uint8_t *__restrict__ data, uint64_t nchunks,
 			  const uint4 *__restrict__ table, uint32_t table_bytes, A a, uint32_t *result)
 {
 	uint32_t	lane = threadIdx.x % 32;
-	uint4	   *warp_stage = gl_warp_stage(stream_shared + table_bytes / 16, STAGE_BUFFERS);
+	uint4	   *warp_stage = gl_warp_stage(stream_shared + table_bytes / 16, A::stage_buffers);
 
 	for (uint32_t i = threadIdx.x; i < table_bytes / 16; i += blockDim.x)
 		stream_shared[i] = __ldg(&table[i]);
@@ -367,7 +390,7 @@ stream_kernel(const uint8_t *__restrict__ data, uint64_t nchunks,
 			uint32_t	last_bytes;
 			bool		inside;
 
-			state = gl_scan_chunk<STAGE_BUFFERS>(a, state, data,
+			state = gl_scan_chunk<A::stage_buffers>(a, state, data,
 												 chunk - lane * CHUNKS_PER_THREAD,
 												 CHUNKS_PER_THREAD, nchunks, warp_stage, records,
 												 &last_bytes);
@@ -393,7 +416,7 @@ static bool
 launch_stream_with(const GlLaunch *l, const A &a, const GlStreamTable *table, uint32_t *result)
 {
 	const GlDeviceColumn *dcol = l->dcol;
-	uint32_t	shared = STAGE_BYTES + table->bytes;
+	uint32_t	shared = stage_bytes(A::stage_buffers) + table->bytes;
 	uint64_t	threads = (dcol->nchunks + CHUNKS_PER_THREAD - 1) / CHUNKS_PER_THREAD;
 	unsigned	grid;
 
@@ -422,15 +445,19 @@ gl_launch_stream(const GlLaunch *l, const GlStreamTable *table, uint32_t *result
 }
 
 uint32_t
-gl_stream_table_room(uint32_t shared_limit)
+gl_stream_table_room(uint32_t shared_limit, GlStreamForm form)
 {
-	return shared_limit > STAGE_BYTES ? shared_limit - STAGE_BYTES : 0;
+	uint32_t	stage = stage_bytes(form == GL_STREAM_CLASSED ? ClassedAutomaton::stage_buffers :
+									CompactAutomaton::stage_buffers);
+
+	return shared_limit > stage ? shared_limit - stage : 0;
 }
 
 uint32_t
 gl_stream_max_states(uint32_t shared_limit, bool compact)
 {
-	uint32_t	room = gl_stream_table_room(shared_limit);
+	uint32_t	room = gl_stream_table_room(shared_limit,
+											compact ? GL_STREAM_COMPACT : GL_STREAM_WIDE);
 
 	if (!compact)
 		return room / (256 * sizeof(uint32_t));

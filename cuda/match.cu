@@ -13,6 +13,8 @@
  *	  DFA fits shared memory		 to 127 states, else wide)
  *	  (Aho–Corasick: wide only up to
  *	  48 states)
+ *	Aho–Corasick whose classed		 stream, exact (classed table)
+ *	  table fits shared memory
  *	otherwise:
  *	  LIKE with an ASCII run,		 sieve -> compact -> rows(listed chunks)
  *	  DFA with a prefilter (also

@@ -29,7 +29,10 @@
  * occupancy.  The compact table streams every automaton it holds, since
  * its flag stuck (H100, 20 literals, 97 states: 45.8% of the read
  * bandwidth, the skim 41.8%; its first form had lost, 108 states at 0.86
- * TB/s against the skim's 1.09 on the H200).
+ * TB/s against the skim's 1.09 on the H200).  An Aho–Corasick automaton
+ * past the compact table streams over its byte classes where that table
+ * fits (classed_table.h: H100, 200 literals, 752 states, 46.1-46.6%
+ * against the skim's 42.5-43.0); the skim takes the larger ones.
  *
  * The sieve (kernels_sieve.cu) for LIKE: see sieve_choice.cu.  A
  * regex's prefilter (program.h: '%literal%', every match contains the
@@ -323,7 +326,8 @@ try_classed_table(const GlProgram *prog, size_t shared_limit, uint32_t max_state
 	uint32_t	limit = shared_limit > UINT32_MAX ? UINT32_MAX : (uint32_t) shared_limit;
 
 	if (pp->skim != GL_SKIM_MULTI || pp->byte_dfa.nstates > 0 ||
-		!gl_build_classed_table(prog, gl_stream_table_room(limit), &pp->classed))
+		!gl_build_classed_table(prog, gl_stream_table_room(limit, GL_STREAM_CLASSED),
+								&pp->classed))
 		return;
 	if (pp->classed.nstates > max_states)
 		gl_classed_table_free(&pp->classed);

@@ -18,10 +18,10 @@
  * row) for w = 4, 8, 16, with the throughput of a thread-per-row Shift-And
  * over each pivoted layout for the same literal.
  *
- * Usage: kernel_bench [gigabytes, default 2.1] [class]
+ * Usage: kernel_bench [gigabytes, default 2.1] [class[,class...]]
  *
- * With a class (e.g. "literal short"), only its cases run, on the
- * average text alone: what a profiler (ncu) should look at.
+ * With classes (e.g. "literal short" or "AC 200,AC 20"), only their cases
+ * run, on the average text alone: what a profiler (ncu) should look at.
  *
  * A column larger than LARGE_COLUMN_GB (issue: throughput must hold for
  * columns of 60 GB and more on one H200) is measured alone: no
@@ -159,6 +159,18 @@ read_bandwidth(uint64_t bytes)
 }
 
 /* ---------------------------------------------------------------- cases */
+
+/* Is cls one of the comma-separated classes of list? */
+static bool
+listed_class(const char *list, const char *cls)
+{
+	size_t		len = strlen(cls);
+
+	for (const char *p = list; p != NULL; p = strchr(p, ','), p = p ? p + 1 : p)
+		if (strncmp(p, cls, len) == 0 && (p[len] == ',' || p[len] == '\0'))
+			return true;
+	return false;
+}
 
 typedef struct Result
 {
@@ -478,7 +490,7 @@ main(int argc, char **argv)
 	if (only_class != NULL)
 	{
 		for (auto &c : cases)
-			if (strcmp(c.cls, only_class) == 0)
+			if (listed_class(only_class, c.cls))
 				time_program(dcol, &col, c.prog, c.cls, c.what, read_gbps, c.sieve_first);
 		return 0;
 	}
