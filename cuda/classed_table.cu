@@ -21,7 +21,7 @@ gl_build_classed_table(const GlProgram *prog, uint32_t max_bytes, GlClassedTable
 	uint32_t	separator = multi->nclasses;
 	uint32_t	nclasses = multi->nclasses + 1;
 	uint64_t	nstates = (uint64_t) multi->nstates + 2;
-	uint32_t	matched = (uint32_t) nstates - 1;
+	uint32_t	skip = (uint32_t) nstates - 1;
 	uint64_t	bytes = (256 + nstates * nclasses * sizeof(uint16_t) + 15) / 16 * 16;
 	uint16_t   *entries;
 
@@ -44,18 +44,19 @@ gl_build_classed_table(const GlProgram *prog, uint32_t max_bytes, GlClassedTable
 		{
 			uint32_t	to;
 
-			if (s == 0 || s == matched)
-				to = s;			/* SKIP and MATCHED keep to the separator */
+			if (s == GL_CLASSED_MATCHED || s == skip)
+				to = s;			/* both keep to the separator */
 			else
 			{
-				uint32_t	t = next[(size_t) (s - 1) * multi->nclasses + c];
+				/* the program's state: the root, or s - 1 */
+				uint32_t	t = next[(size_t) (s == GL_CLASSED_ROOT ? 0 : s - 1) * multi->nclasses + c];
 
-				to = accept[t] ? matched : t + 1;
+				to = accept[t] ? GL_CLASSED_MATCHED : t == 0 ? GL_CLASSED_ROOT : t + 1;
 			}
 			row[c] = (uint16_t) (2 * to * nclasses);
 		}
 		/* the separator: back to the root, flagged after a matching row */
-		row[separator] = (uint16_t) (2 * nclasses | (s == matched ? GL_CLASSED_FLAG : 0));
+		row[separator] = (uint16_t) (s == GL_CLASSED_MATCHED ? GL_CLASSED_FLAG : GL_CLASSED_ROOT);
 	}
 	out->nstates = (uint32_t) nstates;
 	out->nclasses = nclasses;

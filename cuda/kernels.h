@@ -116,7 +116,7 @@ typedef struct GlStreamTable
 	const void *table;			/* device copy */
 	uint32_t	bytes;
 	GlStreamForm form;
-	uint32_t	classed_root;	/* GL_STREAM_CLASSED: the root's value */
+	uint32_t	classed_skip;	/* GL_STREAM_CLASSED: SKIP's value */
 } GlStreamTable;
 
 /* The table's automaton over every chunk: exact. */

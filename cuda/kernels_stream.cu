@@ -237,16 +237,16 @@ struct CompactAutomaton
  * the first 256 bytes, added to the state (its row's byte offset), then
  * the entry's load from 256 bytes on, a funnel shift that records its
  * flag (bit 0, shifted in from the top: hit_word() reverses the word) and
- * an AND that takes it off.  The root's value depends on the automaton
- * (classes per state), so it travels with the automaton into the kernel.
+ * an AND that takes it off.  SKIP's value depends on the automaton (its
+ * states and classes), so it travels with the automaton into the kernel.
  */
 struct ClassedAutomaton : GlRecordedHits
 {
 	static constexpr uint32_t stage_buffers = 1;
 	/* a row's answer comes on its separator (gl_words_to_list()) */
 	static constexpr bool hits_end_rows = true;
-	static constexpr uint32_t skip = 0;
-	uint32_t	start;
+	static constexpr uint32_t start = GL_CLASSED_ROOT;
+	uint32_t	skip;
 
 	__device__ __forceinline__ uint32_t entry(uint32_t state, uint32_t b) const
 	{
@@ -441,7 +441,7 @@ gl_launch_stream(const GlLaunch *l, const GlStreamTable *table, uint32_t *result
 		case GL_STREAM_CLASSED:
 			break;
 	}
-	return launch_stream_with(l, ClassedAutomaton{{}, table->classed_root}, table, result);
+	return launch_stream_with(l, ClassedAutomaton{{}, table->classed_skip}, table, result);
 }
 
 uint32_t

@@ -407,7 +407,7 @@ gl_stream_table_host(const GlPreparedProgram *pp, GlStreamTable *table)
 		table->form = GL_STREAM_CLASSED;
 		table->table = pp->classed.table;
 		table->bytes = pp->classed.bytes;
-		table->classed_root = gl_classed_root(&pp->classed);
+		table->classed_skip = gl_classed_skip(&pp->classed);
 	}
 	else if (pp->compact)
 	{

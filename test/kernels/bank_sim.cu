@@ -28,7 +28,10 @@
  * two loads a byte.  (200 literals: 1.00 + 3.43 wavefronts a byte.  A
  * table over a 64-byte window of the text's bytes, one 16-bit load a
  * byte, simulated 3.43 and measured 17% fewer wavefronts under Nsight
- * Compute, but the skim was no faster: branch next/skim-window.)
+ * Compute, but the skim was no faster: branch next/skim-window.)  And the
+ * classed table the stream kernel now runs such automata with
+ * (classed_table.h), walked as the stream kernel walks rows, with the
+ * share of the lanes' steps its busiest states take.
  *
  *-------------------------------------------------------------------------
  */
@@ -36,6 +39,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <algorithm>
+#include <functional>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -45,6 +51,7 @@ extern "C"
 #include "program/multi_build.h"
 }
 #include "byte_dfa.h"
+#include "classed_table.h"
 #include "program_prep.h"
 #include "bench_text.h"
 
@@ -134,6 +141,67 @@ simulate(const char *pattern, const std::vector<uint8_t> &text)
 }
 
 /*
+ * The classed stream (classed_table.h) over the same automaton, walked as
+ * the stream kernel walks it: the class load and the entry's, a byte.
+ */
+static void
+simulate_classed(int n, const GlProgram *prog, const std::vector<uint8_t> &text)
+{
+	GlClassedTable t;
+	uint64_t	groups = text.size() / (CHUNK * CHUNKS_PER_THREAD);
+	uint64_t	loads = 0,
+				class_waves = 0,
+				entry_waves = 0;
+	std::vector<uint64_t> visits;
+
+	if (!gl_build_classed_table(prog, 1 << 30, &t))
+	{
+		printf("AC %-3d no classed table\n", n);
+		return;
+	}
+	visits.assign(t.nstates, 0);
+	for (uint64_t warp = 0; warp + 32 <= groups; warp += 32)
+	{
+		uint32_t	state[32];
+
+		for (int lane = 0; lane < 32; lane++)
+		{
+			uint64_t	first = (warp + lane) * CHUNKS_PER_THREAD * CHUNK;
+
+			state[lane] = first > 0 && text[first - 1] != 0 ? gl_classed_skip(&t) : GL_CLASSED_ROOT;
+		}
+		for (uint32_t pos = 0; pos < CHUNKS_PER_THREAD * CHUNK; pos++)
+		{
+			uint32_t	class_at[32],
+						entry_at[32];
+
+			for (int lane = 0; lane < 32; lane++)
+			{
+				uint32_t	b = text[(warp + lane) * CHUNKS_PER_THREAD * CHUNK + pos];
+				uint16_t	e;
+
+				visits[state[lane] / (2 * t.nclasses)]++;
+				class_at[lane] = b;
+				entry_at[lane] = 256 + state[lane] + t.table[b];
+				memcpy(&e, t.table + entry_at[lane], 2);
+				state[lane] = e & ~GL_CLASSED_FLAG;
+			}
+			class_waves += wavefronts(class_at);
+			entry_waves += wavefronts(entry_at);
+			loads++;
+		}
+	}
+	std::sort(visits.begin(), visits.end(), std::greater<uint64_t>());
+	printf("AC %-3d classed  %3u states %2u classes   class %.2f + entry %.2f"
+		   "   (busiest states: %.0f%% %.0f%% %.0f%% %.0f%%, top 16 %.0f%%)\n", n, t.nstates,
+		   t.nclasses, (double) class_waves / loads, (double) entry_waves / loads,
+		   100.0 * visits[0] / (loads * 32), 100.0 * visits[1] / (loads * 32),
+		   100.0 * visits[2] / (loads * 32), 100.0 * visits[3] / (loads * 32),
+		   100.0 * std::accumulate(visits.begin(), visits.begin() + 16, (uint64_t) 0) / (loads * 32));
+	gl_classed_table_free(&t);
+}
+
+/*
  * The AC skim over kernel_bench's literal list of n (its ten words of the
  * text, then made-up words with one letter turned into 'q').
  */
@@ -204,6 +272,7 @@ simulate_skim(int n, GlXorshift *rng, const std::vector<uint8_t> &text)
 	printf("AC %-3d skim     %3u states %2u classes   class %.2f + folded %.2f\n", n,
 		   prog->u.multi.nstates, prog->u.multi.nclasses, (double) class_waves / loads,
 		   (double) folded_waves / loads);
+	simulate_classed(n, prog, text);
 	gl_prepared_free(&pp);
 	free(prog);
 }

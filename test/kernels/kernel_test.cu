@@ -1084,12 +1084,12 @@ run_classed_table_cases(int n)
 			continue;
 		}
 		built++;
-		state = gl_classed_root(&t);
+		state = GL_CLASSED_ROOT;
 		for (int k = 0; k < 300 && failure.empty(); k++)
 		{
 			std::string v = k == 0 ? "" : value_for(prog->utf8 != 0, lits[rnd(lits.size())]);
 			bool		cpu = gl_cpu_match_value(prog, v.data(), (uint32_t) v.size());
-			uint32_t	skip = 0;
+			uint32_t	skip = gl_classed_skip(&t);
 			uint32_t	end;
 
 			for (unsigned char c : v)
@@ -1105,11 +1105,11 @@ run_classed_table_cases(int n)
 			matched += cpu;
 			if (failure.empty() &&
 				((end & GL_CLASSED_FLAG) != (uint32_t) cpu ||
-				 (end & ~GL_CLASSED_FLAG) != gl_classed_root(&t) ||
-				 classed_entry(&t, skip, 0) != gl_classed_root(&t)))
+				 (end & ~GL_CLASSED_FLAG) != GL_CLASSED_ROOT ||
+				 classed_entry(&t, skip, 0) != GL_CLASSED_ROOT))
 				failure = what + " on '" + v + "': cpu " + std::to_string(cpu) +
 					", the separator's entry differs";
-			state = gl_classed_root(&t);
+			state = GL_CLASSED_ROOT;
 		}
 		gl_classed_table_free(&t);
 		free(prog);
