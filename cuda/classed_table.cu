@@ -48,8 +48,9 @@ gl_build_classed_table(const GlProgram *prog, uint32_t max_bytes, GlClassedTable
 				to = s;			/* both keep to the separator */
 			else
 			{
-				/* the program's state: the root, or s - 1 */
-				uint32_t	t = next[(size_t) (s == GL_CLASSED_ROOT ? 0 : s - 1) * multi->nclasses + c];
+				/* the program's state: its root, or s - 1 */
+				size_t		from = s == GL_CLASSED_ROOT ? 0 : s - 1;
+				uint32_t	t = next[from * multi->nclasses + c];
 
 				to = accept[t] ? GL_CLASSED_MATCHED : t == 0 ? GL_CLASSED_ROOT : t + 1;
 			}

@@ -145,10 +145,10 @@ extern bool gl_launch_mask_nulls(const GlLaunch *l, uint32_t *result);
  * The nonzero 64-bit words of result with the column's NULL rows taken
  * out, listed (result_words.cu): their indices, in order, into index
  * (device scratch with room for every word) and their number into
- * *count, then that number into host->count and, of the first capacity of them, the indices and words
- * into host->index and host->words -- pinned host memory, written by the
- * kernel itself.  temp: CUB's temporary storage, of
- * gl_list_words_temp_bytes.
+ * *count; then that number into host->count and, of the first capacity
+ * of them, the indices and words into host->index and host->words --
+ * pinned host memory, written by a kernel.  temp: CUB's temporary
+ * storage, of gl_list_words_temp_bytes.
  */
 typedef struct GlHostListing
 {

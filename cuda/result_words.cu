@@ -26,8 +26,11 @@
 #include "kernels.h"
 #include "cuda_check.h"
 
-/* Is word w of the result, its NULL rows taken out, nonzero? */
-struct WordIsSet
+/*
+ * The result's words with the NULL rows taken out; as CUB's predicate,
+ * whether one of them is nonzero.
+ */
+struct MaskedResult
 {
 	const unsigned long long *result;
 	const unsigned long long *nulls;
@@ -51,7 +54,7 @@ gl_list_words_temp_bytes(uint64_t nwords, size_t *bytes, char *errbuf, size_t er
 	*bytes = 0;
 	return gl_cuda_ok(cub::DeviceSelect::If(NULL, *bytes, words, (uint32_t *) NULL,
 											(uint32_t *) NULL, (int64_t) nwords,
-											WordIsSet{NULL, NULL}),
+											MaskedResult{NULL, NULL}),
 					  "cub::DeviceSelect::If (temporary storage)", errbuf, errlen);
 }
 
@@ -61,7 +64,7 @@ gl_list_words_temp_bytes(uint64_t nwords, size_t *bytes, char *errbuf, size_t er
  * selective match has no copies to wait for after its kernels.
  */
 __global__ static void
-listing_to_host_kernel(WordIsSet masked, const uint32_t *__restrict__ index,
+listing_to_host_kernel(MaskedResult masked, const uint32_t *__restrict__ index,
 					   const uint32_t *__restrict__ count, uint32_t capacity,
 					   GlHostListing host)
 {
@@ -84,11 +87,11 @@ gl_launch_list_words(const GlLaunch *l, const uint32_t *result, void *temp,
 					 size_t temp_bytes, uint32_t *index, uint32_t *count, uint32_t capacity,
 					 const GlHostListing *host)
 {
-	WordIsSet	masked = {(const unsigned long long *) result,
+	MaskedResult masked = {(const unsigned long long *) result,
 						  (const unsigned long long *) l->dcol->nulls};
 	uint64_t	nwords = gl_bitmap_words(l->dcol->nrows);
 	thrust::counting_iterator<uint32_t> all_words(0);
-	/* the index is device memory; its copy crosses the bus: a few blocks suffice */
+	/* its writes cross the bus to host memory, which a few blocks keep busy */
 	uint32_t	blocks = capacity < 256 * 8 ? (capacity + 255) / 256 : 8;
 
 	if (!gl_cuda_ok(cub::DeviceSelect::If(temp, temp_bytes, all_words, index, count,

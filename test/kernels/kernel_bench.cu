@@ -166,10 +166,14 @@ listed_class(const char *list, const char *cls)
 {
 	size_t		len = strlen(cls);
 
-	for (const char *p = list; p != NULL; p = strchr(p, ','), p = p ? p + 1 : p)
+	for (const char *p = list;; p++)
+	{
 		if (strncmp(p, cls, len) == 0 && (p[len] == ',' || p[len] == '\0'))
 			return true;
-	return false;
+		p = strchr(p, ',');
+		if (p == NULL)
+			return false;
+	}
 }
 
 typedef struct Result
