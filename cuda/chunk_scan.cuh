@@ -227,40 +227,51 @@ gl_words_with_hits(const A &a, const uint32_t records[GL_HIT_WORDS])
  * with one separator has its one hit there, in the row open at the
  * word's start, which the chunk index alone gives: the chunk's row plus
  * the separators before the word.  (The index counts a word's separators
- * as the difference of two neighbours' counts, so the chunk's last word
- * is always listed.)  Where many rows match, most words with hits are of
- * that kind, and fewer rounds of the warp's list are left to read and
- * count bytes (H100, '%e_e%', 32% of the rows: 49.1 -> 56.8-57.3% of the
- * read bandwidth; 20 literals 45.9 -> 49.4%).  The eight words are
- * looked at together, four counts to an instruction, and their rows go
- * to the result as one 64-row mask, instead of a loop with a branch per
- * word (219 instructions a chunk, 12 of 32 lanes active, where 32% of
- * the rows match: Nsight Compute, '%e_e%'): H100, 20 literals 49.7-49.8
- * -> 51.0-51.1% of the read bandwidth, the other classes unchanged.  The
- * skim's hits fall anywhere in a row, so only its words with no
- * separator could be set so: no gain (H100, 200 literals, 43.5 -> 42.1%
- * in one run); it lists them all.
+ * as the difference of two neighbours' counts; the chunk's last word's
+ * are the next chunk's row less this one's, less those before the word:
+ * one more load, from the line the entry is in seven times in eight, and
+ * '%e_e%' 56.3-56.4 -> 57.4-57.6% on the H100.  The column's last chunk,
+ * which holds the zero tail, keeps its last word listed.)  Where many
+ * rows match, most words with hits are of that kind, and fewer rounds of
+ * the warp's list are left to read and count bytes (H100, '%e_e%', 32% of
+ * the rows: 49.1 -> 56.8-57.3% of the read bandwidth; 20 literals 45.9 ->
+ * 49.4%).  The eight words are looked at together, four counts to an
+ * instruction, and their rows go to the result as one 64-row mask,
+ * instead of a loop with a branch per word (219 instructions a chunk, 12
+ * of 32 lanes active, where 32% of the rows match: Nsight Compute,
+ * '%e_e%'): H100, 20 literals 49.7-49.8 -> 51.0-51.1% of the read
+ * bandwidth, the other classes unchanged.  The skim's hits fall anywhere
+ * in a row, so only its words with no separator could be set so: no gain
+ * (H100, 200 literals, 43.5 -> 42.1% in one run); it lists them all.
  */
 template <class A>
 __device__ __forceinline__ uint32_t
 gl_words_to_list(const A &a, uint64_t chunk, const uint32_t records[GL_HIT_WORDS],
-				 const GlChunkIndex *__restrict__ chunks, uint32_t nrows, uint32_t *result)
+				 const GlChunkIndex *__restrict__ chunks, uint64_t nchunks, uint32_t nrows,
+				 uint32_t *result)
 {
 	uint4		e = __ldg(reinterpret_cast<const uint4 *>(&chunks[chunk]));
 	/* byte g: the separators in word g (0..6), zeros_before[g + 1] - zeros_before[g] */
 	uint32_t	in_low = __vsub4(__funnelshift_r(e.z, e.w, 8), e.z);
 	uint32_t	in_high = __vsub4(e.w >> 8, e.w);
+	/*
+	 * word 7: the chunk's separators, the next chunk's row less this one's,
+	 * less those before it (the column's last chunk has the zero tail)
+	 */
+	uint32_t	in_last = chunk + 1 < nchunks ?
+		__ldg(&chunks[chunk + 1].row) - e.x - (e.w >> 24) : 0;
 	/* one separator, fewer than 64 before it (its row then fits the mask) */
 	uint32_t	one_row =
 		gl_byte_flags_to_bits(__vcmpeq4(in_low, 0x01010101) & __vcmpltu4(e.z, 0x40404040)) |
 		gl_byte_flags_to_bits(__vcmpeq4(in_high, 0x01010101) & __vcmpltu4(e.w, 0x40404040) &
-							  0x00FFFFFF) << 4;
+							  0x00FFFFFF) << 4 |
+		(uint32_t) (in_last == 1 && (e.w >> 24) < 64) << 7;
 	uint32_t	words = gl_words_with_hits(a, records);
 	uint32_t	set = words & one_row;
 	uint64_t	rows = 0;		/* bit k: row e.x + k */
 
 #pragma unroll
-	for (int g = 0; g < GL_HIT_WORDS - 1; g++)
+	for (int g = 0; g < GL_HIT_WORDS; g++)
 		if ((set >> g) & 1)
 			rows |= (uint64_t) 1 << gl_zeros_before_word(e, g);
 	gl_set_rows(result, e.x, rows, nrows);
@@ -278,7 +289,7 @@ template <class A>
 __device__ __forceinline__ void
 gl_resolve_warp_hits(const A &a, const uint8_t *__restrict__ data, uint64_t chunk, bool mine,
 					 const uint32_t records[GL_HIT_WORDS], const GlChunkIndex *__restrict__ chunks,
-					 uint32_t nrows, uint32_t *result, GlHitWord *list)
+					 uint64_t nchunks, uint32_t nrows, uint32_t *result, GlHitWord *list)
 {
 	uint32_t	lane = threadIdx.x % 32;
 	uint32_t	listed = 0;
@@ -289,7 +300,7 @@ gl_resolve_warp_hits(const A &a, const uint8_t *__restrict__ data, uint64_t chun
 	if (mine && gl_any_hit(a, records))
 	{
 		if constexpr (A::hits_end_rows)
-			listed = gl_words_to_list(a, chunk, records, chunks, nrows, result);
+			listed = gl_words_to_list(a, chunk, records, chunks, nchunks, nrows, result);
 		else
 			listed = gl_words_with_hits(a, records);
 	}

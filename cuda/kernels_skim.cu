@@ -103,8 +103,8 @@ skim(const A &a, const uint8_t *__restrict__ data, uint64_t nchunks,
 												 chunk - lane * CHUNKS_PER_THREAD,
 												 CHUNKS_PER_THREAD, nchunks, warp_stage, records);
 			if (__any_sync(0xFFFFFFFF, inside && gl_any_hit(a, records)))
-				gl_resolve_warp_hits(a, data, chunk, inside, records, chunks, nrows, result,
-									 reinterpret_cast<GlHitWord *>(warp_stage));
+				gl_resolve_warp_hits(a, data, chunk, inside, records, chunks, nchunks, nrows,
+									 result, reinterpret_cast<GlHitWord *>(warp_stage));
 		}
 	}
 }

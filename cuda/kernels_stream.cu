@@ -405,8 +405,8 @@ stream_kernel(const uint8_t *__restrict__ data, uint64_t nchunks,
 				(last_bytes >> 24) != 0)
 				finish_open_row(a, state, data, chunks, chunk + 1, nrows, result);
 			if (__any_sync(0xFFFFFFFF, inside && gl_any_hit(a, records)))
-				gl_resolve_warp_hits(a, data, chunk, inside, records, chunks, nrows, result,
-									 reinterpret_cast<GlHitWord *>(warp_stage));
+				gl_resolve_warp_hits(a, data, chunk, inside, records, chunks, nchunks, nrows,
+									 result, reinterpret_cast<GlHitWord *>(warp_stage));
 		}
 	}
 }
