@@ -447,8 +447,9 @@ gl_launch_stream(const GlLaunch *l, const GlStreamTable *table, uint32_t *result
 uint32_t
 gl_stream_table_room(uint32_t shared_limit, GlStreamForm form)
 {
-	uint32_t	stage = stage_bytes(form == GL_STREAM_CLASSED ? ClassedAutomaton::stage_buffers :
-									CompactAutomaton::stage_buffers);
+	uint32_t	buffers = form == GL_STREAM_COMPACT ? CompactAutomaton::stage_buffers :
+		form == GL_STREAM_WIDE ? WideAutomaton::stage_buffers : ClassedAutomaton::stage_buffers;
+	uint32_t	stage = stage_bytes(buffers);
 
 	return shared_limit > stage ? shared_limit - stage : 0;
 }
