@@ -200,24 +200,34 @@ multi_of(const std::vector<std::string> &lits, bool fold)
 	return gl_build_multi(ptrs.data(), lens.data(), (int) lits.size(), fold, true, &error);
 }
 
+/*
+ * Literals for an Aho-Corasick program: up to `few` or up to `many` of
+ * them, half the time each, mostly of 1-5 bytes, some up to 14; and
+ * whether the program folds case, in *fold.
+ */
+static std::vector<std::string>
+random_literals(uint32_t few, uint32_t many, bool *fold)
+{
+	std::vector<std::string> lits(1 + rnd(rnd(2) ? few : many));
+
+	*fold = rnd(2);
+	for (std::string &lit : lits)
+		lit = random_text(1 + rnd(rnd(4) ? 5 : 14), rnd(2));
+	return lits;
+}
+
 static GlProgram *
 random_multi(int *nliterals_out, bool *fold_out, size_t *longest_out = NULL)
 {
-	std::vector<std::string> lits;
-	int			n = 1 + (int) rnd(rnd(2) ? 4 : 200);
-	bool		fold = rnd(2);
+	std::vector<std::string> lits = random_literals(4, 200, fold_out);
 	size_t		longest = 0;
 
-	for (int i = 0; i < n; i++)
-	{
-		lits.push_back(random_text(1 + rnd(rnd(4) ? 5 : 14), rnd(2)));
-		longest = std::max(longest, lits.back().size());
-	}
-	*nliterals_out = n;
-	*fold_out = fold;
+	for (const std::string &lit : lits)
+		longest = std::max(longest, lit.size());
+	*nliterals_out = (int) lits.size();
 	if (longest_out != NULL)
 		*longest_out = longest;
-	return multi_of(lits, fold);
+	return multi_of(lits, *fold_out);
 }
 
 /* A random DFA: random transitions, flags, ASCII colors and code point ranges. */
@@ -1064,17 +1074,15 @@ run_classed_table_cases(int n)
 
 	for (int i = 0; i < n * 4 && failure.empty(); i++)
 	{
-		std::vector<std::string> lits(1 + rnd(rnd(2) ? 20 : 400));
-		bool		fold = rnd(2);
-		GlProgram  *prog;
+		bool		fold;
+		/* more than random_multi()'s 200: some pass the table's limits */
+		std::vector<std::string> lits = random_literals(20, 400, &fold);
+		GlProgram  *prog = multi_of(lits, fold);
 		GlClassedTable t;
 		std::string what = "Aho-Corasick " + std::to_string(lits.size()) + " literals" +
 			(fold ? " folded" : "");
 		uint32_t	state;
 
-		for (std::string &lit : lits)
-			lit = random_text(1 + rnd(rnd(4) ? 5 : 14), rnd(2));
-		prog = multi_of(lits, fold);
 		if (prog == NULL)
 			continue;
 		if (!gl_build_classed_table(prog, 227 * 1024, &t))
