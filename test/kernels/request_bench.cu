@@ -4,15 +4,19 @@
  *	  Where a selective request's time goes around its kernels
  *	  (make -C test/kernels, build/request_bench; needs a GPU).
  *
- * The latency benchmark (test/bench/latency) sees a selective query on a
+ * The latency benchmark (test/bench/latency) saw a selective query on a
  * cached 15 M-row column take about 0.1 ms more in the server's engine
- * than in its kernels.  This program isolates that part: a column of
- * comment-like text of the same size, and for each pattern the median
- * of many calls of
- *	prep		gl_prepare_program_with() alone, as gl_cuda_match() calls it
- *				(the column's byte pairs, the device's shared memory);
+ * than in its kernels (H100, d43dcdc).  This program isolates that part:
+ * a column of comment-like text of the same size, and for each pattern
+ * the median of many calls of
+ *	prep		gl_prepare_program_with() alone, with the choices
+ *				gl_cuda_match() makes (the column's byte pairs, the
+ *				device's shared memory): what a fresh pattern's request
+ *				spends preparing, which the column's program cache
+ *				(program_cache.cu) saves a repeated one;
  *	call		gl_cuda_match() as the server calls it, the result listed
- *				when its nonzero words are few (wall time);
+ *				when its nonzero words are few (wall time; the program
+ *				found in the column's cache after the first call);
  *	kernel		the kernel time that call reports;
  * and call - kernel, the cost around the kernels.  For scale, the floor of
  * one round trip on a stream (a 4-byte copy to the host and its
