@@ -49,7 +49,7 @@
 typedef struct MatchScratch
 {
 	uint64_t   *blob;
-	void	   *byte_dfa;		/* table of the stream kernel */
+	void	   *stream_table;	/* the stream kernel's table */
 	uint32_t   *result;
 	uint8_t    *chunk_flags;
 	uint32_t   *chunk_list;
@@ -90,13 +90,13 @@ reserve_host(void **buffer, size_t *have, size_t need, char *errbuf, size_t errl
  * has made the part's device current.
  */
 static bool
-prepare_resources(GlDeviceColumn *dcol, uint32_t blob_bytes, size_t byte_dfa_bytes,
+prepare_resources(GlDeviceColumn *dcol, uint32_t blob_bytes, size_t stream_table_bytes,
 				  uint32_t capacity, MatchScratch *s, GlHostListing *h,
 				  char *errbuf, size_t errlen)
 {
 	GlMatchResources *r = dcol->match;
 	uint64_t	nwords = gl_bitmap_words(dcol->nrows);
-	size_t		blob = align256(blob_bytes) + align256(byte_dfa_bytes);
+	size_t		blob = align256(blob_bytes) + align256(stream_table_bytes);
 	size_t		result = align256(nwords * sizeof(uint64_t));
 	size_t		flags = align256(dcol->nchunks);
 	size_t		list = align256(dcol->nchunks * sizeof(uint32_t)) + 256;
@@ -152,7 +152,7 @@ prepare_resources(GlDeviceColumn *dcol, uint32_t blob_bytes, size_t byte_dfa_byt
 
 	p = (char *) r->scratch;
 	s->blob = (uint64_t *) p;
-	s->byte_dfa = p + align256(blob_bytes);
+	s->stream_table = p + align256(blob_bytes);
 	p += blob;
 	s->result = (uint32_t *) p;
 	p += result;
@@ -238,7 +238,7 @@ run_plan(const GlLaunch *l, const GlPreparedProgram *pp, const GlKernelProgram *
 				GlStreamTable table;
 
 				gl_stream_table_host(pp, &table);
-				table.table = s->byte_dfa;	/* the device copy */
+				table.table = s->stream_table;	/* the device copy */
 				ok = gl_launch_stream(l, &table, s->result);
 				break;
 			}
@@ -325,7 +325,7 @@ match_part(GlDeviceColumn *dcol, const GlCachedProgram *cp, bool fail, GlCudaRes
 	MatchScratch scratch;
 	GlHostListing host;
 	cudaStream_t stream;
-	GlStreamTable byte_dfa;
+	GlStreamTable stream_table;
 	float		ms = 0;
 	bool		ok;
 
@@ -340,10 +340,10 @@ match_part(GlDeviceColumn *dcol, const GlCachedProgram *cp, bool fail, GlCudaRes
 	}
 	if (dcol->nrows == 0)
 		return true;
-	gl_stream_table_host(pp, &byte_dfa);
+	gl_stream_table_host(pp, &stream_table);
 	if (!gl_cuda_ok(cudaSetDevice(dcol->device), "cudaSetDevice", errbuf, errlen) ||
-		!prepare_resources(dcol, pp->blob_bytes, byte_dfa.bytes, (uint32_t) out->capacity,
-						   &scratch, &host, errbuf, errlen))
+		!prepare_resources(dcol, pp->blob_bytes, stream_table.bytes,
+						   (uint32_t) out->capacity, &scratch, &host, errbuf, errlen))
 		return false;
 	stream = dcol->match->stream;
 	if (dcol->match->resident_stamp != cp->stamp)
@@ -352,10 +352,10 @@ match_part(GlDeviceColumn *dcol, const GlCachedProgram *cp, bool fail, GlCudaRes
 		if (!gl_cuda_ok(cudaMemcpyAsync(scratch.blob, pp->blob, pp->blob_bytes,
 										cudaMemcpyHostToDevice, stream),
 						"cudaMemcpyAsync (program)", errbuf, errlen) ||
-			(byte_dfa.bytes > 0 &&
-			 !gl_cuda_ok(cudaMemcpyAsync(scratch.byte_dfa, byte_dfa.table, byte_dfa.bytes,
-										 cudaMemcpyHostToDevice, stream),
-						 "cudaMemcpyAsync (byte DFA)", errbuf, errlen)))
+			(stream_table.bytes > 0 &&
+			 !gl_cuda_ok(cudaMemcpyAsync(scratch.stream_table, stream_table.table,
+										 stream_table.bytes, cudaMemcpyHostToDevice, stream),
+						 "cudaMemcpyAsync (stream table)", errbuf, errlen)))
 			return false;
 	}
 
