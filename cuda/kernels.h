@@ -95,6 +95,10 @@ typedef struct GlLaunch
 	size_t		errlen;
 } GlLaunch;
 
+/* Blocks of a kernel that an SM holds at once, with this much dynamic shared memory. */
+extern bool gl_blocks_per_sm(const void *kernel, int block, uint32_t shared, const GlLaunch *l,
+							 int *per_sm);
+
 /*
  * Blocks for a kernel whose blocks stay resident and walk the column in
  * grid steps: as many as fit the device at once (or as nthreads need).

@@ -82,12 +82,15 @@ static const int STREAM_BLOCK = 256;
 
 /*
  * The warps' stages: two slice buffers a warp, so a slice's copy is in
- * flight while the one before it is stepped -- except for the classed
- * table (ClassedAutomaton below), which takes one: its table leaves room
- * for two blocks an SM with two buffers, three with one, and the extra
- * warps hide its dependent loads better (H100, "AC 200": 42.9-43.3% of
- * the read bandwidth with two, 46.1-46.6 with one; the byte DFAs'
- * classes lose 9 points with one).
+ * flight while the one before it is stepped -- except where the table is
+ * so large that one buffer lets an SM hold more blocks: the classed table
+ * (ClassedAutomaton below) always, a compact table of more than about 80
+ * states (OneBufferCompactAutomaton).  With two blocks an SM instead of
+ * three, too few warps hide the dependent table loads (H100, "AC 200",
+ * classed: 42.9-43.3% of the read bandwidth with two buffers, 46.1-46.6
+ * with one; H200, "AC 20", 108 compact states: 36.4-36.7 -> 42.4).
+ * Where both give as many blocks, two buffers win (the byte DFAs' classes
+ * lose 9 points with one).
  */
 __host__ __device__ constexpr uint32_t
 stage_bytes(uint32_t buffers)
@@ -229,6 +232,15 @@ struct CompactAutomaton
 	{
 		return e;
 	}
+};
+
+/*
+ * The compact table with a one-buffer stage, for tables so large that
+ * the second buffer costs the SM a block (launch_stream_compact()).
+ */
+struct OneBufferCompactAutomaton : CompactAutomaton
+{
+	static constexpr uint32_t stage_buffers = 1;
 };
 
 /*
@@ -429,13 +441,34 @@ launch_stream_with(const GlLaunch *l, const A &a, const GlStreamTable *table, ui
 	return gl_cuda_ok(cudaGetLastError(), "launching the stream kernel", l->errbuf, l->errlen);
 }
 
+/*
+ * A compact table takes the two-buffer stage unless one buffer lets more
+ * blocks share an SM: a table of more than about 40 kB (80 states) leaves
+ * room for two blocks with two buffers, three with one.
+ */
+static bool
+launch_stream_compact(const GlLaunch *l, const GlStreamTable *table, uint32_t *result)
+{
+	int			two = 0;
+	int			one = 0;
+
+	if (!gl_blocks_per_sm((const void *) stream_kernel<CompactAutomaton>, STREAM_BLOCK,
+						  stage_bytes(2) + table->bytes, l, &two) ||
+		!gl_blocks_per_sm((const void *) stream_kernel<OneBufferCompactAutomaton>, STREAM_BLOCK,
+						  stage_bytes(1) + table->bytes, l, &one))
+		return false;
+	if (one > two)
+		return launch_stream_with(l, OneBufferCompactAutomaton(), table, result);
+	return launch_stream_with(l, CompactAutomaton(), table, result);
+}
+
 bool
 gl_launch_stream(const GlLaunch *l, const GlStreamTable *table, uint32_t *result)
 {
 	switch (table->form)
 	{
 		case GL_STREAM_COMPACT:
-			return launch_stream_with(l, CompactAutomaton(), table, result);
+			return launch_stream_compact(l, table, result);
 		case GL_STREAM_WIDE:
 			return launch_stream_with(l, WideAutomaton(), table, result);
 		case GL_STREAM_CLASSED:
