@@ -88,7 +88,8 @@ static const int STREAM_BLOCK = 256;
  * states (OneBufferCompactAutomaton).  With two blocks an SM instead of
  * three, too few warps hide the dependent table loads (H100, "AC 200",
  * classed: 42.9-43.3% of the read bandwidth with two buffers, 46.1-46.6
- * with one; H200, "AC 20", 108 compact states: 36.4-36.7 -> 42.4).
+ * with one; H200, "AC 20", 108 compact states: 36.4-36.7 -> 42.4, the
+ * H100 within its noise).
  * Where both give as many blocks, two buffers win (the byte DFAs' classes
  * lose 9 points with one).
  */
