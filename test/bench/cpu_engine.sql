@@ -79,6 +79,8 @@ SELECT r.* FROM (VALUES
 	('underscore, UTF-8', '%na_ve%', '~~'),
 	('ILIKE', '%special%requests%', '~~*'),
 	('ILIKE, rare', '%customer%complaints%', '~~*'),
+	('ILIKE, phrase', '%SLEEP QUICKLY%', '~~*'),
+	('ILIKE, rare phrase', '%DUGOUTS WAKE SLYLY%', '~~*'),
 	('regex, literal', 'special.*requests', '~'),
 	('regex, alternation', 'pinto|unusual|Tiresias', '~'),
 	('regex, class', '[A-Z][a-z]+ [a-z]+ Complaints', '~'),
