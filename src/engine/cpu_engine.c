@@ -84,7 +84,7 @@ plan_prepare(const GlProgram *prog, CpuPlan *plan)
 			if (!gl_cpu_like_prepare(prog, &plan->like))
 				return false;
 			plan->has_like = true;
-			plan->skims = plan->like.required >= 0 || plan->like.anchor_skim >= 0;
+			plan->skims = plan->like.required >= 0 || plan->like.nskims > 0;
 			plan->found_is_match = plan->like.required_is_all;
 			return true;
 		case GL_PROG_MULTI:
@@ -142,11 +142,11 @@ gl_cpu_match_value(const GlProgram *prog, const char *s, uint32_t len)
 /*
  * The next hit, at or after from, of what every match of the plan has:
  * bytes [*start, *end) of s.  A required literal (a LIKE program's literal
- * segment, a DFA's prefilter), or else one byte of a LIKE segment's
- * anchor (an ILIKE pair such as x/X).
+ * segment, a DFA's prefilter), or else a byte of column skim `skim` of a
+ * masked segment (an ILIKE pair such as x/X, and another as far on).
  */
 static bool
-find_hit(const CpuPlan *plan, const char *s, uint64_t from, uint64_t len,
+find_hit(const CpuPlan *plan, int skim, const char *s, uint64_t from, uint64_t len,
 		 uint64_t *start, uint64_t *end)
 {
 	int64_t		at;
@@ -159,7 +159,7 @@ find_hit(const CpuPlan *plan, const char *s, uint64_t from, uint64_t len,
 	}
 	else
 	{
-		at = gl_cpu_like_find_anchor(&plan->like, s, from, len);
+		at = gl_cpu_like_find_anchor(&plan->like, skim, s, from, len);
 		*start = (uint64_t) at;
 		*end = *start + 1;
 	}
@@ -180,6 +180,7 @@ match_rows_skimming(const CpuPlan *plan, const GlColumn *col, uint64_t *result,
 	uint64_t	len = col->offsets[last] - col->offsets[first];
 	uint64_t	from = 0;
 	uint64_t	row = first;
+	int			skim = plan->like.required < 0 ? gl_cpu_like_pick_skim(&plan->like, base, len) : 0;
 
 	memset(result + first / 64, 0, gl_bitmap_words(last - first) * sizeof(uint64_t));
 	while (row < last)
@@ -188,7 +189,7 @@ match_rows_skimming(const CpuPlan *plan, const GlColumn *col, uint64_t *result,
 		uint64_t	end;
 		uint64_t	value_end;
 
-		if (!find_hit(plan, base, from, len, &start, &end))
+		if (!find_hit(plan, skim, base, from, len, &start, &end))
 			break;
 		while (col->offsets[row + 1] - col->offsets[first] <= start)
 			row++;

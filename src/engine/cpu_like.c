@@ -58,20 +58,18 @@ position_is_one_byte(const GlCharMasks *masks, const GlCodepointMask *exceptions
 }
 
 /*
- * If position j accepts only one or two ASCII characters (a literal, or an
- * ILIKE pair like s/S), store them in bytes[] and return how many; else 0.
+ * The ASCII bytes position j accepts, into bytes[], when there are one or
+ * two of them (a literal, an ILIKE pair like s/S), whatever non-ASCII
+ * characters it accepts besides (the Kelvin sign for k under a UTF-8 libc
+ * locale); else 0.
  */
 static uint32_t
-position_bytes(const GlCharMasks *masks, const GlCodepointMask *exceptions,
-			   uint32_t j, uint8_t *bytes)
+position_ascii_bytes(const GlCharMasks *masks, uint32_t j, uint8_t *bytes)
 {
 	uint64_t	bit = (uint64_t) 1 << j;
 	uint32_t	n = 0;
-	int			c;
 
-	if (!position_is_one_byte(masks, exceptions, j))
-		return 0;
-	for (c = 0; c < 128; c++)
+	for (int c = 0; c < 128; c++)
 	{
 		if (masks->ascii[c] & bit)
 		{
@@ -81,6 +79,30 @@ position_bytes(const GlCharMasks *masks, const GlCodepointMask *exceptions,
 		}
 	}
 	return n;
+}
+
+/* The commoner of a position's one or two bytes (byte_frequency.h). */
+static int
+bytes_commonness(const uint8_t *bytes, uint32_t n)
+{
+	int			commonness = gl_byte_commonness(bytes[0]);
+
+	if (n == 2 && gl_byte_commonness(bytes[1]) > commonness)
+		commonness = gl_byte_commonness(bytes[1]);
+	return commonness;
+}
+
+/*
+ * If position j accepts only one or two ASCII characters (a literal, or an
+ * ILIKE pair like s/S), store them in bytes[] and return how many; else 0.
+ */
+static uint32_t
+position_bytes(const GlCharMasks *masks, const GlCodepointMask *exceptions,
+			   uint32_t j, uint8_t *bytes)
+{
+	if (!position_is_one_byte(masks, exceptions, j))
+		return 0;
+	return position_ascii_bytes(masks, j, bytes);
 }
 
 /*
@@ -104,9 +126,7 @@ choose_anchor(GlLikeSegPlan *sp)
 
 		if (n == 0)
 			continue;
-		commonness = gl_byte_commonness(bytes[0]);
-		if (n == 2 && gl_byte_commonness(bytes[1]) > commonness)
-			commonness = gl_byte_commonness(bytes[1]);
+		commonness = bytes_commonness(bytes, n);
 		if (commonness < best_commonness)
 		{
 			best_commonness = commonness;
@@ -120,20 +140,22 @@ choose_anchor(GlLikeSegPlan *sp)
 }
 
 /*
- * A second position for the column skim, tested with the anchor: the
- * rarest other one taking one or two ASCII bytes at a fixed byte distance
- * from it (every position between them one byte).  One letter's case
- * pair is in most rows; two, so many bytes apart, in few.
+ * The segment's exact column skim: its anchor (choose_anchor()), with a
+ * second position for the column skim: the rarest other one taking one or
+ * two ASCII bytes at a fixed byte distance from it (every position between
+ * them one byte).  One letter's case pair is in most rows; two, so many
+ * bytes apart, in few.
  */
 static void
-choose_pair(GlLikeSegPlan *sp, bool utf8)
+choose_exact_skim(const GlLikeSegPlan *sp, bool utf8, GlLikeColumnSkim *skim)
 {
 	int			best_commonness = 1000;
 	uint32_t	j;
 
-	sp->pair_dist = 0;
-	if (sp->nanchor == 0)
-		return;
+	skim->dist = 0;
+	skim->high = false;
+	skim->first[0] = skim->second[0] = sp->anchor[0];
+	skim->first[1] = skim->second[1] = sp->anchor[1];
 	for (j = 0; j < sp->seg->nchars; j++)
 	{
 		uint32_t	lo = j < sp->anchor_pos ? j : sp->anchor_pos;
@@ -147,33 +169,106 @@ choose_pair(GlLikeSegPlan *sp, bool utf8)
 			continue;
 		for (uint32_t k = lo + 1; utf8 && k < hi; k++)
 			fixed = fixed && position_is_one_byte(sp->masks, sp->exceptions, k);
-		commonness = gl_byte_commonness(bytes[0]);
-		if (n == 2 && gl_byte_commonness(bytes[1]) > commonness)
-			commonness = gl_byte_commonness(bytes[1]);
+		commonness = bytes_commonness(bytes, n);
 		if (!fixed || commonness >= best_commonness)
 			continue;
 		best_commonness = commonness;
-		sp->pair_dist = hi - lo;
-		sp->pair_first[0] = j < sp->anchor_pos ? bytes[0] : sp->anchor[0];
-		sp->pair_first[1] = j < sp->anchor_pos ? bytes[n - 1] : sp->anchor[1];
-		sp->pair_second[0] = j < sp->anchor_pos ? sp->anchor[0] : bytes[0];
-		sp->pair_second[1] = j < sp->anchor_pos ? sp->anchor[1] : bytes[n - 1];
+		skim->dist = hi - lo;
+		skim->first[0] = j < sp->anchor_pos ? bytes[0] : sp->anchor[0];
+		skim->first[1] = j < sp->anchor_pos ? bytes[n - 1] : sp->anchor[1];
+		skim->second[0] = j < sp->anchor_pos ? sp->anchor[0] : bytes[0];
+		skim->second[1] = j < sp->anchor_pos ? sp->anchor[1] : bytes[n - 1];
 	}
 }
 
 /*
- * The first byte at or after pos that is first[0] or first[1], with a
- * byte second[0] or second[1] dist bytes after it, or len.
+ * The segment's wide column skim: the two positions whose ASCII bytes are
+ * rarest together, whatever else they and the positions between them
+ * take.  In text of ASCII characters only, every occurrence has those
+ * bytes that far apart; an occurrence with other characters there (k, i
+ * and their case variants the Kelvin sign and the dotted capital I, under
+ * a UTF-8 libc locale) has a byte of 0x80 or more, so the skim reports
+ * those too where it must (skim->high), and their rows are matched whole.
+ * The exact skim cannot use such a position nor look across one: for
+ * ILIKE '%SOMAS WAKE SLYLY%' it skimmed for "y?y" ("slyly"), in most rows of TPC-H
+ * comments.  Rarity is guessed from the bytes' commonness, less for two
+ * of one word (they come together far more often than their counts say:
+ * q and k in "quickly") or two of the same bytes.  Returns its score
+ * (lower is rarer), or INT32_MAX where no position takes one or two ASCII
+ * bytes.
  */
-static inline uint32_t
-skim_pair(const uint8_t *s, uint32_t pos, uint32_t len, const uint8_t first[2],
-		  uint32_t dist, const uint8_t second[2])
+static int
+choose_wide_skim(const GlLikeSegPlan *sp, bool utf8, GlLikeColumnSkim *skim)
 {
+	uint32_t	nchars = sp->seg->nchars;
+	/* a segment has at most 64 positions: one bit each in its masks */
+	uint8_t		bytes[64][2];
+	uint32_t	nbytes[64];
+	int			commonness[64];
+	uint32_t	wide_before[65];	/* positions below j taking other characters too */
+	uint32_t	spaces_before[64];	/* positions below j taking only a space */
+	int			best = INT32_MAX;
+
+	wide_before[0] = 0;
+	for (uint32_t j = 0; j < nchars; j++)
+	{
+		bool		wide = !position_is_one_byte(sp->masks, sp->exceptions, j);
+
+		nbytes[j] = position_ascii_bytes(sp->masks, j, bytes[j]);
+		commonness[j] = nbytes[j] > 0 ? bytes_commonness(bytes[j], nbytes[j]) : 0;
+		wide_before[j + 1] = wide_before[j] + (wide ? 1 : 0);
+		spaces_before[j] = j == 0 ? 0 :
+			spaces_before[j - 1] + (nbytes[j - 1] == 1 && bytes[j - 1][0] == ' ' ? 1 : 0);
+	}
+	for (uint32_t a = 0; a < nchars; a++)
+	{
+		if (nbytes[a] == 0)
+			continue;
+		/* b == a: a skim of a's bytes alone */
+		for (uint32_t b = a; b < nchars; b++)
+		{
+			bool		a_wide = wide_before[a + 1] > wide_before[a];
+			bool		b_wide = wide_before[b + 1] > wide_before[b];
+			bool		high;
+			int			score;
+
+			if (nbytes[b] == 0)
+				continue;
+			/* without UTF-8 every character is one byte: the distance holds */
+			high = utf8 ? wide_before[b + 1] > wide_before[a] : a_wide || b_wide;
+			score = 2 * (commonness[a] + (b == a ? 255 : commonness[b])) + (high ? 1 : 0);
+			if (b != a && spaces_before[b] == spaces_before[a])
+				score += 64;
+			if (b != a && bytes[a][0] == bytes[b][0])
+				score += 64;
+			if (score >= best)
+				continue;
+			best = score;
+			skim->high = high;
+			skim->dist = b - a;
+			skim->first[0] = bytes[a][0];
+			skim->first[1] = bytes[a][nbytes[a] - 1];
+			skim->second[0] = bytes[b][0];
+			skim->second[1] = bytes[b][nbytes[b] - 1];
+		}
+	}
+	return best;
+}
+
+/*
+ * The first hit of a column skim at or after pos, or len.  Inlined with
+ * high a constant (column_skim()), so each loop tests only what it must.
+ */
+static inline __attribute__((always_inline)) uint32_t
+skim_pair(const uint8_t *s, uint32_t pos, uint32_t len, const GlLikeColumnSkim *skim,
+		  bool high)
+{
+	uint32_t	dist = skim->dist;
 #ifdef __SSE2__
-	__m128i		first_a = _mm_set1_epi8((char) first[0]);
-	__m128i		first_b = _mm_set1_epi8((char) first[1]);
-	__m128i		second_a = _mm_set1_epi8((char) second[0]);
-	__m128i		second_b = _mm_set1_epi8((char) second[1]);
+	__m128i		first_a = _mm_set1_epi8((char) skim->first[0]);
+	__m128i		first_b = _mm_set1_epi8((char) skim->first[1]);
+	__m128i		second_a = _mm_set1_epi8((char) skim->second[0]);
+	__m128i		second_b = _mm_set1_epi8((char) skim->second[1]);
 
 	for (; pos + dist + 16 <= len; pos += 16)
 	{
@@ -185,15 +280,25 @@ skim_pair(const uint8_t *s, uint32_t pos, uint32_t len, const uint8_t first[2],
 													  _mm_cmpeq_epi8(after, second_b)));
 		uint32_t	hits = (uint32_t) _mm_movemask_epi8(both);
 
+		if (high)
+			hits |= (uint32_t) _mm_movemask_epi8(at);	/* the bytes' top bits */
 		if (hits != 0)
 			return pos + (uint32_t) __builtin_ctz(hits);
 	}
 #endif
-	for (; pos + dist < len; pos++)
-		if ((s[pos] == first[0] || s[pos] == first[1]) &&
-			(s[pos + dist] == second[0] || s[pos + dist] == second[1]))
+	for (; pos < len; pos++)
+		if ((high && s[pos] >= 0x80) ||
+			(pos + dist < len && (s[pos] == skim->first[0] || s[pos] == skim->first[1]) &&
+			 (s[pos + dist] == skim->second[0] || s[pos + dist] == skim->second[1])))
 			return pos;
 	return len;
+}
+
+static uint32_t
+column_skim(const uint8_t *s, uint32_t pos, uint32_t len, const GlLikeColumnSkim *skim)
+{
+	return skim->high ? skim_pair(s, pos, len, skim, true) :
+		skim_pair(s, pos, len, skim, false);
 }
 
 /* The first byte at or after pos that is a or b, or len. */
@@ -246,17 +351,27 @@ pick_second_byte(const uint8_t *bytes, uint32_t n, uint32_t first)
 	return best;
 }
 
+static bool
+same_skim(const GlLikeColumnSkim *a, const GlLikeColumnSkim *b)
+{
+	return a->first[0] == b->first[0] && a->first[1] == b->first[1] && a->dist == b->dist &&
+		a->second[0] == b->second[0] && a->second[1] == b->second[1] && a->high == b->high;
+}
+
 bool
 gl_cpu_like_prepare(const GlProgram *prog, GlLikePlan *plan)
 {
 	const GlLikeSegment *segs;
 	uint32_t	s;
+	int			exact_seg = -1;
+	int			wide_score = INT32_MAX;
+	GlLikeColumnSkim wide = {.dist = 0};
 
 	plan->prog = prog;
 	plan->like = &prog->u.like;
 	plan->utf8 = prog->utf8 != 0;
 	plan->required = -1;
-	plan->anchor_skim = -1;
+	plan->nskims = 0;
 	plan->segs = plan->inline_segs;
 	if (plan->like->nsegments > GL_LIKE_INLINE_SEGMENTS)
 	{
@@ -279,11 +394,20 @@ gl_cpu_like_prepare(const GlProgram *prog, GlLikePlan *plan)
 		sp->rare_index2 = 0;
 		sp->rare_is_rare = false;
 		choose_anchor(sp);
-		choose_pair(sp, plan->utf8);
 		if (sp->nanchor > 0 &&
-			(plan->anchor_skim < 0 ||
-			 sp->anchor_commonness < plan->segs[plan->anchor_skim].anchor_commonness))
-			plan->anchor_skim = (int) s;
+			(exact_seg < 0 || sp->anchor_commonness < plan->segs[exact_seg].anchor_commonness))
+			exact_seg = (int) s;
+		if (!segs[s].is_literal)
+		{
+			GlLikeColumnSkim skim;
+			int			score = choose_wide_skim(sp, plan->utf8, &skim);
+
+			if (score < wide_score)
+			{
+				wide_score = score;
+				wide = skim;
+			}
+		}
 		if (segs[s].is_literal)
 		{
 			sp->bytes = gl_program_section(prog, segs[s].bytes_off);
@@ -304,8 +428,14 @@ gl_cpu_like_prepare(const GlProgram *prog, GlLikePlan *plan)
 	}
 	plan->required_is_all = plan->like->nsegments == 1 && plan->required == 0 &&
 		!plan->like->anchored_start && !plan->like->anchored_end;
-	if (plan->required >= 0)
-		plan->anchor_skim = -1;
+	if (plan->required < 0)
+	{
+		/* the exact skim first: it wins ties (gl_cpu_like_pick_skim()) */
+		if (exact_seg >= 0)
+			choose_exact_skim(&plan->segs[exact_seg], plan->utf8, &plan->skims[plan->nskims++]);
+		if (wide_score != INT32_MAX && (plan->nskims == 0 || !same_skim(&wide, &plan->skims[0])))
+			plan->skims[plan->nskims++] = wide;
+	}
 	return true;
 }
 
@@ -577,18 +707,36 @@ gl_cpu_like_find_required(const GlLikePlan *plan, const char *s, uint64_t from,
 							(uint32_t) from, (uint32_t) len);
 }
 
-int64_t
-gl_cpu_like_find_anchor(const GlLikePlan *plan, const char *s, uint64_t from, uint64_t len)
-{
-	const GlLikeSegPlan *sp = &plan->segs[plan->anchor_skim];
-	uint32_t	hit;
+/*
+ * The bytes the skims are compared on before one is picked: enough rows
+ * (about 80 of TPC-H's comments) that a phrase's words show how often
+ * they come together, few enough to cost a few percent of the scan.
+ */
+#define SKIM_TRIAL_BYTES 4096
 
-	if (sp->pair_dist > 0)
-		hit = skim_pair((const uint8_t *) s, (uint32_t) from, (uint32_t) len,
-						sp->pair_first, sp->pair_dist, sp->pair_second);
-	else
-		hit = skim_two_bytes((const uint8_t *) s, (uint32_t) from, (uint32_t) len,
-							 sp->anchor[0], sp->anchor[1]);
+int
+gl_cpu_like_pick_skim(const GlLikePlan *plan, const char *s, uint64_t len)
+{
+	uint32_t	trial = len < SKIM_TRIAL_BYTES ? (uint32_t) len : SKIM_TRIAL_BYTES;
+	uint32_t	hits[2] = {0, 0};
+
+	if (plan->nskims < 2)
+		return 0;
+	for (int k = 0; k < 2; k++)
+		for (uint32_t pos = column_skim((const uint8_t *) s, 0, trial, &plan->skims[k]);
+			 pos < trial && (k == 0 || hits[1] < hits[0]);
+			 pos = column_skim((const uint8_t *) s, pos + 1, trial, &plan->skims[k]))
+			hits[k]++;
+	return hits[1] < hits[0] ? 1 : 0;
+}
+
+int64_t
+gl_cpu_like_find_anchor(const GlLikePlan *plan, int skim, const char *s, uint64_t from,
+						uint64_t len)
+{
+	uint32_t	hit = column_skim((const uint8_t *) s, (uint32_t) from, (uint32_t) len,
+								  &plan->skims[skim]);
+
 	return hit < len ? (int64_t) hit : -1;
 }
 

@@ -31,10 +31,21 @@ typedef struct GlLikeSegPlan
 	uint8_t		anchor[2];		/* only these ASCII bytes (s, S for ILIKE) */
 	uint32_t	anchor_pos;		/* the rarest such position */
 	int			anchor_commonness;	/* of its commoner byte (byte_frequency.h) */
-	uint32_t	pair_dist;		/* 0, or bytes between two such positions: */
-	uint8_t		pair_first[2];	/* the bytes the earlier one takes, */
-	uint8_t		pair_second[2]; /* and the later (both for the column skim) */
 } GlLikeSegPlan;
+
+/*
+ * A column skim of a masked segment (gl_cpu_like_find_anchor()): a byte
+ * first[0] or first[1] with a byte second[0] or second[1] dist bytes
+ * after it (dist 0: the first alone), or, with high, any byte of 0x80 or
+ * more.
+ */
+typedef struct GlLikeColumnSkim
+{
+	uint8_t		first[2];
+	uint32_t	dist;
+	uint8_t		second[2];
+	bool		high;
+} GlLikeColumnSkim;
 
 /* Plans of patterns with this many segments or fewer need no malloc. */
 #define GL_LIKE_INLINE_SEGMENTS 8
@@ -46,7 +57,9 @@ typedef struct GlLikePlan
 	bool		utf8;
 	int			required;		/* longest literal segment, or -1 */
 	bool		required_is_all;	/* the pattern is '%' required '%' */
-	int			anchor_skim;	/* no literal: the segment of the rarest anchor, or -1 */
+	/* no literal: column skims (gl_cpu_like_pick_skim() picks one) */
+	int			nskims;
+	GlLikeColumnSkim skims[2];
 	GlLikeSegPlan *segs;
 	GlLikeSegPlan inline_segs[GL_LIKE_INLINE_SEGMENTS];
 } GlLikePlan;
@@ -65,12 +78,16 @@ extern int64_t gl_cpu_like_find_required(const GlLikePlan *plan, const char *s,
 										 uint64_t from, uint64_t len);
 
 /*
- * Where, at or after byte from of s, the next byte is that one segment's
- * anchor position takes (plan->anchor_skim >= 0) -- with, where the
- * segment has a second such position at a fixed distance, that position's
- * byte as far from it -- or -1: every match has such a place.
+ * Which of the plan's column skims (plan->nskims > 0) to use over len
+ * bytes of rows at s: the one with fewer hits in their first few kB.
  */
-extern int64_t gl_cpu_like_find_anchor(const GlLikePlan *plan, const char *s,
+extern int	gl_cpu_like_pick_skim(const GlLikePlan *plan, const char *s, uint64_t len);
+
+/*
+ * Where, at or after byte from of s, the next hit of column skim `skim`
+ * is, or -1: every match has such a place.
+ */
+extern int64_t gl_cpu_like_find_anchor(const GlLikePlan *plan, int skim, const char *s,
 									   uint64_t from, uint64_t len);
 
 #endif							/* GPULIKE_CPU_LIKE_H */
