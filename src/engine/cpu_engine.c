@@ -68,8 +68,9 @@ typedef struct ColumnJob
 	uint64_t	next_chunk;		/* taken with __atomic_fetch_add */
 } ColumnJob;
 
+/* column: for gl_cpu_match_column(), whose skims need preparing too */
 static bool
-plan_prepare(const GlProgram *prog, CpuPlan *plan)
+plan_prepare(const GlProgram *prog, CpuPlan *plan, bool column)
 {
 	plan->prog = prog;
 	plan->kind = (GlProgramKind) prog->kind;
@@ -83,6 +84,8 @@ plan_prepare(const GlProgram *prog, CpuPlan *plan)
 		case GL_PROG_LIKE:
 			if (!gl_cpu_like_prepare(prog, &plan->like))
 				return false;
+			if (column)
+				gl_cpu_like_prepare_skims(&plan->like);
 			plan->has_like = true;
 			plan->skims = plan->like.required >= 0 || plan->like.nskims > 0;
 			plan->found_is_match = plan->like.required_is_all;
@@ -132,7 +135,7 @@ gl_cpu_match_value(const GlProgram *prog, const char *s, uint32_t len)
 	CpuPlan		plan;
 	bool		matched;
 
-	if (!plan_prepare(prog, &plan))
+	if (!plan_prepare(prog, &plan, false))
 		return false;
 	matched = plan_match(&plan, s, len);
 	plan_release(&plan);
@@ -281,7 +284,7 @@ gl_cpu_match_column(const GlProgram *prog, const GlColumn *col,
 	int			i;
 
 	job.nwords = gl_bitmap_words(col->nrows);
-	if (!plan_prepare(prog, &plan))
+	if (!plan_prepare(prog, &plan, true))
 		return false;			/* not a program, or no memory for its plan */
 	job.plan = &plan;
 	job.col = col;

@@ -363,9 +363,6 @@ gl_cpu_like_prepare(const GlProgram *prog, GlLikePlan *plan)
 {
 	const GlLikeSegment *segs;
 	uint32_t	s;
-	int			exact_seg = -1;
-	int			wide_score = INT32_MAX;
-	GlLikeColumnSkim wide = {.dist = 0};
 
 	plan->prog = prog;
 	plan->like = &prog->u.like;
@@ -394,20 +391,6 @@ gl_cpu_like_prepare(const GlProgram *prog, GlLikePlan *plan)
 		sp->rare_index2 = 0;
 		sp->rare_is_rare = false;
 		choose_anchor(sp);
-		if (sp->nanchor > 0 &&
-			(exact_seg < 0 || sp->anchor_commonness < plan->segs[exact_seg].anchor_commonness))
-			exact_seg = (int) s;
-		if (!segs[s].is_literal)
-		{
-			GlLikeColumnSkim skim;
-			int			score = choose_wide_skim(sp, plan->utf8, &skim);
-
-			if (score < wide_score)
-			{
-				wide_score = score;
-				wide = skim;
-			}
-		}
 		if (segs[s].is_literal)
 		{
 			sp->bytes = gl_program_section(prog, segs[s].bytes_off);
@@ -428,15 +411,39 @@ gl_cpu_like_prepare(const GlProgram *prog, GlLikePlan *plan)
 	}
 	plan->required_is_all = plan->like->nsegments == 1 && plan->required == 0 &&
 		!plan->like->anchored_start && !plan->like->anchored_end;
-	if (plan->required < 0)
-	{
-		/* the exact skim first: it wins ties (gl_cpu_like_pick_skim()) */
-		if (exact_seg >= 0)
-			choose_exact_skim(&plan->segs[exact_seg], plan->utf8, &plan->skims[plan->nskims++]);
-		if (wide_score != INT32_MAX && (plan->nskims == 0 || !same_skim(&wide, &plan->skims[0])))
-			plan->skims[plan->nskims++] = wide;
-	}
 	return true;
+}
+
+void
+gl_cpu_like_prepare_skims(GlLikePlan *plan)
+{
+	int			exact_seg = -1;
+	int			wide_score = INT32_MAX;
+	GlLikeColumnSkim wide = {.dist = 0};
+
+	plan->nskims = 0;
+	if (plan->required >= 0)
+		return;					/* the literal is skimmed for */
+	for (uint32_t s = 0; s < plan->like->nsegments; s++)
+	{
+		const GlLikeSegPlan *sp = &plan->segs[s];
+		GlLikeColumnSkim skim;
+		int			score = choose_wide_skim(sp, plan->utf8, &skim);
+
+		if (sp->nanchor > 0 &&
+			(exact_seg < 0 || sp->anchor_commonness < plan->segs[exact_seg].anchor_commonness))
+			exact_seg = (int) s;
+		if (score < wide_score)
+		{
+			wide_score = score;
+			wide = skim;
+		}
+	}
+	/* the exact skim first: it wins ties (gl_cpu_like_pick_skim()) */
+	if (exact_seg >= 0)
+		choose_exact_skim(&plan->segs[exact_seg], plan->utf8, &plan->skims[plan->nskims++]);
+	if (wide_score != INT32_MAX && (plan->nskims == 0 || !same_skim(&wide, &plan->skims[0])))
+		plan->skims[plan->nskims++] = wide;
 }
 
 void

@@ -57,7 +57,7 @@ typedef struct GlLikePlan
 	bool		utf8;
 	int			required;		/* longest literal segment, or -1 */
 	bool		required_is_all;	/* the pattern is '%' required '%' */
-	/* no literal: column skims (gl_cpu_like_pick_skim() picks one) */
+	/* no literal: column skims (gl_cpu_like_prepare_skims()), 0 until prepared */
 	int			nskims;
 	GlLikeColumnSkim skims[2];
 	GlLikeSegPlan *segs;
@@ -66,6 +66,8 @@ typedef struct GlLikePlan
 
 /* false only when memory for a plan with many segments ran out */
 extern bool gl_cpu_like_prepare(const GlProgram *prog, GlLikePlan *plan);
+/* The plan's column skims, for matching a column (gl_cpu_like_find_anchor()). */
+extern void gl_cpu_like_prepare_skims(GlLikePlan *plan);
 extern void gl_cpu_like_release(GlLikePlan *plan);
 extern bool gl_cpu_like_match(const GlLikePlan *plan, const char *s, uint32_t len);
 
