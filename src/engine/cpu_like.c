@@ -1,7 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * cpu_like.c
- *	  CPU engine: running a GL_PROG_LIKE program over one value.
+ *	  CPU engine: running a GL_PROG_LIKE program over one value, and
+ *	  skimming a column for the rows worth running it on.
  *
  * The segments of the pattern (see like_build.c) are matched left to
  * right, each at its leftmost earliest end after the previous one; no
@@ -27,6 +28,17 @@
  *
  * UTF-8 is decoded only for Shift-And; literal segments compare bytes,
  * which is exact because whole encoded characters are compared.
+ *
+ * A column's rows are first skimmed as one string (cpu_engine.c) for what
+ * every match holds, and only the rows with a hit are matched: a literal
+ * segment's bytes, as above; for a pattern of masked segments only, two
+ * positions' ASCII bytes at their distance.  That is exact for text of
+ * ASCII characters; where a position in between, or one of the two, may
+ * also be a longer character (k and i under a UTF-8 libc locale, for
+ * ILIKE), the skim reports every byte of 0x80 or more as well.  Of the
+ * skim that needs no such report (the exact one) and the one over the
+ * rarest bytes (the wide one), each stretch of rows takes the one with
+ * fewer hits in its first kilobytes (gl_cpu_like_pick_skim()).
  *
  * No PostgreSQL calls, and matching allocates nothing (only preparing a
  * plan for more than GL_LIKE_INLINE_SEGMENTS segments mallocs): this runs
