@@ -183,7 +183,7 @@ match_rows_skimming(const CpuPlan *plan, const GlColumn *col, uint64_t *result,
 	uint64_t	len = col->offsets[last] - col->offsets[first];
 	uint64_t	from = 0;
 	uint64_t	row = first;
-	int			skim = plan->like.required < 0 ? gl_cpu_like_pick_skim(&plan->like, base, len) : 0;
+	int			skim = gl_cpu_like_pick_skim(&plan->like, base, len);
 
 	memset(result + first / 64, 0, gl_bitmap_words(last - first) * sizeof(uint64_t));
 	while (row < last)

@@ -80,8 +80,9 @@ extern int64_t gl_cpu_like_find_required(const GlLikePlan *plan, const char *s,
 										 uint64_t from, uint64_t len);
 
 /*
- * Which of the plan's column skims (plan->nskims > 0) to use over len
- * bytes of rows at s: the one with fewer hits in their first few kB.
+ * Which of the plan's column skims to use over len bytes of rows at s: the
+ * one with fewer hits in their first few kB (0 where it has fewer than two,
+ * as a plan with a literal segment has none).
  */
 extern int	gl_cpu_like_pick_skim(const GlLikePlan *plan, const char *s, uint64_t len);
 
