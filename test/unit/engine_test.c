@@ -19,6 +19,7 @@
 #include "program/like_build.h"
 #include "program/multi_build.h"
 #include "tap.h"
+#include "test_case_fold.h"
 
 static uint32_t rng_state = 4242;
 
@@ -132,20 +133,6 @@ build_si_q(bool bare)
 }
 
 /*
- * ILIKE's case classes as a UTF-8 libc locale has them for k: k, K and
- * the Kelvin sign (three bytes); other letters their ASCII pair.
- */
-static int
-kelvin_case_class(void *arg, uint32_t cp, uint32_t *members, int max)
-{
-	int			n = gl_ascii_case_class(arg, cp, members, max);
-
-	if (cp == 'k' && n < max)
-		members[n++] = 0x212A;
-	return n;
-}
-
-/*
  * ILIKE patterns (lowered) whose column skim spans a k: an occurrence may
  * hold the Kelvin sign there, so the skim must report its row as well.
  */
@@ -160,7 +147,7 @@ check_kelvin_skims(const GlColumn *col, uint64_t nrows)
 	for (size_t p = 0; p < sizeof(patterns) / sizeof(patterns[0]); p++)
 	{
 		GlProgram  *prog = gl_build_like(patterns[p], strlen(patterns[p]), true,
-										 kelvin_case_class, NULL, &error);
+										 test_case_class, NULL, &error);
 		uint64_t	matched = 0;
 		bool		agrees = prog && column_agrees(prog, col, 2, &matched);
 

@@ -9,11 +9,11 @@
  * code and no idea (segments, Shift-And, KMP, skims) with the engine, so
  * agreement over many random and adversarial cases means something.
  *
- * ILIKE is tested with a made-up lower() that, like real ones, maps several
- * code points to one (K, k and the Kelvin sign U+212A all lower to k) and
- * changes a character's byte length; the builder gets the lowered pattern
- * and the inverse of lower() as its case-class callback, as the backend
- * gives it PostgreSQL's own.
+ * ILIKE is tested with a made-up lower() (test_case_fold.h) that, like
+ * real ones, maps several code points to one (K, k and the Kelvin sign
+ * U+212A all lower to k) and changes a character's byte length; the
+ * builder gets the lowered pattern and the inverse of lower() as its
+ * case-class callback, as the backend gives it PostgreSQL's own.
  *
  *-------------------------------------------------------------------------
  */
@@ -23,51 +23,15 @@
 #include "engine/cpu_engine.h"
 #include "program/like_build.h"
 #include "tap.h"
+#include "test_case_fold.h"
 
 /* ----------------------------------------------------------- reference */
-
-/* The test's lower(): ASCII, plus a few non-ASCII pairs. */
-static uint32_t
-test_lower(uint32_t cp)
-{
-	if (cp >= 'A' && cp <= 'Z')
-		return cp + 32;
-	if (cp == 0x212A)			/* KELVIN SIGN */
-		return 'k';
-	if (cp == 0xC9)				/* É */
-		return 0xE9;
-	if (cp == 0x130)			/* İ */
-		return 'i';
-	if (cp == 0x1E9E)			/* capital sharp s */
-		return 0xDF;
-	return cp;
-}
 
 static const uint32_t universe[] = {
 	'a', 'b', 'c', 'i', 'k', 's', 'A', 'B', 'K', 'I', 'S', ' ', '%', '_', '\\',
 	0xE9, 0xC9, 0xDF, 0x1E9E, 0x212A, 0x130, 0x131, 0x20AC, 0x1F600
 };
 #define UNIVERSE_SIZE (sizeof(universe) / sizeof(universe[0]))
-
-/* The inverse of test_lower() over every code point that it moves. */
-static int
-test_case_class(void *arg, uint32_t cp, uint32_t *members, int max)
-{
-	static const uint32_t moved[] = {0x212A, 0xC9, 0x130, 0x1E9E};
-	int			n = 0;
-	uint32_t	c;
-	size_t		i;
-
-	for (c = 'A'; c <= 'Z'; c++)
-		if (test_lower(c) == cp && n < max)
-			members[n++] = c;
-	for (i = 0; i < sizeof(moved) / sizeof(moved[0]); i++)
-		if (test_lower(moved[i]) == cp && n < max)
-			members[n++] = moved[i];
-	if (test_lower(cp) == cp && n < max)
-		members[n++] = cp;
-	return n;
-}
 
 typedef struct RefToken
 {
