@@ -483,6 +483,13 @@ main(int argc, char **argv)
 		{"AC 200", "ANY 200 literals", multi(200, ac20, 10), multi_runs(200)},
 		{"DFA", "~ 'special.*requests'", dfa_chain({"special", "requests"}), dfa_chain({"aaaa", "aaab"})},
 		{"DFA", "~ 'furiously'", dfa_chain({"furiously"}), dfa_chain({"aaaaaaab"})},
+		/* past the compact table's 127 states: the wide table */
+		{"DFA wide", "~ 'carefully.*final.* ...' 23 words",
+			dfa_chain({"carefully", "final", "deposits", "detect", "slyly", "against", "the",
+					   "regular", "requests", "furiously", "express", "packages", "boost",
+					   "quickly", "along", "ironic", "accounts", "special", "pinto", "beans",
+					   "sleep", "blithely", "above"}),
+		dfa_chain(std::vector<std::string>(21, "aaaaaab"))},
 		{"DFA sieved", "~ 'Tiresias sleep' (sieve first)",
 			dfa_chain({"Tiresias sleep"}, "Tiresias sleep"),
 		dfa_chain({"aaaaaaab"}, "aaaaaaab"), true},
