@@ -125,8 +125,8 @@ typedef struct GlStreamTable
 
 /* The table's automaton over every chunk: exact. */
 extern bool gl_launch_stream(const GlLaunch *l, const GlStreamTable *table, uint32_t *result);
-/* Bytes a table of this form may take beside the stream kernel's stage. */
-extern uint32_t gl_stream_table_room(uint32_t shared_limit, GlStreamForm form);
+/* Bytes a table may take beside the stream kernel's smallest stage. */
+extern uint32_t gl_stream_table_room(uint32_t shared_limit);
 /* Most byte DFA states whose table (compact or wide) fits beside the stream kernel's stage. */
 extern uint32_t gl_stream_max_states(uint32_t shared_limit, bool compact);
 

@@ -78,26 +78,46 @@
 #include "classed_table.h"
 #include "chunk_scan.cuh"
 
-static const int STREAM_BLOCK = 256;
-
 /*
- * The warps' stages: two slice buffers a warp, so a slice's copy is in
- * flight while the one before it is stepped -- except where the table is
- * so large that one buffer lets an SM hold more blocks: the classed table
- * (ClassedAutomaton below) always, a compact table of more than about 80
- * states (OneBufferCompactAutomaton).  With two blocks an SM instead of
- * three, too few warps hide the dependent table loads (H100, "AC 200",
- * classed: 42.9-43.3% of the read bandwidth with two buffers, 46.1-46.6
- * with one; H200, "AC 20", 108 compact states: 36.4-36.7 -> 42.4, the
- * H100 within its noise).
- * Where both give as many blocks, two buffers win (the byte DFAs' classes
- * lose 9 points with one).
+ * A launch's shape: threads a block, and slice buffers in each warp's
+ * stage -- two, so a slice's copy is in flight while the one before it is
+ * stepped, or one, where that lets the SM hold more warps.  At 64
+ * registers an SM holds 32 warps at most; what keeps it from them is the
+ * shared memory each block takes, its own copy of the table beside its
+ * warps' stages.  Bigger blocks share one table among more warps, so a
+ * large table takes the bigger block: the launch takes, of the shapes
+ * below, the one with the most resident warps, and of those the first
+ * (two buffers before one: where both give as many warps, two win -- the
+ * byte DFAs' classes lose 9 points with one; then the smaller block).
+ * Before, with 256 threads a block alone, the dependent table loads of
+ * too few warps went unhidden: H100, "AC 200", classed table (45 kB):
+ * 42.9-43.3% of the read bandwidth with two buffers (two blocks, 16
+ * warps), 46.1-46.6 with one (three, 24 warps); H200, "AC 20", compact
+ * table of 108 states (55 kB): 36.4-36.7 with two buffers, 42.4 with one.
  */
-__host__ __device__ constexpr uint32_t
-stage_bytes(uint32_t buffers)
+struct StreamShape
 {
-	return (STREAM_BLOCK / 32) * buffers * GL_SLICE_BUFFER_BYTES;
+	uint32_t	block;
+	uint32_t	buffers;
+};
+
+static const StreamShape stream_shapes[] = {
+	{256, 2}, {512, 2}, {1024, 2}, {256, 1}, {512, 1}, {1024, 1}
+};
+
+static const int STREAM_SHAPES = sizeof(stream_shapes) / sizeof(stream_shapes[0]);
+
+/* 64 registers a thread: 65536 of them fill an SM with 1024 threads */
+static const uint32_t STREAM_THREADS_PER_SM = 1024;
+
+__host__ __device__ constexpr uint32_t
+stage_bytes(uint32_t block, uint32_t buffers)
+{
+	return (block / 32) * buffers * GL_SLICE_BUFFER_BYTES;
 }
+
+/* The smallest stage of any shape: the room a table has is what it leaves. */
+static const uint32_t SMALLEST_STAGE_BYTES = stage_bytes(256, 1);
 
 /*
  * Consecutive chunks stepped by one thread: the row open at the start of
@@ -120,7 +140,6 @@ extern __shared__ uint4 stream_shared[];
 /* 32-bit entries: state = the state's value, entries at byte offset state ^ (byte << 2). */
 struct WideAutomaton : GlRecordedHits
 {
-	static constexpr uint32_t stage_buffers = 2;
 	/* a row's answer comes on its separator (gl_words_to_list()) */
 	static constexpr bool hits_end_rows = true;
 	static constexpr uint32_t skip = gl_byte_dfa_state(GL_BYTE_DFA_SKIP);
@@ -173,7 +192,6 @@ struct WideAutomaton : GlRecordedHits
  */
 struct CompactAutomaton
 {
-	static constexpr uint32_t stage_buffers = 2;
 	static constexpr bool flag_sticks = true;
 	/* a row's answer comes on its separator (gl_words_to_list()) */
 	static constexpr bool hits_end_rows = true;
@@ -236,15 +254,6 @@ struct CompactAutomaton
 };
 
 /*
- * The compact table with a one-buffer stage, for tables so large that
- * the second buffer costs the SM a block (launch_stream_compact()).
- */
-struct OneBufferCompactAutomaton : CompactAutomaton
-{
-	static constexpr uint32_t stage_buffers = 1;
-};
-
-/*
  * Two-byte entries over byte classes (classed_table.h), for Aho–Corasick
  * automata too large for the compact table: the byte's class offset from
  * the first 256 bytes, added to the state (its row's byte offset), then
@@ -255,7 +264,6 @@ struct OneBufferCompactAutomaton : CompactAutomaton
  */
 struct ClassedAutomaton : GlRecordedHits
 {
-	static constexpr uint32_t stage_buffers = 1;
 	/* a row's answer comes on its separator (gl_words_to_list()) */
 	static constexpr bool hits_end_rows = true;
 	static constexpr uint32_t start = GL_CLASSED_ROOT;
@@ -374,14 +382,14 @@ finish_open_row(const A &a, uint32_t state, const uint8_t *__restrict__ data,
  * table load instead, one instruction more per byte: 1.16 and 1.33 ms
  * against 1.03 (H200, '%special%requests%', before the cp.async stage).
  */
-template <class A>
-__global__ static void __launch_bounds__(STREAM_BLOCK, 4)
+template <class A, uint32_t Block, uint32_t Buffers>
+__global__ static void __launch_bounds__(Block, STREAM_THREADS_PER_SM / Block)
 stream_kernel(const uint8_t *__restrict__ data, uint64_t nchunks,
 			  const GlChunkIndex *__restrict__ chunks, uint32_t nrows,
 			  const uint4 *__restrict__ table, uint32_t table_bytes, A a, uint32_t *result)
 {
 	uint32_t	lane = threadIdx.x % 32;
-	uint4	   *warp_stage = gl_warp_stage(stream_shared + table_bytes / 16, A::stage_buffers);
+	uint4	   *warp_stage = gl_warp_stage(stream_shared + table_bytes / 16, Buffers);
 
 	for (uint32_t i = threadIdx.x; i < table_bytes / 16; i += blockDim.x)
 		stream_shared[i] = __ldg(&table[i]);
@@ -403,7 +411,7 @@ stream_kernel(const uint8_t *__restrict__ data, uint64_t nchunks,
 			uint32_t	last_bytes;
 			bool		inside;
 
-			state = gl_scan_chunk<A::stage_buffers>(a, state, data,
+			state = gl_scan_chunk<Buffers>(a, state, data,
 												 chunk - lane * CHUNKS_PER_THREAD,
 												 CHUNKS_PER_THREAD, nchunks, warp_stage, records,
 												 &last_bytes);
@@ -424,43 +432,73 @@ stream_kernel(const uint8_t *__restrict__ data, uint64_t nchunks,
 	}
 }
 
-template <class A>
+template <class A, uint32_t Block, uint32_t Buffers>
 static bool
-launch_stream_with(const GlLaunch *l, const A &a, const GlStreamTable *table, uint32_t *result)
+launch_shaped(const GlLaunch *l, const A &a, const GlStreamTable *table, uint32_t *result)
 {
 	const GlDeviceColumn *dcol = l->dcol;
-	uint32_t	shared = stage_bytes(A::stage_buffers) + table->bytes;
+	uint32_t	shared = stage_bytes(Block, Buffers) + table->bytes;
 	uint64_t	threads = (dcol->nchunks + CHUNKS_PER_THREAD - 1) / CHUNKS_PER_THREAD;
 	unsigned	grid;
 
-	if (!gl_resident_grid((const void *) stream_kernel<A>, STREAM_BLOCK, shared, threads, l,
-						  &grid))
+	if (!gl_resident_grid((const void *) stream_kernel<A, Block, Buffers>, Block, shared,
+						  threads, l, &grid))
 		return false;
-	stream_kernel<A><<<grid, STREAM_BLOCK, shared, l->stream>>>
+	stream_kernel<A, Block, Buffers><<<grid, Block, shared, l->stream>>>
 		(dcol->data, dcol->nchunks, dcol->chunks, (uint32_t) dcol->nrows,
 		 (const uint4 *) table->table, table->bytes, a, result);
 	return gl_cuda_ok(cudaGetLastError(), "launching the stream kernel", l->errbuf, l->errlen);
 }
 
-/*
- * A compact table takes the two-buffer stage unless one buffer lets more
- * blocks share an SM: a table of more than about 40 kB (80 states) leaves
- * room for two blocks with two buffers, three with one.
- */
-static bool
-launch_stream_compact(const GlLaunch *l, const GlStreamTable *table, uint32_t *result)
+/* One automaton's kernel of each shape, in the order of stream_shapes. */
+template <class A>
+struct ShapedStream
 {
-	int			two = 0;
-	int			one = 0;
+	typedef bool (*Launcher) (const GlLaunch *, const A &, const GlStreamTable *, uint32_t *);
 
-	if (!gl_blocks_per_sm((const void *) stream_kernel<CompactAutomaton>, STREAM_BLOCK,
-						  stage_bytes(2) + table->bytes, l, &two) ||
-		!gl_blocks_per_sm((const void *) stream_kernel<OneBufferCompactAutomaton>, STREAM_BLOCK,
-						  stage_bytes(1) + table->bytes, l, &one))
+	const void *kernel[STREAM_SHAPES] = {
+		(const void *) stream_kernel<A, 256, 2>, (const void *) stream_kernel<A, 512, 2>,
+		(const void *) stream_kernel<A, 1024, 2>, (const void *) stream_kernel<A, 256, 1>,
+		(const void *) stream_kernel<A, 512, 1>, (const void *) stream_kernel<A, 1024, 1>
+	};
+	Launcher	launch[STREAM_SHAPES] = {
+		launch_shaped<A, 256, 2>, launch_shaped<A, 512, 2>, launch_shaped<A, 1024, 2>,
+		launch_shaped<A, 256, 1>, launch_shaped<A, 512, 1>, launch_shaped<A, 1024, 1>
+	};
+};
+
+/* The shape of the most resident warps for this table, the first of equals. */
+template <class A>
+static bool
+launch_stream_with(const GlLaunch *l, const A &a, const GlStreamTable *table, uint32_t *result)
+{
+	ShapedStream<A> shaped;
+	size_t		limit;
+	int			best = -1;
+	int			best_warps = 0;
+
+	if (!gl_shared_memory_limit(&limit, l->errbuf, l->errlen))
 		return false;
-	if (one > two)
-		return launch_stream_with(l, OneBufferCompactAutomaton(), table, result);
-	return launch_stream_with(l, CompactAutomaton(), table, result);
+	for (int i = 0; i < STREAM_SHAPES; i++)
+	{
+		const StreamShape *shape = &stream_shapes[i];
+		uint32_t	shared = stage_bytes(shape->block, shape->buffers) + table->bytes;
+		int			blocks;
+
+		if (shared > limit)
+			continue;
+		if (!gl_blocks_per_sm(shaped.kernel[i], (int) shape->block, shared, l, &blocks))
+			return false;
+		if (blocks * (int) (shape->block / 32) > best_warps)
+		{
+			best = i;
+			best_warps = blocks * (int) (shape->block / 32);
+		}
+	}
+	if (best < 0)
+		return gl_cuda_fail("the stream kernel's table does not fit the device's shared memory",
+							l->errbuf, l->errlen);
+	return shaped.launch[best](l, a, table, result);
 }
 
 bool
@@ -469,7 +507,7 @@ gl_launch_stream(const GlLaunch *l, const GlStreamTable *table, uint32_t *result
 	switch (table->form)
 	{
 		case GL_STREAM_COMPACT:
-			return launch_stream_compact(l, table, result);
+			return launch_stream_with(l, CompactAutomaton(), table, result);
 		case GL_STREAM_WIDE:
 			return launch_stream_with(l, WideAutomaton(), table, result);
 		case GL_STREAM_CLASSED:
@@ -479,20 +517,15 @@ gl_launch_stream(const GlLaunch *l, const GlStreamTable *table, uint32_t *result
 }
 
 uint32_t
-gl_stream_table_room(uint32_t shared_limit, GlStreamForm form)
+gl_stream_table_room(uint32_t shared_limit)
 {
-	uint32_t	buffers = form == GL_STREAM_COMPACT ? CompactAutomaton::stage_buffers :
-		form == GL_STREAM_WIDE ? WideAutomaton::stage_buffers : ClassedAutomaton::stage_buffers;
-	uint32_t	stage = stage_bytes(buffers);
-
-	return shared_limit > stage ? shared_limit - stage : 0;
+	return shared_limit > SMALLEST_STAGE_BYTES ? shared_limit - SMALLEST_STAGE_BYTES : 0;
 }
 
 uint32_t
 gl_stream_max_states(uint32_t shared_limit, bool compact)
 {
-	uint32_t	room = gl_stream_table_room(shared_limit,
-											compact ? GL_STREAM_COMPACT : GL_STREAM_WIDE);
+	uint32_t	room = gl_stream_table_room(shared_limit);
 
 	if (!compact)
 		return room / (256 * sizeof(uint32_t));

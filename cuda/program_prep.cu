@@ -326,7 +326,7 @@ try_classed_table(const GlProgram *prog, size_t shared_limit, uint32_t max_state
 	uint32_t	limit = shared_limit > UINT32_MAX ? UINT32_MAX : (uint32_t) shared_limit;
 
 	if (pp->skim != GL_SKIM_MULTI || pp->byte_dfa.nstates > 0 ||
-		!gl_build_classed_table(prog, gl_stream_table_room(limit, GL_STREAM_CLASSED),
+		!gl_build_classed_table(prog, gl_stream_table_room(limit),
 								&pp->classed))
 		return;
 	if (pp->classed.nstates > max_states)
