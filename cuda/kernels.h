@@ -85,6 +85,7 @@ typedef struct GlSieve
 	uint32_t	window;			/* bytes compared whole: 0 (probes), 2 .. 12 */
 	uint32_t	window_mask[GL_SIEVE_MAX_WINDOW];	/* each byte of the mask, four times */
 	uint32_t	window_value[GL_SIEVE_MAX_WINDOW];
+	uint32_t	window_masked;	/* some byte of the window is tested through its mask */
 } GlSieve;
 
 typedef struct GlLaunch

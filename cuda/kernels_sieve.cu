@@ -577,14 +577,8 @@ static bool
 launch_sieve_window_of(const GlLaunch *l, const GlSieve *sieve, uint32_t *result)
 {
 	if (sieve->window == Window)
-	{
-		bool		masked = false;
-
-		for (int o = 0; o < Window; o++)
-			masked |= sieve->window_mask[o] != 0xFFFFFFFF;
-		return masked ? launch_sieve_window<Window, true>(l, sieve, result) :
+		return sieve->window_masked ? launch_sieve_window<Window, true>(l, sieve, result) :
 			launch_sieve_window<Window, false>(l, sieve, result);
-	}
 	if constexpr (Window < GL_SIEVE_MAX_WINDOW)
 		return launch_sieve_window_of<Window + 1>(l, sieve, result);
 	return gl_cuda_fail("sieve window out of range", l->errbuf, l->errlen);

@@ -89,11 +89,17 @@
  * below, the one with the most resident warps, and of those the first
  * (two buffers before one: where both give as many warps, two win -- the
  * byte DFAs' classes lose 9 points with one; then the smaller block).
- * Before, with 256 threads a block alone, the dependent table loads of
- * too few warps went unhidden: H100, "AC 200", classed table (45 kB):
- * 42.9-43.3% of the read bandwidth with two buffers (two blocks, 16
- * warps), 46.1-46.6 with one (three, 24 warps); H200, "AC 20", compact
- * table of 108 states (55 kB): 36.4-36.7 with two buffers, 42.4 with one.
+ * With 256 threads a block alone, the dependent table loads of too few
+ * warps went unhidden: H100, "AC 200", classed table (45 kB): 42.9-43.3%
+ * of the read bandwidth with two buffers (two blocks, 16 warps), 46.1-
+ * 46.6 with one (three, 24 warps); H200, "AC 20", compact table of 108
+ * states (55 kB): 36.4-36.7 with two buffers, 42.4 with one.  With the
+ * bigger blocks (H100, kernel_bench, one run): "AC 20" (97 states, 49
+ * kB, where the class runs alone) 51.1-51.4 -> 54.4-55.0 (1024 threads,
+ * two buffers: 32 warps, not 24), "DFA wide" (150 states,
+ * 150 kB) 42.7 -> 54.4-55.1 (1024 threads, one buffer: 32 warps, not 8);
+ * "AC 200" stays at 46.6-47.0 with 32 warps, bound by the shared memory's
+ * wavefronts (two loads a byte and their bank conflicts), not by warps.
  */
 struct StreamShape
 {

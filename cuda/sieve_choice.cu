@@ -357,6 +357,7 @@ choose_window(const GlCharMasks *masks, uint32_t start, uint32_t len, GlSieve *s
 	{
 		sv->window_mask[o] = mask[o] * 0x01010101u;
 		sv->window_value[o] = value[o] * 0x01010101u;
+		sv->window_masked |= mask[o] != 0xFF;
 	}
 }
 
@@ -435,6 +436,7 @@ gl_choose_like_sieve(const GlProgram *prog, bool prefilter, GlPreparedProgram *p
 	if (sv->anchored_start)
 		choose_row_start_probes(best_masks, best_start, best_len, sv);
 	sv->window = 0;
+	sv->window_masked = 0;
 	if (pp->skim_exact)
 		choose_window(best_masks, best_start, best_len, sv);
 	pp->skim = GL_SKIM_SIEVE;

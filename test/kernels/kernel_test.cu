@@ -614,17 +614,23 @@ sieve_probes_ok(const GlSieve *sv)
 /*
  * An exact sieve's window: the separator before the run when it is
  * anchored at the start, the run, the separator after it when anchored at
- * the end, each byte's test passing exactly what its position accepts.
+ * the end, each byte's test passing exactly what its position accepts;
+ * said to be masked exactly when some byte's test has a mask (the kernel
+ * for unmasked windows leaves the masks out).
  */
 static bool
 sieve_window_ok(const GlSieve *sv)
 {
+	bool		masked = false;
+
 	if (sv->window != sv->anchored_start + sv->nchars + sv->anchored_end ||
 		sv->window < 2 || sv->window > GL_SIEVE_MAX_WINDOW)
 		return false;
 	for (uint32_t o = 0; o < sv->window; o++)
 	{
 		int32_t		t = (int32_t) o - (int32_t) sv->anchored_start;
+
+		masked |= (sv->window_mask[o] & 0xFF) != 0xFF;
 
 		for (int c = 0; c < 256; c++)
 		{
@@ -636,7 +642,7 @@ sieve_window_ok(const GlSieve *sv)
 				return false;
 		}
 	}
-	return true;
+	return (sv->window_masked != 0) == masked;
 }
 
 /* The folded Aho-Corasick table of a prepared MULTI program, on the host. */
