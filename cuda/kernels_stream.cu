@@ -72,6 +72,8 @@
  *
  *-------------------------------------------------------------------------
  */
+#include <utility>
+
 #include "kernels.h"
 #include "cuda_check.h"
 #include "byte_dfa.h"
@@ -107,11 +109,9 @@ struct StreamShape
 	uint32_t	buffers;
 };
 
-static const StreamShape stream_shapes[] = {
+static constexpr StreamShape stream_shapes[] = {
 	{256, 2}, {512, 2}, {1024, 2}, {256, 1}, {512, 1}, {1024, 1}
 };
-
-static const int STREAM_SHAPES = sizeof(stream_shapes) / sizeof(stream_shapes[0]);
 
 /* 64 registers a thread: 65536 of them fill an SM with 1024 threads */
 static const uint32_t STREAM_THREADS_PER_SM = 1024;
@@ -456,36 +456,29 @@ launch_shaped(const GlLaunch *l, const A &a, const GlStreamTable *table, uint32_
 	return gl_cuda_ok(cudaGetLastError(), "launching the stream kernel", l->errbuf, l->errlen);
 }
 
-/* One automaton's kernel of each shape, in the order of stream_shapes. */
-template <class A>
-struct ShapedStream
+/*
+ * The shape of the most resident warps for this table, the first of
+ * equals; I... indexes stream_shapes, whose kernels these are.
+ */
+template <class A, size_t... I>
+static bool
+launch_stream_best(const GlLaunch *l, const A &a, const GlStreamTable *table, uint32_t *result,
+				   std::index_sequence<I...>)
 {
 	typedef bool (*Launcher) (const GlLaunch *, const A &, const GlStreamTable *, uint32_t *);
-
-	const void *kernel[STREAM_SHAPES] = {
-		(const void *) stream_kernel<A, 256, 2>, (const void *) stream_kernel<A, 512, 2>,
-		(const void *) stream_kernel<A, 1024, 2>, (const void *) stream_kernel<A, 256, 1>,
-		(const void *) stream_kernel<A, 512, 1>, (const void *) stream_kernel<A, 1024, 1>
+	const void *kernel[] = {
+		(const void *) stream_kernel<A, stream_shapes[I].block, stream_shapes[I].buffers>...
 	};
-	Launcher	launch[STREAM_SHAPES] = {
-		launch_shaped<A, 256, 2>, launch_shaped<A, 512, 2>, launch_shaped<A, 1024, 2>,
-		launch_shaped<A, 256, 1>, launch_shaped<A, 512, 1>, launch_shaped<A, 1024, 1>
+	const Launcher launch[] = {
+		launch_shaped<A, stream_shapes[I].block, stream_shapes[I].buffers>...
 	};
-};
-
-/* The shape of the most resident warps for this table, the first of equals. */
-template <class A>
-static bool
-launch_stream_with(const GlLaunch *l, const A &a, const GlStreamTable *table, uint32_t *result)
-{
-	ShapedStream<A> shaped;
 	size_t		limit;
 	int			best = -1;
 	int			best_warps = 0;
 
 	if (!gl_shared_memory_limit(&limit, l->errbuf, l->errlen))
 		return false;
-	for (int i = 0; i < STREAM_SHAPES; i++)
+	for (size_t i = 0; i < sizeof...(I); i++)
 	{
 		const StreamShape *shape = &stream_shapes[i];
 		uint32_t	shared = stage_bytes(shape->block, shape->buffers) + table->bytes;
@@ -493,18 +486,27 @@ launch_stream_with(const GlLaunch *l, const A &a, const GlStreamTable *table, ui
 
 		if (shared > limit)
 			continue;
-		if (!gl_blocks_per_sm(shaped.kernel[i], (int) shape->block, shared, l, &blocks))
+		if (!gl_blocks_per_sm(kernel[i], (int) shape->block, shared, l, &blocks))
 			return false;
 		if (blocks * (int) (shape->block / 32) > best_warps)
 		{
-			best = i;
+			best = (int) i;
 			best_warps = blocks * (int) (shape->block / 32);
 		}
 	}
 	if (best < 0)
 		return gl_cuda_fail("the stream kernel's table does not fit the device's shared memory",
 							l->errbuf, l->errlen);
-	return shaped.launch[best](l, a, table, result);
+	return launch[best](l, a, table, result);
+}
+
+template <class A>
+static bool
+launch_stream_with(const GlLaunch *l, const A &a, const GlStreamTable *table, uint32_t *result)
+{
+	constexpr size_t nshapes = sizeof(stream_shapes) / sizeof(stream_shapes[0]);
+
+	return launch_stream_best(l, a, table, result, std::make_index_sequence<nshapes>());
 }
 
 bool
