@@ -30,7 +30,6 @@ typedef struct GlLikeSegPlan
 	uint32_t	nanchor;		/* 0, or 1-2: position anchor_pos accepts */
 	uint8_t		anchor[2];		/* only these ASCII bytes (s, S for ILIKE) */
 	uint32_t	anchor_pos;		/* the rarest such position */
-	int			anchor_commonness;	/* of its commoner byte (byte_frequency.h) */
 } GlLikeSegPlan;
 
 /*

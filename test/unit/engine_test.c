@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "engine/cpu_engine.h"
+#include "engine/cpu_like.h"
 #include "program/dfa_build.h"
 #include "program/like_build.h"
 #include "program/multi_build.h"
@@ -157,6 +158,58 @@ check_kelvin_skims(const GlColumn *col, uint64_t nrows)
 	}
 }
 
+/*
+ * The column skims a plan takes: a pair of positions wherever one
+ * qualifies (a position's bytes alone hit wherever any pair with it
+ * does), and for the exact skim the rarest pair across words, not two
+ * letters of one word that come together in common words ("y?y" of
+ * "slyly", in most rows of TPC-H comments).
+ */
+static void
+check_skim_choices(void)
+{
+	static const struct
+	{
+		const char *pattern;
+		bool		ilike;
+		const char *not_first;	/* the exact skim's first bytes are none of these */
+	}			cases[] = {
+		{"%dugouts wake slyly%", true, "yY"},
+		{"%na_ve%", false, ""},
+		{"%sp_cial%req_ests%", false, ""},
+		{"%quickly%", true, ""},
+	};
+
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
+	{
+		const char *error;
+		GlProgram  *prog = gl_build_like(cases[c].pattern, strlen(cases[c].pattern), true,
+										 cases[c].ilike ? test_case_class : NULL, NULL, &error);
+		GlLikePlan	plan;
+		bool		pairs = true;
+		bool		exact_ok;
+
+		if (prog == NULL || !gl_cpu_like_prepare(prog, &plan))
+		{
+			tap_ok(false, "skims of '%s': not prepared", cases[c].pattern);
+			free(prog);
+			continue;
+		}
+		gl_cpu_like_prepare_skims(&plan);
+		for (int k = 0; k < plan.nskims; k++)
+			pairs = pairs && plan.skims[k].dist > 0;
+		exact_ok = plan.nskims > 0 && !plan.skims[0].high &&
+			strchr(cases[c].not_first, plan.skims[0].first[0]) == NULL &&
+			strchr(cases[c].not_first, plan.skims[0].first[1]) == NULL;
+		tap_ok(plan.nskims > 0 && pairs && exact_ok,
+			   "skims of '%s': %d, each a pair of positions, the exact one first%s",
+			   cases[c].pattern, plan.nskims,
+			   cases[c].not_first[0] ? " and across words" : "");
+		gl_cpu_like_release(&plan);
+		free(prog);
+	}
+}
+
 int
 main(void)
 {
@@ -225,5 +278,6 @@ main(void)
 		check_kelvin_skims(&col, sizes[z]);
 		gl_column_free(&col);
 	}
+	check_skim_choices();
 	return tap_done();
 }
