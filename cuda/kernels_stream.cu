@@ -98,10 +98,11 @@
  * states (55 kB): 36.4-36.7 with two buffers, 42.4 with one.  With the
  * bigger blocks (H100, kernel_bench, one run): "AC 20" (97 states, 49
  * kB, where the class runs alone) 51.1-51.4 -> 54.4-55.0 (1024 threads,
- * two buffers: 32 warps, not 24), "DFA wide" (150 states,
- * 150 kB) 42.7 -> 54.4-55.1 (1024 threads, one buffer: 32 warps, not 8);
- * "AC 200" stays at 46.6-47.0 with 32 warps, bound by the shared memory's
+ * two buffers: 32 warps, not 24), "DFA wide" (150 states, 150 kB) 42.7
+ * -> 54.4-55.1 (1024 threads, one buffer: 32 warps, not 8); "AC 200"
+ * stays at 46.6-47.0 with 32 warps, bound by the shared memory's
  * wavefronts (two loads a byte and their bank conflicts), not by warps.
+ * (test/bench/results/h100-kernels/2026-11-27-launch-shapes/)
  */
 struct StreamShape
 {
