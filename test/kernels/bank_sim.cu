@@ -128,6 +128,9 @@ simulate(const char *pattern, const std::vector<uint8_t> &text)
 				small_at[lane] = gl_byte_dfa_compact_slot(small[lane], b);
 				wide[lane] = dfa.table[wide_at[lane] / 4] & GL_BYTE_DFA_STATE_BITS;
 				small[lane] = dfa.compact[small_at[lane]];
+				/* the kernel takes the sticky flag off at each 32-byte word's end */
+				if (pos % 32 == 31)
+					small[lane] &= ~1u;
 			}
 			wide_waves += wavefronts(wide_at);
 			compact_waves += wavefronts(small_at);
