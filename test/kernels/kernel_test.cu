@@ -1409,6 +1409,16 @@ run_refusal_cases(void)
 	gl_column_free(&col);
 }
 
+/* The TAP plan and the counts, last; the exit status. */
+static int
+tap_plan(const char *note)
+{
+	printf("1..%d\n", test_number);
+	printf("# %d passed, %d failed%s%s%s\n", test_number - failures, failures,
+		   note ? " (" : "", note ? note : "", note ? ")" : "");
+	return failures ? 1 : 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1434,12 +1444,7 @@ main(int argc, char **argv)
 	run_classed_table_cases(n);
 	run_malformed_cases();
 	if (host_only)
-	{
-		printf("1..%d\n", test_number);
-		printf("# %d passed, %d failed (the host-side checks alone: --host-only)\n",
-			   test_number - failures, failures);
-		return failures ? 1 : 0;
-	}
+		return tap_plan("the host-side checks alone: --host-only");
 	if (!gl_cuda_probe(&info, 0, err, sizeof(err)))
 	{
 		printf("Bail out! no usable CUDA device: %s\n", err);
@@ -1476,7 +1481,5 @@ main(int argc, char **argv)
 	run_all_kinds(&col, "ascii, 4 M rows", false, n / 15);
 	gl_column_free(&col);
 
-	printf("1..%d\n", test_number);
-	printf("# %d passed, %d failed\n", test_number - failures, failures);
-	return failures ? 1 : 0;
+	return tap_plan(NULL);
 }
