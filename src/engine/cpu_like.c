@@ -150,28 +150,29 @@ choose_anchor(GlLikeSegPlan *sp)
 }
 
 /*
- * A column skim of the segment: the two positions whose ASCII bytes are
- * rarest together, whatever else they and the positions between them
+ * The segment's column skims: each is the two positions whose ASCII bytes
+ * are rarest together, whatever else they and the positions between them
  * take.  In text of ASCII characters only, every occurrence has those
  * bytes that far apart; an occurrence with other characters there (k, i
  * and their case variants the Kelvin sign and the dotted capital I,
  * under a UTF-8 libc locale) has a byte of 0x80 or more, so the skim
  * reports those too where it must (skim->high), and their rows are
- * matched whole.  The exact skim (exact) takes only positions that need
- * no such report, so it can neither use k or i nor look across them; the
- * wide one takes any.  Rarity is guessed from the bytes' commonness,
- * less for two of one word (they come together far more often than
- * their counts say: q and k in "quickly") or two of the same bytes; one
- * position's bytes alone only where no pair qualifies.  Returns its score
- * (lower is rarer), or INT32_MAX where no position qualifies.  (The exact
- * skim was once chosen apart, the rarest position first and then its
- * rarest partner, blind to words: "y?y" of "slyly", in most rows of TPC-H
- * comments, for ILIKE '%dugouts wake slyly%', where the joint choice
- * takes "g" and "w" six bytes apart: 3.6x the MB/s in
- * test/bench/cpu_engine.sql.)
+ * matched whole.  The exact skim (skims[0]) takes only positions that
+ * need no such report, so it can neither use k or i nor look across
+ * them; the wide one (skims[1]) takes any.  Rarity is guessed from the
+ * bytes' commonness, less for two of one word (they come together far
+ * more often than their counts say: q and k in "quickly") or two of the
+ * same bytes; one position's bytes alone only where no pair qualifies.
+ * A candidate replaces skims[k] where its score (lower is rarer) beats
+ * best[k] (INT32_MAX: none yet), so a pattern's segments are offered in
+ * turn and the first of equals is kept.  (The exact skim was once chosen
+ * apart, the rarest position first and then its rarest partner, blind to
+ * words: "y?y" of "slyly", in most rows of TPC-H comments, for ILIKE
+ * '%dugouts wake slyly%', where the joint choice takes "g" and "w" six
+ * bytes apart: 3.6x the MB/s in test/bench/cpu_engine.sql.)
  */
-static int
-choose_column_skim(const GlLikeSegPlan *sp, bool utf8, bool exact, GlLikeColumnSkim *skim)
+static void
+choose_column_skims(const GlLikeSegPlan *sp, bool utf8, int best[2], GlLikeColumnSkim skims[2])
 {
 	uint32_t	nchars = sp->seg->nchars;
 	/* a segment has at most 64 positions: one bit each in its masks */
@@ -180,7 +181,6 @@ choose_column_skim(const GlLikeSegPlan *sp, bool utf8, bool exact, GlLikeColumnS
 	int			commonness[64];
 	uint32_t	wide_before[65];	/* positions below j taking other characters too */
 	uint32_t	spaces_before[64];	/* positions below j taking only a space */
-	int			best = INT32_MAX;
 
 	wide_before[0] = 0;
 	for (uint32_t j = 0; j < nchars; j++)
@@ -209,8 +209,6 @@ choose_column_skim(const GlLikeSegPlan *sp, bool utf8, bool exact, GlLikeColumnS
 				continue;
 			/* without UTF-8 every character is one byte: the distance holds */
 			high = utf8 ? wide_before[b + 1] > wide_before[a] : a_wide || b_wide;
-			if (exact && high)
-				continue;
 			score = 2 * (commonness[a] + (b == a ? 255 : commonness[b])) + (high ? 1 : 0);
 			if (b != a && spaces_before[b] == spaces_before[a])
 				score += 64;
@@ -219,18 +217,23 @@ choose_column_skim(const GlLikeSegPlan *sp, bool utf8, bool exact, GlLikeColumnS
 			/* a's bytes alone hit wherever any pair with a does: after all of those */
 			if (b == a)
 				score += 64 + 64 + 1;
-			if (score >= best)
-				continue;
-			best = score;
-			skim->high = high;
-			skim->dist = b - a;
-			skim->first[0] = bytes[a][0];
-			skim->first[1] = bytes[a][nbytes[a] - 1];
-			skim->second[0] = bytes[b][0];
-			skim->second[1] = bytes[b][nbytes[b] - 1];
+			/* the exact skim (0) takes no high report; the wide one (1) any */
+			for (int k = high ? 1 : 0; k < 2; k++)
+			{
+				GlLikeColumnSkim *skim = &skims[k];
+
+				if (score >= best[k])
+					continue;
+				best[k] = score;
+				skim->high = high;
+				skim->dist = b - a;
+				skim->first[0] = bytes[a][0];
+				skim->first[1] = bytes[a][nbytes[a] - 1];
+				skim->second[0] = bytes[b][0];
+				skim->second[1] = bytes[b][nbytes[b] - 1];
+			}
 		}
 	}
-	return best;
 }
 
 /*
@@ -402,17 +405,7 @@ gl_cpu_like_prepare_skims(GlLikePlan *plan)
 	if (plan->required >= 0)
 		return;					/* the literal is skimmed for */
 	for (uint32_t s = 0; s < plan->like->nsegments; s++)
-		for (int wide = 0; wide < 2; wide++)
-		{
-			GlLikeColumnSkim skim;
-			int			score = choose_column_skim(&plan->segs[s], plan->utf8, !wide, &skim);
-
-			if (score < best[wide])
-			{
-				best[wide] = score;
-				skims[wide] = skim;
-			}
-		}
+		choose_column_skims(&plan->segs[s], plan->utf8, best, skims);
 	/* the exact skim first: it wins ties (gl_cpu_like_pick_skim()) */
 	if (best[0] != INT32_MAX)
 		plan->skims[plan->nskims++] = skims[0];
