@@ -116,6 +116,8 @@ typedef struct GlMatchResources
 	size_t		host_listing_bytes;
 	uint64_t	resident_stamp; /* the cached program whose blob and byte DFA
 								 * the scratch holds (program_cache.h); 0: none */
+	int			stream_shape;	/* the stream kernel's launch shape for that
+								 * program's table (gl_stream_shape()) */
 } GlMatchResources;
 
 /* The prepared programs of a column, kept for queries that come again (program_cache.cu). */

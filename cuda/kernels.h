@@ -122,9 +122,15 @@ typedef struct GlStreamTable
 	uint32_t	bytes;
 	GlStreamForm form;
 	uint32_t	classed_skip;	/* GL_STREAM_CLASSED: SKIP's value */
+	int			shape;			/* its launch shape on the device (gl_stream_shape()) */
 } GlStreamTable;
 
-/* The table's automaton over every chunk: exact. */
+/*
+ * The launch shape for table on the current device: chosen once per
+ * table and device (the occupancy API), kept with the resident program.
+ */
+extern bool gl_stream_shape(const GlLaunch *l, const GlStreamTable *table, int *shape);
+/* The table's automaton over every chunk, in table->shape: exact. */
 extern bool gl_launch_stream(const GlLaunch *l, const GlStreamTable *table, uint32_t *result);
 /* Bytes a table may take beside the stream kernel's smallest stage. */
 extern uint32_t gl_stream_table_room(uint32_t shared_limit);

@@ -103,6 +103,14 @@
  * stays at 46.6-47.0 with 32 warps, bound by the shared memory's
  * wavefronts (two loads a byte and their bank conflicts), not by warps.
  * (test/bench/results/h100-kernels/2026-11-27-launch-shapes/)
+ *
+ * The shape is chosen once, when a program's table is copied to a part
+ * (gl_stream_shape(), kept beside the part's resident program): asking
+ * for six shapes' occupancy at every launch, and setting the shared
+ * memory attribute of those over 48 kB, cost a point of the read
+ * bandwidth on small tables (H200, '%special%requests%': 59.0-59.6% with
+ * one shape, 56.7-58.1 choosing at each launch, 59.0-59.7 choosing once;
+ * test/bench/results/h200-kernels/2026-11-27-shapes-h200/call2).
  */
 struct StreamShape
 {
@@ -113,6 +121,8 @@ struct StreamShape
 static constexpr StreamShape stream_shapes[] = {
 	{256, 2}, {512, 2}, {1024, 2}, {256, 1}, {512, 1}, {1024, 1}
 };
+
+static constexpr size_t STREAM_SHAPES = sizeof(stream_shapes) / sizeof(stream_shapes[0]);
 
 /* 64 registers a thread: 65536 of them fill an SM with 1024 threads */
 static const uint32_t STREAM_THREADS_PER_SM = 1024;
@@ -389,13 +399,14 @@ finish_open_row(const A &a, uint32_t state, const uint8_t *__restrict__ data,
  * table load instead, one instruction more per byte: 1.16 and 1.33 ms
  * against 1.03 (H200, '%special%requests%', before the cp.async stage).
  */
-template <class A, uint32_t Block, uint32_t Buffers>
-__global__ static void __launch_bounds__(Block, STREAM_THREADS_PER_SM / Block)
+template <class A, size_t S>
+__global__ static void __launch_bounds__(stream_shapes[S].block, STREAM_THREADS_PER_SM / stream_shapes[S].block)
 stream_kernel(const uint8_t *__restrict__ data, uint64_t nchunks,
 			  const GlChunkIndex *__restrict__ chunks, uint32_t nrows,
 			  const uint4 *__restrict__ table, uint32_t table_bytes, A a, uint32_t *result)
 {
 	uint32_t	lane = threadIdx.x % 32;
+	constexpr uint32_t Buffers = stream_shapes[S].buffers;
 	uint4	   *warp_stage = gl_warp_stage(stream_shared + table_bytes / 16, Buffers);
 
 	for (uint32_t i = threadIdx.x; i < table_bytes / 16; i += blockDim.x)
@@ -439,19 +450,19 @@ stream_kernel(const uint8_t *__restrict__ data, uint64_t nchunks,
 	}
 }
 
-template <class A, uint32_t Block, uint32_t Buffers>
+template <class A, size_t S>
 static bool
 launch_shaped(const GlLaunch *l, const A &a, const GlStreamTable *table, uint32_t *result)
 {
+	constexpr uint32_t Block = stream_shapes[S].block;
 	const GlDeviceColumn *dcol = l->dcol;
-	uint32_t	shared = stage_bytes(Block, Buffers) + table->bytes;
+	uint32_t	shared = stage_bytes(Block, stream_shapes[S].buffers) + table->bytes;
 	uint64_t	threads = (dcol->nchunks + CHUNKS_PER_THREAD - 1) / CHUNKS_PER_THREAD;
 	unsigned	grid;
 
-	if (!gl_resident_grid((const void *) stream_kernel<A, Block, Buffers>, Block, shared,
-						  threads, l, &grid))
+	if (!gl_resident_grid((const void *) stream_kernel<A, S>, Block, shared, threads, l, &grid))
 		return false;
-	stream_kernel<A, Block, Buffers><<<grid, Block, shared, l->stream>>>
+	stream_kernel<A, S><<<grid, Block, shared, l->stream>>>
 		(dcol->data, dcol->nchunks, dcol->chunks, (uint32_t) dcol->nrows,
 		 (const uint4 *) table->table, table->bytes, a, result);
 	return gl_cuda_ok(cudaGetLastError(), "launching the stream kernel", l->errbuf, l->errlen);
@@ -463,20 +474,16 @@ launch_shaped(const GlLaunch *l, const A &a, const GlStreamTable *table, uint32_
  */
 template <class A, size_t... I>
 static bool
-launch_stream_best(const GlLaunch *l, const A &a, const GlStreamTable *table, uint32_t *result,
-				   std::index_sequence<I...>)
+choose_shape(const GlLaunch *l, const GlStreamTable *table, int *best,
+			 std::index_sequence<I...>)
 {
-	typedef bool (*Launcher) (const GlLaunch *, const A &, const GlStreamTable *, uint32_t *);
 	const void *kernel[] = {
-		(const void *) stream_kernel<A, stream_shapes[I].block, stream_shapes[I].buffers>...
-	};
-	const Launcher launch[] = {
-		launch_shaped<A, stream_shapes[I].block, stream_shapes[I].buffers>...
+		(const void *) stream_kernel<A, I>...
 	};
 	size_t		limit;
-	int			best = -1;
 	int			best_warps = 0;
 
+	*best = -1;
 	if (!gl_shared_memory_limit(&limit, l->errbuf, l->errlen))
 		return false;
 	for (size_t i = 0; i < sizeof...(I); i++)
@@ -491,38 +498,64 @@ launch_stream_best(const GlLaunch *l, const A &a, const GlStreamTable *table, ui
 			return false;
 		if (blocks * (int) (shape->block / 32) > best_warps)
 		{
-			best = (int) i;
+			*best = (int) i;
 			best_warps = blocks * (int) (shape->block / 32);
 		}
 	}
-	if (best < 0)
+	if (*best < 0)
 		return gl_cuda_fail("the stream kernel's table does not fit the device's shared memory",
 							l->errbuf, l->errlen);
-	return launch[best](l, a, table, result);
+	return true;
 }
 
-template <class A>
+/* The table's automaton launched in table->shape. */
+template <class A, size_t... I>
 static bool
-launch_stream_with(const GlLaunch *l, const A &a, const GlStreamTable *table, uint32_t *result)
+launch_in_shape(const GlLaunch *l, const A &a, const GlStreamTable *table, uint32_t *result,
+				std::index_sequence<I...>)
 {
-	constexpr size_t nshapes = sizeof(stream_shapes) / sizeof(stream_shapes[0]);
+	typedef bool (*Launcher) (const GlLaunch *, const A &, const GlStreamTable *, uint32_t *);
+	const Launcher launch[] = {
+		launch_shaped<A, I>...
+	};
 
-	return launch_stream_best(l, a, table, result, std::make_index_sequence<nshapes>());
+	if (table->shape < 0 || table->shape >= (int) sizeof...(I))
+		return gl_cuda_fail("stream kernel shape out of range", l->errbuf, l->errlen);
+	return launch[table->shape](l, a, table, result);
+}
+
+bool
+gl_stream_shape(const GlLaunch *l, const GlStreamTable *table, int *shape)
+{
+	auto		shapes = std::make_index_sequence<STREAM_SHAPES>();
+
+	switch (table->form)
+	{
+		case GL_STREAM_COMPACT:
+			return choose_shape<CompactAutomaton>(l, table, shape, shapes);
+		case GL_STREAM_WIDE:
+			return choose_shape<WideAutomaton>(l, table, shape, shapes);
+		case GL_STREAM_CLASSED:
+			break;
+	}
+	return choose_shape<ClassedAutomaton>(l, table, shape, shapes);
 }
 
 bool
 gl_launch_stream(const GlLaunch *l, const GlStreamTable *table, uint32_t *result)
 {
+	auto		shapes = std::make_index_sequence<STREAM_SHAPES>();
+
 	switch (table->form)
 	{
 		case GL_STREAM_COMPACT:
-			return launch_stream_with(l, CompactAutomaton(), table, result);
+			return launch_in_shape(l, CompactAutomaton(), table, result, shapes);
 		case GL_STREAM_WIDE:
-			return launch_stream_with(l, WideAutomaton(), table, result);
+			return launch_in_shape(l, WideAutomaton(), table, result, shapes);
 		case GL_STREAM_CLASSED:
 			break;
 	}
-	return launch_stream_with(l, ClassedAutomaton{{}, table->classed_skip}, table, result);
+	return launch_in_shape(l, ClassedAutomaton{{}, table->classed_skip}, table, result, shapes);
 }
 
 uint32_t

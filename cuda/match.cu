@@ -239,6 +239,7 @@ run_plan(const GlLaunch *l, const GlPreparedProgram *pp, const GlKernelProgram *
 
 				gl_stream_table_host(pp, &table);
 				table.table = s->stream_table;	/* the device copy */
+				table.shape = dcol->match->stream_shape;
 				ok = gl_launch_stream(l, &table, s->result);
 				break;
 			}
@@ -346,6 +347,10 @@ match_part(GlDeviceColumn *dcol, const GlCachedProgram *cp, bool fail, GlCudaRes
 						   (uint32_t) out->capacity, &scratch, &host, errbuf, errlen))
 		return false;
 	stream = dcol->match->stream;
+	launch.dcol = dcol;
+	launch.stream = stream;
+	launch.errbuf = errbuf;
+	launch.errlen = errlen;
 	if (dcol->match->resident_stamp != cp->stamp)
 	{
 		dcol->match->resident_stamp = 0;
@@ -353,9 +358,10 @@ match_part(GlDeviceColumn *dcol, const GlCachedProgram *cp, bool fail, GlCudaRes
 										cudaMemcpyHostToDevice, stream),
 						"cudaMemcpyAsync (program)", errbuf, errlen) ||
 			(stream_table.bytes > 0 &&
-			 !gl_cuda_ok(cudaMemcpyAsync(scratch.stream_table, stream_table.table,
-										 stream_table.bytes, cudaMemcpyHostToDevice, stream),
-						 "cudaMemcpyAsync (stream table)", errbuf, errlen)))
+			 (!gl_cuda_ok(cudaMemcpyAsync(scratch.stream_table, stream_table.table,
+										  stream_table.bytes, cudaMemcpyHostToDevice, stream),
+						  "cudaMemcpyAsync (stream table)", errbuf, errlen) ||
+			  !gl_stream_shape(&launch, &stream_table, &dcol->match->stream_shape))))
 			return false;
 	}
 
@@ -365,10 +371,6 @@ match_part(GlDeviceColumn *dcol, const GlCachedProgram *cp, bool fail, GlCudaRes
 	kp.warmup_bytes = pp->warmup_bytes;
 	kp.in_shared = pp->in_shared;
 	kp.shared_limit = (uint32_t) cp->shared_limit;
-	launch.dcol = dcol;
-	launch.stream = stream;
-	launch.errbuf = errbuf;
-	launch.errlen = errlen;
 	ok = gl_cuda_ok(cudaEventRecord(dcol->match->start, stream), "cudaEventRecord",
 					errbuf, errlen) &&
 		run_plan(&launch, pp, &kp, &scratch) &&
