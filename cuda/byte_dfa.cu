@@ -754,6 +754,26 @@ compact_table(const GlByteDfa *dfa)
 	return out;
 }
 
+uint16_t *
+gl_byte_dfa_wide_table(const GlByteDfa *dfa)
+{
+	uint16_t   *out;
+
+	if (dfa->nstates == 0 || dfa->nstates > GL_BYTE_DFA_WIDE_STATES ||
+		(out = (uint16_t *) malloc(gl_byte_dfa_wide_bytes(dfa->nstates))) == NULL)
+		return NULL;
+	for (uint32_t i = 0; i < dfa->nstates; i++)
+		for (uint32_t b = 0; b < 256; b++)
+		{
+			uint32_t	entry = dfa->table[gl_byte_dfa_slot(gl_byte_dfa_state(i), b)];
+			uint32_t	next = (entry & GL_BYTE_DFA_STATE_BITS) >> 10;
+
+			out[gl_byte_dfa_wide_slot(gl_byte_dfa_wide_value(i), b)] =
+				(uint16_t) (gl_byte_dfa_wide_value(next) | ((entry & GL_BYTE_DFA_FLAG) ? 1 : 0));
+		}
+	return out;
+}
+
 bool
 gl_build_byte_dfa(const GlProgram *prog, uint32_t max_states, GlByteDfa *out)
 {

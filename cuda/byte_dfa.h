@@ -14,15 +14,14 @@
  * ILIKE, '_', Aho–Corasick or a regex), and learns the rows' answers only
  * at separators.
  *
- * Table entry (uint32): the next state's value -- its number times 1024
- * (the byte offset of its 256 entries) plus (number % 32) * 4 -- with
- * bit 31 set when "this is a separator and the row that ends here
- * matches".  The entry for (state, byte) sits at byte offset
- * value ^ (byte << 2): one shift and one three-input logical operation,
- * no multiply.  The XOR spreads the 32 lanes of a warp over the 32 shared
- * memory banks when they read the same byte in different states (runs of
- * one letter, as in adversarial text), instead of all hitting bank
- * byte % 32.  Two states are fixed:
+ * The automaton's table (uint32 entries, the form every other is made
+ * from): the next state's value -- its number times 1024 (the byte offset
+ * of its 256 entries) plus (number % 32) * 4 -- with bit 31 set when
+ * "this is a separator and the row that ends here matches".  The entry
+ * for (state, byte) sits at byte offset value ^ (byte << 2).  The stream
+ * kernel takes one of two smaller forms of it, below: the compact table
+ * (one byte an entry, up to 127 states) or the wide table (two bytes, up
+ * to 255).  Two states are fixed:
  *	GL_BYTE_DFA_SKIP	"inside a row another thread owns": every non-zero
  *						byte stays, the separator goes to START, never flagged;
  *	GL_BYTE_DFA_START	a row begins.
@@ -111,6 +110,51 @@ gl_byte_dfa_compact_bytes(uint32_t nstates)
 {
 	return (nstates > 32 ? nstates : 32) * 512;
 }
+
+/*
+ * The wide table: the same automaton with two bytes per entry, for
+ * automata of at most GL_BYTE_DFA_WIDE_STATES states past the compact
+ * table (or where it is refused).  State number n has the value
+ *
+ *		n * 256 + (n % 32) * 2
+ *
+ * and its entry for byte b is the uint16 at index
+ *
+ *		(n * 256 + b) ^ ((n % 32) * 2)
+ *
+ * holding the next state's value, plus 1 (bit 0) on a separator that ends
+ * a matching row.  As in the compact table, the index is the value with
+ * the text byte put below the state by one byte permute, and its row
+ * moved across the shared-memory banks by one three-input logical
+ * operation, which also drops the flag; the stream kernel records the
+ * flag byte by byte (no twins: they would halve the states).  Half the
+ * bytes of the automaton's own table, so a 150-state regex leaves room
+ * for two stage buffers, where the uint32 table left one (kernels_stream.cu).
+ */
+constexpr uint32_t GL_BYTE_DFA_WIDE_STATES = 255;
+
+__host__ __device__ constexpr uint32_t
+gl_byte_dfa_wide_value(uint32_t n)
+{
+	return (n << 8) | ((n & 31) << 1);
+}
+
+/* Index (in uint16 entries) of the entry of wide state value v for byte b. */
+__host__ __device__ constexpr uint32_t
+gl_byte_dfa_wide_slot(uint32_t v, uint32_t b)
+{
+	return ((v & 0xFF00) | b) ^ (v & 0x3E);
+}
+
+/* Bytes of the wide table of an automaton of nstates states. */
+__host__ __device__ constexpr uint32_t
+gl_byte_dfa_wide_bytes(uint32_t nstates)
+{
+	return nstates * 256 * sizeof(uint16_t);
+}
+
+/* The wide table of dfa, malloc'd; NULL past GL_BYTE_DFA_WIDE_STATES or on out-of-memory. */
+extern uint16_t *gl_byte_dfa_wide_table(const GlByteDfa *dfa);
 
 /*
  * Build the byte DFA of prog (already validated by program_prep.cu), and

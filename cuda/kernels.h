@@ -111,7 +111,7 @@ extern bool gl_resident_grid(const void *kernel, int block, uint32_t shared, uin
 typedef enum GlStreamForm
 {
 	GL_STREAM_COMPACT,			/* a byte DFA, one-byte entries (byte_dfa.h) */
-	GL_STREAM_WIDE,				/* a byte DFA, 32-bit entries */
+	GL_STREAM_WIDE,				/* a byte DFA, 16-bit entries */
 	GL_STREAM_CLASSED			/* Aho–Corasick over byte classes (classed_table.h) */
 } GlStreamForm;
 

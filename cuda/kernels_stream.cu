@@ -39,10 +39,16 @@
  *			sticks to the states after it and is looked at once per 32
  *			bytes (CompactAutomaton below); recording it byte by byte,
  *			a funnel shift each, cost a tenth of the throughput;
- *	wide	(larger automata) 32-bit entries, the next state premultiplied
- *			and the flag in bit 31, addressed by state ^ (byte << 2): a
- *			shift, a three-input logical operation, the load, a mask and
- *			the funnel shift;
+ *	wide	(automata of 128 to 255 states, or where the compact table
+ *			is refused) two bytes per entry, addressed as the compact
+ *			table is, the flag recorded byte by byte: permute, logical
+ *			operation, two-byte load, funnel shift.  The table is half
+ *			the size of its first form (32-bit entries, a shift and a
+ *			mask more a byte), so a 150-state automaton leaves room for
+ *			two stage buffers where that left one (H100, "DFA wide":
+ *			54.9-55.2 -> 60.0-60.2% of the read bandwidth, though its
+ *			two-byte loads meet more bank conflicts, bank_sim: 2.3
+ *			wavefronts a load against 2.0, '%special%requests%');
  *	classed	(Aho–Corasick automata past the compact table, classed_table.h)
  *			two-byte entries over the program's byte classes: the class's
  *			load, an add, the entry's load, the funnel shift and a mask.
@@ -55,8 +61,8 @@
  * 2.63 TB/s (59-60%) for LIKE with several segments, '_', ILIKE and the
  * regex 'special.*requests' (2.35-2.38 while the flag was recorded byte
  * by byte), 2.32-2.42 TB/s (53-55%) where 5-10% of the rows match, 1.98
- * TB/s (45%) for '%e_e%' (32% of the rows); the wide table 1.60 TB/s
- * (36%).  Where the time goes, from variants that leave a part out
+ * TB/s (45%) for '%e_e%' (32% of the rows); the wide table (32-bit
+ * entries then) 1.60 TB/s (36%).  Where the time goes, from variants that leave a part out
  * ('%special%requests%', before the flag stuck): reading the column
  * through the stage alone runs at 84% of the read bandwidth, stepping
  * one slice again and again with no memory load at 80%, the two together
@@ -154,42 +160,57 @@ static const uint32_t CHUNKS_PER_THREAD = 4;
  */
 extern __shared__ uint4 stream_shared[];
 
-/* 32-bit entries: state = the state's value, entries at byte offset state ^ (byte << 2). */
+/*
+ * Two-byte entries (byte_dfa.h, the wide table): state = the state's
+ * value, the next entry at ((state & 0xFF00) | byte) ^ (state & 0x3E): a
+ * byte permute and a three-input logical operation, as for the compact
+ * table, then the load and a funnel shift that records the flag (bit 0,
+ * shifted in from the top: hit_word() reverses the word).  The permute
+ * takes the state's high byte alone, so the flag needs no mask.
+ */
 struct WideAutomaton : GlRecordedHits
 {
 	/* a row's answer comes on its separator (gl_words_to_list()) */
 	static constexpr bool hits_end_rows = true;
-	static constexpr uint32_t skip = gl_byte_dfa_state(GL_BYTE_DFA_SKIP);
-	static constexpr uint32_t start = gl_byte_dfa_state(GL_BYTE_DFA_START);
+	static constexpr uint32_t skip = gl_byte_dfa_wide_value(GL_BYTE_DFA_SKIP);
+	static constexpr uint32_t start = gl_byte_dfa_wide_value(GL_BYTE_DFA_START);
 
+	__device__ __forceinline__ static uint32_t load(uint32_t at)
+	{
+		return reinterpret_cast<const uint16_t *>(stream_shared)[at];
+	}
+
+	/* b: a byte value, below bit 8 */
 	__device__ __forceinline__ uint32_t entry(uint32_t state, uint32_t b) const
 	{
-		return *reinterpret_cast<const uint32_t *>(
-			reinterpret_cast<const uint8_t *>(stream_shared) + (state ^ (b << 2)));
+		return load(__byte_perm(b, state, 0x7650) ^ (state & 0x3E));
 	}
 
 	__device__ __forceinline__ uint32_t step(uint32_t state, uint32_t part, int k,
 											 uint32_t &hits) const
 	{
-		uint32_t	e = entry(state, gl_byte_in(part, k));
+		/* byte 0: the text's byte k; byte 1: the state's; bytes 2, 3: its zeros */
+		uint32_t	e = load(__byte_perm(part, state, 0x7650 | k) ^ (state & 0x3E));
 
-		hits = gl_shift_in_hit(hits, e);
-		return e & GL_BYTE_DFA_STATE_BITS;
+		hits = __funnelshift_r(hits, e, 1);
+		return e;
 	}
 
+	/* the first byte's flag ended in bit 0 */
 	__device__ __forceinline__ uint32_t hit_word(uint32_t hits) const
 	{
-		return hits;
+		return __brev(hits);
 	}
 
 	__device__ __forceinline__ bool flagged(uint32_t e) const
 	{
-		return (e & GL_BYTE_DFA_FLAG) != 0;
+		return (e & 1) != 0;
 	}
 
+	/* the next state, flag and all: the next step's permute drops it */
 	__device__ __forceinline__ uint32_t next(uint32_t e) const
 	{
-		return e & GL_BYTE_DFA_STATE_BITS;
+		return e;
 	}
 };
 
@@ -570,7 +591,11 @@ gl_stream_max_states(uint32_t shared_limit, bool compact)
 	uint32_t	room = gl_stream_table_room(shared_limit);
 
 	if (!compact)
-		return room / (256 * sizeof(uint32_t));
+	{
+		uint32_t	fit = room / gl_byte_dfa_wide_bytes(1);
+
+		return fit < GL_BYTE_DFA_WIDE_STATES ? fit : GL_BYTE_DFA_WIDE_STATES;
+	}
 	/* half a kB per state, 32 of them at least */
 	return room < gl_byte_dfa_compact_bytes(1) ? 0 : room / 512;
 }

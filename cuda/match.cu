@@ -10,7 +10,7 @@
  *	LIKE that is one ASCII run		 sieve, exact
  *	  with its anchors
  *	any other program whose byte	 stream, exact (compact table up
- *	  DFA fits shared memory		 to 127 states, else wide)
+ *	  DFA fits shared memory		 to 127 states, else wide to 255)
  *	  (Aho–Corasick: wide only up to
  *	  48 states)
  *	Aho–Corasick whose classed		 stream, exact (classed table)

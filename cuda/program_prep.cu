@@ -21,9 +21,12 @@
  * kernel's shared memory; above the cap the skims and the per-row kernels
  * run instead.  Automata of up to GL_BYTE_DFA_COMPACT_STATES states also
  * get the compact table (one byte per entry, byte_dfa.h), which the
- * stream kernel steps with fewer instructions.  Aho–Corasick has a
+ * stream kernel steps with fewer instructions; the others, up to
+ * GL_BYTE_DFA_WIDE_STATES, the wide table (two bytes per entry, made here
+ * when it is the one taken).  Aho–Corasick has a
  * tighter cap on the wide table: a large one leaves room for fewer blocks
- * per SM, and the AC skim then wins (H200, wide table: 18 states streamed
+ * per SM, and the AC skim then wins (H200, wide table, its first form of
+ * 32-bit entries: 18 states streamed
  * at 1.23 TB/s, 108 states at 0.63 TB/s, while 200 literals on the AC
  * skim ran at 0.91 TB/s); up to MULTI_WIDE_MAX_STATES it costs no
  * occupancy.  The compact table streams every automaton it holds, since
@@ -309,8 +312,12 @@ try_byte_dfa(const GlProgram *prog, size_t shared_limit, uint32_t max_states,
 	if (!gl_byte_dfa_for(prog, max_states < cap ? max_states : cap, &pp->byte_dfa))
 		return;
 	pp->compact = pp->byte_dfa.compact != NULL && pp->byte_dfa.nstates <= compact_fit;
+	if (pp->compact)
+		return;
 	/* without the compact table (no memory for it): the wide one, if it fits */
-	if (!pp->compact && pp->byte_dfa.nstates > fit)
+	if (pp->byte_dfa.nstates <= fit)
+		pp->wide = gl_byte_dfa_wide_table(&pp->byte_dfa);
+	if (pp->wide == NULL)
 		gl_byte_dfa_free(&pp->byte_dfa);
 }
 
@@ -418,8 +425,8 @@ gl_stream_table_host(const GlPreparedProgram *pp, GlStreamTable *table)
 	else
 	{
 		table->form = GL_STREAM_WIDE;
-		table->table = pp->byte_dfa.table;
-		table->bytes = pp->byte_dfa.nstates * 256 * sizeof(uint32_t);
+		table->table = pp->wide;
+		table->bytes = gl_byte_dfa_wide_bytes(pp->byte_dfa.nstates);
 	}
 }
 
@@ -429,6 +436,8 @@ gl_prepared_free(GlPreparedProgram *pp)
 	free(pp->blob);
 	pp->blob = NULL;
 	pp->compact = false;
+	free(pp->wide);
+	pp->wide = NULL;
 	gl_byte_dfa_free(&pp->byte_dfa);
 	gl_classed_table_free(&pp->classed);
 }

@@ -35,6 +35,7 @@ typedef struct GlPreparedProgram
 	uint32_t	sieve_start;	/* sieve_start + sieve.nchars) of these */
 	GlByteDfa	byte_dfa;		/* nstates > 0: the stream kernel decides */
 	bool		compact;		/* the stream kernel takes byte_dfa.compact */
+	uint16_t   *wide;			/* malloc'd, else its wide table (byte_dfa.h) */
 	GlClassedTable classed;		/* nstates > 0: the stream kernel decides
 								 * (Aho–Corasick with no byte DFA) */
 } GlPreparedProgram;

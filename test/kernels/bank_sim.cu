@@ -14,13 +14,16 @@
  * this program walks kernel_bench's text exactly as the kernel does --
  * lane L of a warp starting at chunk group L, in SKIP when its group opens
  * inside a row -- with the engine's own byte DFA, and averages the
- * wavefronts per load for the wide table (byte_dfa.h's 32-bit entries)
+ * wavefronts per load for the wide table (byte_dfa.h's 16-bit entries)
  * and the compact one (one byte per entry, rows numbered for text).
  *
  * The averages matched Nsight Compute where both were measured on an
- * H200 ('%special%requests%': wide 2.0 simulated, 2.1 measured; compact
- * with states in order 1.7 and 1.8; compact as built 1.2 and 1.3-1.4), so
- * a layout can be judged here before it takes any GPU time.
+ * H200 ('%special%requests%': the wide table's first form, 32-bit
+ * entries, 2.0 simulated, 2.1 measured; compact with states in order 1.7
+ * and 1.8; compact as built 1.2 and 1.3-1.4), so a layout can be judged
+ * here before it takes any GPU time.  (The 16-bit wide table: 2.3; two
+ * entries a bank word put bytes 64 apart, the space and 'a', on one
+ * bank.)
  *
  * The Aho–Corasick skim (cuda/kernels_skim.cu) is walked the same way over
  * the tables gl_prepare_program() builds for kernel_bench's "AC 20" and
@@ -89,13 +92,14 @@ simulate(const char *pattern, const std::vector<uint8_t> &text)
 	const char *error;
 	GlProgram  *prog = gl_build_like(pattern, strlen(pattern), true, NULL, NULL, &error);
 	GlByteDfa	dfa;
+	uint16_t   *wide_table = NULL;
 	uint64_t	groups = text.size() / (CHUNK * CHUNKS_PER_THREAD);
 	uint64_t	loads = 0,
 				wide_waves = 0,
 				compact_waves = 0;
 
 	if (prog == NULL || !gl_build_byte_dfa(prog, GL_BYTE_DFA_COMPACT_STATES, &dfa) ||
-		dfa.compact == NULL)
+		dfa.compact == NULL || (wide_table = gl_byte_dfa_wide_table(&dfa)) == NULL)
 	{
 		printf("%-24s no compact byte DFA\n", pattern);
 		gl_byte_dfa_free(&dfa);
@@ -112,7 +116,7 @@ simulate(const char *pattern, const std::vector<uint8_t> &text)
 			uint64_t	first = (warp + lane) * CHUNKS_PER_THREAD * CHUNK;
 			bool		inside_row = first > 0 && text[first - 1] != 0;
 
-			wide[lane] = gl_byte_dfa_state(inside_row ? GL_BYTE_DFA_SKIP : GL_BYTE_DFA_START);
+			wide[lane] = gl_byte_dfa_wide_value(inside_row ? GL_BYTE_DFA_SKIP : GL_BYTE_DFA_START);
 			small[lane] = inside_row ? GL_BYTE_DFA_COMPACT_SKIP : GL_BYTE_DFA_COMPACT_START;
 		}
 		for (uint32_t pos = 0; pos < CHUNKS_PER_THREAD * CHUNK; pos++)
@@ -124,9 +128,9 @@ simulate(const char *pattern, const std::vector<uint8_t> &text)
 			{
 				uint32_t	b = text[(warp + lane) * CHUNKS_PER_THREAD * CHUNK + pos];
 
-				wide_at[lane] = gl_byte_dfa_slot(wide[lane], b) * 4;
+				wide_at[lane] = gl_byte_dfa_wide_slot(wide[lane], b) * 2;
 				small_at[lane] = gl_byte_dfa_compact_slot(small[lane], b);
-				wide[lane] = dfa.table[wide_at[lane] / 4] & GL_BYTE_DFA_STATE_BITS;
+				wide[lane] = wide_table[wide_at[lane] / 2];
 				small[lane] = dfa.compact[small_at[lane]];
 				/* the kernel takes the sticky flag off at each 32-byte word's end */
 				if (pos % 32 == 31)
@@ -139,6 +143,7 @@ simulate(const char *pattern, const std::vector<uint8_t> &text)
 	}
 	printf("%-24s %3u states   wide %.2f   compact %.2f\n", pattern, dfa.nstates,
 		   (double) wide_waves / loads, (double) compact_waves / loads);
+	free(wide_table);
 	gl_byte_dfa_free(&dfa);
 	free(prog);
 }

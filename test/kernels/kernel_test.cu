@@ -923,6 +923,28 @@ compact_matches(const uint8_t *table, uint32_t *state, const std::string &v, boo
 	return (plain & 1) != 0;
 }
 
+/*
+ * v and its separator through the wide table from *state, as the stream
+ * kernel steps it: whether the separator is flagged.  *flags_ok turns
+ * false where a byte not a separator comes flagged.
+ */
+static bool
+wide_matches(const uint16_t *table, uint32_t *state, const std::string &v, bool *flags_ok)
+{
+	uint32_t	e = *state;
+
+	for (size_t i = 0; i <= v.size(); i++)
+	{
+		unsigned char c = i < v.size() ? (unsigned char) v[i] : 0;
+
+		e = table[gl_byte_dfa_wide_slot(e, c)];
+		if (c != 0 && (e & 1) != 0)
+			*flags_ok = false;
+	}
+	*state = e;
+	return (e & 1) != 0;
+}
+
 /* Values for a program: its own text pieces, mixed into random text. */
 static std::string
 value_for(bool utf8, const std::string &piece)
@@ -937,8 +959,8 @@ value_for(bool utf8, const std::string &piece)
 /*
  * Byte DFAs against the CPU engine, without a GPU: LIKE / ILIKE (UTF-8
  * and single-byte), Aho–Corasick and random regex DFAs, each on values
- * that contain their pieces and on the empty value, and their compact
- * tables where they have one.  Also checks the SKIP state, the flag of
+ * that contain their pieces and on the empty value, and their compact and
+ * wide tables where they have one.  Also checks the SKIP state, the flag of
  * every separator transition and of nothing else.
  */
 static void
@@ -946,7 +968,8 @@ run_byte_dfa_cases(int n)
 {
 	int			built = 0,
 				over_cap = 0,
-				compacted = 0;
+				compacted = 0,
+				widened = 0;
 	std::string failure;
 
 	for (int i = 0; i < n * 10 && failure.empty(); i++)
@@ -1031,8 +1054,16 @@ run_byte_dfa_cases(int n)
 				std::to_string(dfa.nstates) + " states";
 		uint32_t	compact_state = GL_BYTE_DFA_COMPACT_START;
 		bool		twins_ok = true;
+		/* and the wide table, where it has at most GL_BYTE_DFA_WIDE_STATES */
+		uint16_t   *wide = gl_byte_dfa_wide_table(&dfa);
+		uint32_t	wide_state = gl_byte_dfa_wide_value(GL_BYTE_DFA_START);
+		bool		flags_ok = true;
 
+		if ((wide != NULL) != (dfa.nstates <= GL_BYTE_DFA_WIDE_STATES))
+			failure = what + ": wide table " + (wide != NULL ? "made" : "refused") + " for " +
+				std::to_string(dfa.nstates) + " states";
 		compacted += has_compact;
+		widened += wide != NULL;
 		for (int k = 0; k < 400 && failure.empty(); k++)
 		{
 			std::string v = k == 0 ? "" : value_for(prog->utf8 != 0, kind == 0 ? piece : "");
@@ -1046,13 +1077,20 @@ run_byte_dfa_cases(int n)
 			else if (!twins_ok)
 				failure = what + " on '" + v + "': a flagged twin walks another way, " +
 					"or a byte not a separator is flagged";
+			else if (wide != NULL && cpu != wide_matches(wide, &wide_state, v, &flags_ok))
+				failure = what + " on '" + v + "': cpu " + std::to_string(cpu) +
+					", wide table differs";
+			else if (!flags_ok)
+				failure = what + " on '" + v + "': the wide table flags a byte not a separator";
 		}
+		free(wide);
 		gl_byte_dfa_free(&dfa);
 		free(prog);
 	}
-	tap(failure.empty() && built > n && compacted > n, "byte DFAs equal the CPU engine over " +
-		std::to_string(built) + " programs (" + std::to_string(over_cap) + " over the cap, " +
-		std::to_string(compacted) + " also as compact tables)" +
+	tap(failure.empty() && built > n && compacted > n && widened > n,
+		"byte DFAs equal the CPU engine over " + std::to_string(built) + " programs (" +
+		std::to_string(over_cap) + " over the cap, " + std::to_string(compacted) +
+		" also as compact tables, " + std::to_string(widened) + " as wide tables)" +
 		(failure.empty() ? "" : ": " + failure));
 }
 
