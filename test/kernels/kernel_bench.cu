@@ -481,6 +481,8 @@ main(int argc, char **argv)
 		{"AC 2", "ANY 2 literals", multi(2, ac2, 2), multi_runs(2)},
 		{"AC 20", "ANY 20 literals", multi(20, ac20, 10), multi_runs(20)},
 		{"AC 200", "ANY 200 literals", multi(200, ac20, 10), multi_runs(200)},
+		/* past the compact table, within the wide one (after AC 200: AC 200 keeps its draws) */
+		{"AC 40", "ANY 40 literals", multi(40, ac20, 10), multi_runs(40)},
 		{"DFA", "~ 'special.*requests'", dfa_chain({"special", "requests"}), dfa_chain({"aaaa", "aaab"})},
 		{"DFA", "~ 'furiously'", dfa_chain({"furiously"}), dfa_chain({"aaaaaaab"})},
 		/* past the compact table's 127 states: the wide table */
