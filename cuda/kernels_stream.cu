@@ -62,19 +62,19 @@
  * regex 'special.*requests' (2.35-2.38 while the flag was recorded byte
  * by byte), 2.32-2.42 TB/s (53-55%) where 5-10% of the rows match, 1.98
  * TB/s (45%) for '%e_e%' (32% of the rows); the wide table (32-bit
- * entries then) 1.60 TB/s (36%).  Where the time goes, from variants that leave a part out
- * ('%special%requests%', before the flag stuck): reading the column
- * through the stage alone runs at 84% of the read bandwidth, stepping
- * one slice again and again with no memory load at 80%, the two together
- * at 54%: the copies and the table loads share the load/store pipe, and
- * the stepping is a chain of dependent table loads that only other warps
- * can hide (Nsight Compute: DRAM 51%, L1/TEX 53%, issue slots 46% busy,
- * 1.4-way bank conflicts, 45% occupancy at 64 registers; warps stalled
- * mostly on memory, then shared memory: 5.6 and 3.9 of 14.7 cycles per
- * instruction).  Following the open row at the end of each thread's
- * chunks costs about 6%; splitting the column into one run per thread
- * to save it spread the lanes' reads 15 kB apart and lost more where
- * rows match (2026-11-26-sticky-flag/study/).
+ * entries then) 1.60 TB/s (36%).  Where the time goes, from variants that
+ * leave a part out ('%special%requests%', before the flag stuck): reading
+ * the column through the stage alone runs at 84% of the read bandwidth,
+ * stepping one slice again and again with no memory load at 80%, the two
+ * together at 54%: the copies and the table loads share the load/store
+ * pipe, and the stepping is a chain of dependent table loads that only
+ * other warps can hide (Nsight Compute: DRAM 51%, L1/TEX 53%, issue slots
+ * 46% busy, 1.4-way bank conflicts, 45% occupancy at 64 registers; warps
+ * stalled mostly on memory, then shared memory: 5.6 and 3.9 of 14.7
+ * cycles per instruction).  Following the open row at the end of each
+ * thread's chunks costs about 6%; splitting the column into one run per
+ * thread to save it spread the lanes' reads 15 kB apart and lost more
+ * where rows match (2026-11-26-sticky-flag/study/).
  *
  *-------------------------------------------------------------------------
  */
@@ -421,7 +421,8 @@ finish_open_row(const A &a, uint32_t state, const uint8_t *__restrict__ data,
  * against 1.03 (H200, '%special%requests%', before the cp.async stage).
  */
 template <class A, size_t S>
-__global__ static void __launch_bounds__(stream_shapes[S].block, STREAM_THREADS_PER_SM / stream_shapes[S].block)
+__global__ static void
+__launch_bounds__(stream_shapes[S].block, STREAM_THREADS_PER_SM / stream_shapes[S].block)
 stream_kernel(const uint8_t *__restrict__ data, uint64_t nchunks,
 			  const GlChunkIndex *__restrict__ chunks, uint32_t nrows,
 			  const uint4 *__restrict__ table, uint32_t table_bytes, A a, uint32_t *result)
@@ -545,38 +546,38 @@ launch_in_shape(const GlLaunch *l, const A &a, const GlStreamTable *table, uint3
 	return launch[table->shape](l, a, table, result);
 }
 
-bool
-gl_stream_shape(const GlLaunch *l, const GlStreamTable *table, int *shape)
+/* f(a) for the automaton of table's form. */
+template <class F>
+static bool
+with_automaton(const GlStreamTable *table, F f)
 {
-	auto		shapes = std::make_index_sequence<STREAM_SHAPES>();
-
 	switch (table->form)
 	{
 		case GL_STREAM_COMPACT:
-			return choose_shape<CompactAutomaton>(l, table, shape, shapes);
+			return f(CompactAutomaton());
 		case GL_STREAM_WIDE:
-			return choose_shape<WideAutomaton>(l, table, shape, shapes);
+			return f(WideAutomaton());
 		case GL_STREAM_CLASSED:
 			break;
 	}
-	return choose_shape<ClassedAutomaton>(l, table, shape, shapes);
+	return f(ClassedAutomaton{{}, table->classed_skip});
+}
+
+bool
+gl_stream_shape(const GlLaunch *l, const GlStreamTable *table, int *shape)
+{
+	return with_automaton(table, [&](auto a) {
+		return choose_shape<decltype(a)>(l, table, shape,
+										 std::make_index_sequence<STREAM_SHAPES>());
+	});
 }
 
 bool
 gl_launch_stream(const GlLaunch *l, const GlStreamTable *table, uint32_t *result)
 {
-	auto		shapes = std::make_index_sequence<STREAM_SHAPES>();
-
-	switch (table->form)
-	{
-		case GL_STREAM_COMPACT:
-			return launch_in_shape(l, CompactAutomaton(), table, result, shapes);
-		case GL_STREAM_WIDE:
-			return launch_in_shape(l, WideAutomaton(), table, result, shapes);
-		case GL_STREAM_CLASSED:
-			break;
-	}
-	return launch_in_shape(l, ClassedAutomaton{{}, table->classed_skip}, table, result, shapes);
+	return with_automaton(table, [&](auto a) {
+		return launch_in_shape(l, a, table, result, std::make_index_sequence<STREAM_SHAPES>());
+	});
 }
 
 uint32_t
