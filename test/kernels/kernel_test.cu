@@ -885,6 +885,68 @@ run_multi_plan_cases(int n)
 		(failure.empty() ? "" : ": " + failure));
 }
 
+/*
+ * Which stream table a byte DFA's size gets, without a GPU: LIKE patterns
+ * of many segments, 100 to 300 states, under the H100's and H200's shared
+ * memory: the compact table up to 127 states, the wide one up to 255
+ * (211 while its entries took 32 bits), past that no stream kernel.
+ */
+static void
+run_wide_plan_cases(void)
+{
+	const size_t shared_limit = 227 * 1024;
+	char		err[256];
+	int			seen[3] = {0, 0, 0}; /* compact, wide past 211 states, none */
+	std::string failure;
+
+	for (int segments = 12; segments <= 40 && failure.empty(); segments += 2)
+	{
+		std::string pattern = "%";
+		const char *error;
+		GlProgram  *prog;
+		GlByteDfa	dfa;
+		GlPreparedProgram pp;
+
+		/* segments of 8 letters, each letter once in its segment */
+		for (int s = 0; s < segments; s++)
+		{
+			for (int k = 0; k < 8; k++)
+				pattern += (char) ('a' + (s * 3 + k * 5) % 26);
+			pattern += "%";
+		}
+		prog = gl_build_like(pattern.data(), pattern.size(), false, NULL, NULL, &error);
+		if (prog == NULL || !gl_build_byte_dfa(prog, 4096, &dfa))
+		{
+			failure = std::to_string(segments) + " segments: no byte DFA";
+			free(prog);
+			break;
+		}
+
+		const char *want = dfa.nstates <= GL_BYTE_DFA_COMPACT_STATES ? "stream" :
+			dfa.nstates <= GL_BYTE_DFA_WIDE_STATES ? "stream-wide" : NULL;
+
+		if (!gl_prepare_program(prog, shared_limit, UINT32_MAX, &pp, err, sizeof(err)))
+			failure = std::to_string(segments) + " segments: " + err;
+		else if (want != NULL ? strcmp(gl_plan_name(&pp), want) != 0 :
+				 strncmp(gl_plan_name(&pp), "stream", 6) == 0)
+			failure = std::to_string(dfa.nstates) + " states: " + gl_plan_name(&pp) +
+				", not " + (want != NULL ? want : "a plan without the stream kernel");
+		if (want == NULL)
+			seen[2]++;
+		else if (dfa.nstates <= GL_BYTE_DFA_COMPACT_STATES)
+			seen[0]++;
+		else if (dfa.nstates > 211)
+			seen[1]++;
+		gl_prepared_free(&pp);
+		gl_byte_dfa_free(&dfa);
+		free(prog);
+	}
+	tap(failure.empty() && seen[0] > 0 && seen[1] > 0 && seen[2] > 0,
+		"stream tables by states (" + std::to_string(seen[0]) + " compact, " +
+		std::to_string(seen[1]) + " wide past 211 states, " + std::to_string(seen[2]) +
+		" past 255 without the stream kernel)" + (failure.empty() ? "" : ": " + failure));
+}
+
 /* What the stream kernel computes for one row, on the host. */
 static bool
 byte_dfa_matches(const GlByteDfa *dfa, const std::string &v)
@@ -1478,6 +1540,7 @@ main(int argc, char **argv)
 	run_prep_cases(n);
 	run_probe_choice_case();
 	run_multi_plan_cases(n);
+	run_wide_plan_cases();
 	run_byte_dfa_cases(n);
 	run_classed_table_cases(n);
 	run_malformed_cases();
