@@ -180,10 +180,9 @@ struct WideAutomaton : GlRecordedHits
 		return reinterpret_cast<const uint16_t *>(stream_shared)[at];
 	}
 
-	/* b: a byte value, below bit 8 */
 	__device__ __forceinline__ uint32_t entry(uint32_t state, uint32_t b) const
 	{
-		return load(__byte_perm(b, state, 0x7650) ^ (state & 0x3E));
+		return load(gl_byte_dfa_wide_slot(state, b));
 	}
 
 	__device__ __forceinline__ uint32_t step(uint32_t state, uint32_t part, int k,
