@@ -71,10 +71,11 @@ gl_scan_word(const A &a, uint32_t state, const uint4 &word, uint32_t &hits)
 
 /*
  * Step the 32 bytes of w0, w1 and leave their record: for automata whose
- * flag sticks (A::flag_sticks), the state the word began in, with the
- * state it ended in above it (its bit 8: some separator in the word ended
- * a matching row), the flag then taken off the state; for the others, the
- * word's hit bits in the common order.
+ * flag sticks (A::flag_sticks), the state the word began in, the state
+ * after its first 16 bytes (bit 8: a separator there ended a matching
+ * row) and the state it ended in (bit 16: one in the last 16 bytes did),
+ * the flag taken off at both; for the others, the word's hit bits in the
+ * common order.
  */
 template <class A>
 __device__ __forceinline__ uint32_t
@@ -85,11 +86,18 @@ gl_scan_hit_word(const A &a, uint32_t state, const uint4 &w0, const uint4 &w1, u
 		uint32_t	start = state;
 		uint32_t	parts[8] = {w0.x, w0.y, w0.z, w0.w, w1.x, w1.y, w1.z, w1.w};
 
+		uint32_t	mid;
+
 #pragma unroll
-		for (int k = 0; k < 32; k++)
+		for (int k = 0; k < 16; k++)
 			state = a.step(state, parts[k / 4], k % 4);
-		/* bytes 0, 1: the two states (below 256); bytes 2, 3: start's zeros */
-		record = __byte_perm(start, state, 0x1140);
+		mid = state;
+		state = a.without_flag(state);
+#pragma unroll
+		for (int k = 16; k < 32; k++)
+			state = a.step(state, parts[k / 4], k % 4);
+		/* bytes 0, 1, 2: the states at the start, middle and end (each below 256) */
+		record = __byte_perm(__byte_perm(start, mid, 0x7740), state, 0x3410);
 		return a.without_flag(state);
 	}
 	else

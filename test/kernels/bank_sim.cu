@@ -132,8 +132,8 @@ simulate(const char *pattern, const std::vector<uint8_t> &text)
 				small_at[lane] = gl_byte_dfa_compact_slot(small[lane], b);
 				wide[lane] = wide_table[wide_at[lane] / 2];
 				small[lane] = dfa.compact[small_at[lane]];
-				/* the kernel takes the sticky flag off at each 32-byte word's end */
-				if (pos % 32 == 31)
+				/* the kernel takes the sticky flag off at each 16 bytes (mid-word and end) */
+				if (pos % 16 == 15)
 					small[lane] &= ~1u;
 			}
 			wide_waves += wavefronts(wide_at);
