@@ -11,8 +11,6 @@
  *	  with its anchors
  *	any other program whose byte	 stream, exact (compact table up
  *	  DFA fits shared memory		 to 127 states, else wide to 255)
- *	  (Aho–Corasick: wide only up to
- *	  48 states)
  *	Aho–Corasick whose classed		 stream, exact (classed table)
  *	  table fits shared memory
  *	otherwise:

@@ -23,19 +23,20 @@
  * get the compact table (one byte per entry, byte_dfa.h), which the
  * stream kernel steps with fewer instructions; the others, up to
  * GL_BYTE_DFA_WIDE_STATES, the wide table (two bytes per entry, made here
- * when it is the one taken).  Aho–Corasick has a tighter cap on the wide
- * table: a large one leaves room for fewer blocks per SM, and the AC skim
- * then wins (H200, wide table, its first form of 32-bit entries: 18
- * states streamed at 1.23 TB/s, 108 states at 0.63 TB/s, while 200
- * literals on the AC skim ran at 0.91 TB/s); up to MULTI_WIDE_MAX_STATES
- * it costs no occupancy.  The compact table streams every automaton it
- * holds, since its flag stuck (H100, 20 literals, 97 states: 45.8% of the
- * read bandwidth, the skim 41.8%; its first form had lost, 108 states at
- * 0.86 TB/s against the skim's 1.09 on the H200).  An Aho–Corasick
- * automaton past the compact table streams over its byte classes where
- * that table fits (classed_table.h: H100, 200 literals, 752 states,
- * 46.1-46.6% against the skim's 42.5-43.0); the skim takes the larger
- * ones.
+ * when it is the one taken).  Aho–Corasick had a tighter cap on the
+ * wide table (48 states) while that table had 32-bit entries and one
+ * launch shape (H200: 18 states streamed at 1.23 TB/s, 108 states at
+ * 0.63 TB/s, 200 literals on the AC skim at 0.91 TB/s); with two-byte
+ * entries and the launch shape fitted to the table, 40 literals (165
+ * states) stream at 42.3-42.4% of the read bandwidth on the wide table
+ * against 36.5-36.7% on the classed one (H200).  The compact table
+ * streams every automaton it holds, since its flag stuck (H100, 20
+ * literals, 97 states: 45.8% of the read bandwidth, the skim 41.8%; its
+ * first form had lost, 108 states at 0.86 TB/s against the skim's 1.09
+ * on the H200).  An Aho–Corasick automaton past the compact table streams
+ * over its byte classes where that table fits (classed_table.h: H100, 200
+ * literals, 752 states, 46.1-46.6% against the skim's 42.5-43.0); the
+ * skim takes the larger ones.
  *
  * The sieve (kernels_sieve.cu) for LIKE: see sieve_choice.cu.  A
  * regex's prefilter (program.h: '%literal%', every match contains the
@@ -55,7 +56,6 @@
 #include "row_matchers.cuh"
 
 static const uint64_t MAX_BLOB_BYTES = 1 << 30;
-static const uint32_t MULTI_WIDE_MAX_STATES = 48;
 
 /* Does [off, off + count * size) lie inside the blob? */
 static bool
@@ -305,8 +305,6 @@ try_byte_dfa(const GlProgram *prog, size_t shared_limit, uint32_t max_states,
 		if (compact_fit > GL_BYTE_DFA_COMPACT_STATES)
 			compact_fit = GL_BYTE_DFA_COMPACT_STATES;
 	}
-	if (pp->skim == GL_SKIM_MULTI && fit > MULTI_WIDE_MAX_STATES)
-		fit = MULTI_WIDE_MAX_STATES;
 	/* the compact table takes half the room per state */
 	cap = fit > compact_fit ? fit : compact_fit;
 	if (!gl_byte_dfa_for(prog, max_states < cap ? max_states : cap, &pp->byte_dfa))

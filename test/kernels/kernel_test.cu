@@ -759,13 +759,6 @@ run_prep_cases(int n)
 	tap(failure.empty(), "folded Aho-Corasick tables" + (failure.empty() ? "" : ": " + failure));
 }
 
-/*
- * Which kernels an Aho–Corasick program gets, checked without a GPU: the
- * stream kernel with its compact table up to the table's 127 states, with
- * its wide table only up to 48 (a larger one leaves room for fewer blocks
- * and the skim wins), the skim above -- with the shared memory of an H100
- * or H200 block.  Each of the three outcomes must be seen.
- */
 /* Places of text where the sieve's three probes all pass. */
 static uint32_t
 probe_passes(const GlSieve *sv, const uint8_t *text, uint32_t n)
@@ -830,12 +823,19 @@ run_probe_choice_case(void)
 	free(pairs);
 }
 
+/*
+ * Which kernels an Aho–Corasick program gets, checked without a GPU, with
+ * the shared memory of an H100 or H200 block: the stream kernel on its
+ * compact table up to 127 states (on its wide table where the compact one
+ * is not allowed), on the wide table up to 255, on the classed table past
+ * that.  Each of the three sizes must be seen.
+ */
 static void
 run_multi_plan_cases(int n)
 {
 	const size_t shared_limit = 227 * 1024;
 	char		err[256];
-	int			seen[3] = {0, 0, 0}; /* up to 48 states, 49 .. 127, more */
+	int			seen[3] = {0, 0, 0}; /* up to 127 states, 128 .. 255, more */
 	std::string failure;
 
 	for (int i = 0; i < n && failure.empty(); i++)
@@ -857,14 +857,13 @@ run_multi_plan_cases(int n)
 			free(prog);
 			continue;
 		}
-		seen[dfa.nstates <= 48 ? 0 : dfa.nstates <= GL_BYTE_DFA_COMPACT_STATES ? 1 : 2]++;
+		seen[dfa.nstates <= GL_BYTE_DFA_COMPACT_STATES ? 0 : dfa.nstates <= GL_BYTE_DFA_WIDE_STATES ? 1 : 2]++;
 		for (int compact_ok = 0; compact_ok < 2 && failure.empty(); compact_ok++)
 		{
 			GlPreparedProgram pp;
-			uint32_t	cap = compact_ok ? GL_BYTE_DFA_COMPACT_STATES : 48;
 			/* past the byte DFA's cap, every automaton here fits a classed table */
-			const char *want = dfa.nstates > cap ? "stream-classed" :
-				compact_ok ? "stream" : "stream-wide";
+			const char *want = dfa.nstates > GL_BYTE_DFA_WIDE_STATES ? "stream-classed" :
+				compact_ok && dfa.nstates <= GL_BYTE_DFA_COMPACT_STATES ? "stream" : "stream-wide";
 
 			GlPrepareChoices choices = {UINT32_MAX, compact_ok != 0, false, NULL};
 
@@ -880,8 +879,8 @@ run_multi_plan_cases(int n)
 		free(prog);
 	}
 	tap(failure.empty() && seen[0] > 0 && seen[1] > 0 && seen[2] > 0,
-		"Aho-Corasick plans by states (" + std::to_string(seen[0]) + " up to 48, " +
-		std::to_string(seen[1]) + " up to 127, " + std::to_string(seen[2]) + " more)" +
+		"Aho-Corasick plans by states (" + std::to_string(seen[0]) + " up to 127, " +
+		std::to_string(seen[1]) + " up to 255, " + std::to_string(seen[2]) + " more)" +
 		(failure.empty() ? "" : ": " + failure));
 }
 
