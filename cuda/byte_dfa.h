@@ -89,11 +89,13 @@ typedef struct GlByteDfa
  * ends a matching row, and then sticks: each state has a flagged twin,
  * value + 1, in the other half of its half kB, whose transitions are the
  * state's own, flagged.  So the stream kernel need not record the flag
- * byte by byte; it looks at it once per 32 bytes and takes it off there
+ * byte by byte; it looks at it once per 16 bytes and takes it off there
  * (kernels_stream.cu).  The table is half a kB per row, at least 32 rows
  * (16 kB).
  */
 constexpr uint32_t GL_BYTE_DFA_COMPACT_STATES = 127;
+constexpr uint32_t GL_BYTE_DFA_COMPACT_ROW_BYTES = 512;
+constexpr uint32_t GL_BYTE_DFA_COMPACT_MIN_ROWS = 32;
 constexpr uint32_t GL_BYTE_DFA_COMPACT_START = 0;
 constexpr uint32_t GL_BYTE_DFA_COMPACT_SKIP = 2 * 16;
 
@@ -108,7 +110,8 @@ gl_byte_dfa_compact_slot(uint32_t s, uint32_t b)
 __host__ __device__ constexpr uint32_t
 gl_byte_dfa_compact_bytes(uint32_t nstates)
 {
-	return (nstates > 32 ? nstates : 32) * 512;
+	return (nstates > GL_BYTE_DFA_COMPACT_MIN_ROWS ? nstates : GL_BYTE_DFA_COMPACT_MIN_ROWS) *
+		GL_BYTE_DFA_COMPACT_ROW_BYTES;
 }
 
 /*

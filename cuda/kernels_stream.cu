@@ -36,7 +36,7 @@
  *			and its row moved across the banks by a three-input logical
  *			operation, so a byte costs three instructions: permute,
  *			logical operation, one-byte shared-memory load.  Its flag
- *			sticks to the states after it and is looked at once per 32
+ *			sticks to the states after it and is looked at once per 16
  *			bytes (CompactAutomaton below); recording it byte by byte,
  *			a funnel shift each, cost a tenth of the throughput;
  *	wide	(automata of 128 to 255 states, or where the compact table
@@ -614,6 +614,6 @@ gl_stream_max_states(uint32_t shared_limit, bool compact)
 
 		return fit < GL_BYTE_DFA_WIDE_STATES ? fit : GL_BYTE_DFA_WIDE_STATES;
 	}
-	/* half a kB per state, 32 of them at least */
-	return room < gl_byte_dfa_compact_bytes(1) ? 0 : room / 512;
+	/* the smallest compact table's rows, at least */
+	return room < gl_byte_dfa_compact_bytes(1) ? 0 : room / GL_BYTE_DFA_COMPACT_ROW_BYTES;
 }
