@@ -33,7 +33,11 @@ typedef struct GlPreparedProgram
 	GlSieve		sieve;			/* GL_SKIM_SIEVE */
 	const GlCharMasks *sieve_masks; /* its run: positions [sieve_start, */
 	uint32_t	sieve_start;	/* sieve_start + sieve.nchars) of these */
-	GlByteDfa	byte_dfa;		/* nstates > 0: the stream kernel decides */
+	/*
+	 * nstates > 0: the stream kernel decides, on byte_dfa.compact (compact)
+	 * or wide; the automaton's other tables are freed once that one is made
+	 */
+	GlByteDfa	byte_dfa;
 	bool		compact;		/* the stream kernel takes byte_dfa.compact */
 	uint16_t   *wide;			/* malloc'd, else its wide table (byte_dfa.h) */
 	GlClassedTable classed;		/* nstates > 0: the stream kernel decides
