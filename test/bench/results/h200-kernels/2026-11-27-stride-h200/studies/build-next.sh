@@ -9,7 +9,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(git -C "$here" rev-parse --show-toplevel)
 cd "$root"
 revs=(main)
-for name in "${@:-two-streams two-streams-1024}"; do
+for name in "${@:-two-streams two-streams-1024 two-streams-stride stride-rows}"; do
 	for n in $name; do
 		wt=$(mktemp -d)
 		git worktree add -q -b "study/$n" "$wt" main
