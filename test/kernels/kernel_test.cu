@@ -857,7 +857,8 @@ run_multi_plan_cases(int n)
 			free(prog);
 			continue;
 		}
-		seen[dfa.nstates <= GL_BYTE_DFA_COMPACT_STATES ? 0 : dfa.nstates <= GL_BYTE_DFA_WIDE_STATES ? 1 : 2]++;
+		seen[dfa.nstates <= GL_BYTE_DFA_COMPACT_STATES ? 0 :
+			 dfa.nstates <= GL_BYTE_DFA_WIDE_STATES ? 1 : 2]++;
 		for (int compact_ok = 0; compact_ok < 2 && failure.empty(); compact_ok++)
 		{
 			GlPreparedProgram pp;
