@@ -310,26 +310,26 @@ try_byte_dfa(const GlProgram *prog, size_t shared_limit, uint32_t max_states,
 	if (!gl_byte_dfa_for(prog, max_states < cap ? max_states : cap, &pp->byte_dfa))
 		return;
 	pp->compact = pp->byte_dfa.compact != NULL && pp->byte_dfa.nstates <= compact_fit;
-	/* without the compact table (no memory for it): the wide one, if it fits */
-	if (!pp->compact && pp->byte_dfa.nstates <= fit)
-		pp->wide = gl_byte_dfa_wide_table(&pp->byte_dfa);
-	if (!pp->compact && pp->wide == NULL)
-	{
-		gl_byte_dfa_free(&pp->byte_dfa);
-		return;
-	}
 	/*
-	 * A prepared program lives in the program cache (up to 255 kB for the
-	 * 32-bit table, 127 kB for a compact table the wide one replaced):
-	 * only the table the stream kernel copies stays.
+	 * A prepared program lives in the program cache: only the table the
+	 * stream kernel copies stays (the 32-bit table took up to 255 kB, a
+	 * compact table the wide one replaced 127 kB).
 	 */
-	free(pp->byte_dfa.table);
-	pp->byte_dfa.table = NULL;
 	if (!pp->compact)
 	{
+		/* without the compact table (no memory for it): the wide one, if it fits */
+		if (pp->byte_dfa.nstates <= fit)
+			pp->wide = gl_byte_dfa_wide_table(&pp->byte_dfa);
+		if (pp->wide == NULL)
+		{
+			gl_byte_dfa_free(&pp->byte_dfa);
+			return;
+		}
 		free(pp->byte_dfa.compact);
 		pp->byte_dfa.compact = NULL;
 	}
+	free(pp->byte_dfa.table);
+	pp->byte_dfa.table = NULL;
 }
 
 /*
