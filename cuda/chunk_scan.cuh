@@ -20,9 +20,10 @@
  *	  the word's end state says whether it had hits, and the record keeps
  *	  the state it began in, from which a.hits_of() finds them again.
  * A chunk is read as four 64-byte slices through the warp's coalescing
- * stage (kernels_common.cuh), the next slice in flight while the current
- * one is stepped; the slice loop is unrolled so the eight records stay in
- * registers: records[g] is that of bytes g * 32 .. g * 32 + 31.
+ * stage (kernels_common.cuh), the next one or two slices in flight while
+ * the current one is stepped; the slice loop is unrolled so the eight
+ * records stay in registers: records[g] is that of bytes g * 32 .. g * 32
+ * + 31.
  *
  * From a hit position to its row: the chunk index gives the row holding
  * the chunk's first byte and the 0x00 bytes before each of its 32-byte
@@ -117,10 +118,14 @@ gl_scan_hit_word(const A &a, uint32_t state, const uint4 &w0, const uint4 &w1, u
  * *last_bytes, if wanted, gets the chunk's last four bytes (the last in
  * bits 24..31).
  *
- * Each slice's copy is started while the slice before it is stepped; the
- * first one waits.  (Starting the next chunk's first slice during this
- * chunk's last was slower, 0.99 against 0.86 ms on the H200 for
- * '%special%requests%'.)
+ * With two or three buffers, the copies of the next one or two slices
+ * run while a slice is stepped; with one, the next slice's copy starts
+ * once the lanes have taken the current one.  The first slice waits.
+ * (Starting the next chunk's first slice during this chunk's last was
+ * slower, 0.99 against 0.86 ms on the H200 for '%special%requests%'; and
+ * with three buffers, the next chunk's first two during this one's last
+ * two, H100: 70-71 -> 55% of the read bandwidth, 8% more instructions
+ * and the slice buffers no longer constants.)
  */
 template <int Buffers, class A>
 __device__ __forceinline__ uint32_t
@@ -128,24 +133,31 @@ gl_scan_chunk(const A &a, uint32_t state, const uint8_t *__restrict__ data, uint
 			  uint32_t stride, uint64_t nchunks, uint4 *warp_stage, uint32_t records[GL_HIT_WORDS],
 			  uint32_t *last_bytes = nullptr)
 {
-	static_assert(Buffers == 1 || Buffers == 2, "a stage has one or two buffers");
-	gl_stage_fetch(warp_stage, 0, data, warp_first, stride, nchunks, 0);
+	/* slices whose copies run while one is stepped */
+	constexpr uint32_t Ahead = Buffers - 1;
+
+	static_assert(Buffers >= 1 && Buffers <= 3, "a stage has one to three buffers");
+#pragma unroll
+	for (uint32_t t = 0; t < (Ahead > 0 ? Ahead : 1); t++)
+		gl_stage_fetch(warp_stage, t, data, warp_first, stride, nchunks, t);
 #pragma unroll
 	for (uint32_t t = 0; t < GL_SLICES_PER_CHUNK; t++)
 	{
 		uint4		words[4];
-		bool		more = t + 1 < GL_SLICES_PER_CHUNK;
+		uint32_t	later = GL_SLICES_PER_CHUNK - 1 - t;	/* slices after this one */
 
 		/* slice t is in buffer t % Buffers */
-		if (Buffers == 2 && more)
+		if (Ahead > 0 && t + Ahead < GL_SLICES_PER_CHUNK)
 		{
-			gl_stage_fetch(warp_stage, (t + 1) % 2, data, warp_first, stride, nchunks, t + 1);
-			gl_stage_read<1>(warp_stage, t % 2, words);
+			gl_stage_fetch(warp_stage, (t + Ahead) % Buffers, data, warp_first, stride, nchunks,
+						   t + Ahead);
+			gl_stage_read(warp_stage, t % Buffers, Ahead, words);
 		}
 		else
 		{
-			gl_stage_read<0>(warp_stage, t % Buffers, words);
-			if (more)
+			/* every later slice's copy is started already, if there are buffers for it */
+			gl_stage_read(warp_stage, t % Buffers, Ahead > 0 ? later : 0, words);
+			if (Ahead == 0 && later > 0)
 				gl_stage_fetch(warp_stage, 0, data, warp_first, stride, nchunks, t + 1);
 		}
 		state = gl_scan_hit_word(a, state, words[0], words[1], records[2 * t]);

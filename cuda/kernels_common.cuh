@@ -90,12 +90,14 @@ gl_byte_of(const uint4 &w, int k)
  * stage in shared memory: no register holds them, and no store
  * instruction moves them, which leaves the load/store pipe to the table
  * loads (H200, stream kernel, '%special%requests%': 0.99 ms through
- * registers, 0.86 ms so).  A stage has one or two slice buffers.  With
+ * registers, 0.86 ms so).  A stage has one to three slice buffers.  With
  * two, the next slice's copy starts before the current one is waited
- * for (the stream kernel: 0.86 ms, 1.00 with one); with one, it starts
- * as soon as the lanes have taken the current slice into registers, and
- * the stage takes half the shared memory (the Aho–Corasick skim, whose
- * tables need it: 200 literals 2.03 ms with one, 3.00 with two).
+ * for (the stream kernel: 0.86 ms, 1.00 with one); with three, the next
+ * two slices' copies (the stream kernel, where its table leaves the
+ * room: kernels_stream.cu); with one, it starts as soon as the lanes
+ * have taken the current slice into registers, and the stage takes half
+ * the shared memory (the Aho–Corasick skim, whose tables need it: 200
+ * literals 2.03 ms with one, 3.00 with two).
  *
  * A buffer holds 32 rows (lanes) of four 16-byte pieces, piece i of row r
  * in slot r * 4 + (i ^ ((r >> 1) & 3)).  A 16-byte access is served
@@ -151,17 +153,22 @@ gl_stage_fetch(uint4 *warp_stage, uint32_t which, const uint8_t *data, uint64_t 
 }
 
 /*
- * This lane's slice from buffer `which`, once all fetches but the Pending
- * most recent ones have arrived; that buffer is then free.
+ * This lane's slice from buffer `which`, once all fetches but the
+ * `pending` most recent ones (0, 1 or 2: a constant where the caller's
+ * loop is unrolled) have arrived; that buffer is then free.
  */
-template <int Pending>
 __device__ __forceinline__ void
-gl_stage_read(const uint4 *warp_stage, uint32_t which, uint4 words[4])
+gl_stage_read(const uint4 *warp_stage, uint32_t which, uint32_t pending, uint4 words[4])
 {
 	const uint4 *buffer = warp_stage + which * (GL_SLICE_BUFFER_BYTES / 16);
 	uint32_t	lane = threadIdx.x % 32;
 
-	asm volatile("cp.async.wait_group %0;" :: "n"(Pending) : "memory");
+	if (pending >= 2)
+		asm volatile("cp.async.wait_group 2;" ::: "memory");
+	else if (pending == 1)
+		asm volatile("cp.async.wait_group 1;" ::: "memory");
+	else
+		asm volatile("cp.async.wait_group 0;" ::: "memory");
 	__syncwarp();				/* the other lanes' copies are complete too */
 #pragma unroll
 	for (int j = 0; j < 4; j++)

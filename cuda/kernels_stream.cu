@@ -88,15 +88,32 @@
 
 /*
  * A launch's shape: threads a block, and slice buffers in each warp's
- * stage -- two, so a slice's copy is in flight while the one before it is
- * stepped, or one, where that lets the SM hold more warps.  At 64
- * registers an SM holds 32 warps at most; what keeps it from them is the
- * shared memory each block takes, its own copy of the table beside its
- * warps' stages.  Bigger blocks share one table among more warps, so a
- * large table takes the bigger block: the launch takes, of the shapes
- * below, the one with the most resident warps, and of those the first
- * (two buffers before one: where both give as many warps, two win -- the
- * byte DFAs' classes lose 9 points with one; then the smaller block).
+ * stage -- three, so the next two slices' copies are in flight while one
+ * is stepped; two, the next one's; or one, where that lets the SM hold
+ * more warps.  At 64 registers an SM holds 32 warps at most; what keeps
+ * it from them is the shared memory each block takes, its own copy of
+ * the table beside its warps' stages.  Bigger blocks share one table
+ * among more warps, so a large table takes the bigger block: the launch
+ * takes, of the shapes below, the one with the most resident warps, and
+ * of those the first (more buffers before fewer: where both give as many
+ * warps, two win over one -- the byte DFAs' classes lose 9 points with
+ * one -- and three over two; then the smaller block).
+ *
+ * Three buffers fit 32 warps where the table is under about 8 kB (256
+ * threads a block) or 16 kB (512): most LIKE patterns and small regexes.
+ * There they hide what Nsight Compute showed the warps waiting on most,
+ * the stage's copies (H100, '%e_e%': 10.0 of 19.0 cycles an instruction
+ * on the L1TEX scoreboard with two buffers, 7.5 of 18.5 with three).
+ * H100, kernel_bench, % of the read bandwidth, two buffers -> three:
+ * '%special%requests%' 65.9-66.7 -> 70.1-71.6, '%s_ecial%r_quests%'
+ * 65.9-66.6 -> 70.1-71.3, ILIKE libc 61.0-61.7 -> 65.1-65.2, '%e_e%'
+ * 56.9-57.7 -> 58.8-59.3, two literals 59.8-59.9 -> 63.5-63.6, '~
+ * furiously' 61.2-62.0 -> 65.1-65.7.  A 1024-thread shape of three
+ * buffers, for tables to 35 kB, gained nothing (20 literals, 108 states:
+ * 55.4-55.7 either way), and more warps at fewer registers lost where
+ * two buffers had been (48 registers, 40 warps: '%special%requests%' 51%,
+ * the warps waiting on shared memory longer; 40 registers, 48 warps: 45%;
+ * test/bench/results/h200-kernels/2026-11-27-two-streams-h200/).
  * With 256 threads a block alone, the dependent table loads of too few
  * warps went unhidden: H100, "AC 200", classed table (45 kB): 42.9-43.3%
  * of the read bandwidth with two buffers (two blocks, 16 warps), 46.1-
@@ -125,7 +142,7 @@ struct StreamShape
 };
 
 static constexpr StreamShape stream_shapes[] = {
-	{256, 2}, {512, 2}, {1024, 2}, {256, 1}, {512, 1}, {1024, 1}
+	{256, 3}, {512, 3}, {256, 2}, {512, 2}, {1024, 2}, {256, 1}, {512, 1}, {1024, 1}
 };
 
 static constexpr size_t STREAM_SHAPES = sizeof(stream_shapes) / sizeof(stream_shapes[0]);
