@@ -113,7 +113,7 @@
  * 55.4-55.7 either way), and more warps at fewer registers lost where
  * two buffers had been (48 registers, 40 warps: '%special%requests%' 51%,
  * the warps waiting on shared memory longer; 40 registers, 48 warps: 45%;
- * test/bench/results/h200-kernels/2026-11-27-two-streams-h200/).
+ * test/bench/results/h100-kernels/2026-11-27-three-buffers/).
  * With 256 threads a block alone, the dependent table loads of too few
  * warps went unhidden: H100, "AC 200", classed table (45 kB): 42.9-43.3%
  * of the read bandwidth with two buffers (two blocks, 16 warps), 46.1-
