@@ -4,9 +4,10 @@
  *	  The stream kernel: the byte DFA of a program (byte_dfa.h) over the
  *	  whole column, exact, in one pass.
  *
- * A thread steps CHUNKS_PER_THREAD consecutive 256-byte chunks, read
- * through the coalescing stage (cp.async into shared memory) and stepped
- * with one shared-memory table load per byte (chunk_scan.cuh).  There are
+ * A thread steps four (eight, for the wide table) consecutive 256-byte
+ * chunks, read through the coalescing stage (cp.async into shared
+ * memory) and stepped with one shared-memory table load per byte
+ * (chunk_scan.cuh).  There are
  * no per-row branches: the separator is one more transition, and a row's
  * answer appears as a flag on it.  So all 32 lanes of a warp do the same
  * work whatever the row lengths -- the reason the per-row kernels
@@ -160,13 +161,20 @@ stage_bytes(uint32_t block, uint32_t buffers)
 static const uint32_t SMALLEST_STAGE_BYTES = stage_bytes(256, 1);
 
 /*
- * Consecutive chunks stepped by one thread: the row open at the start of
- * the first is skipped and the row open at the end of the last followed,
- * once per 1 kB instead of once per chunk (H200, compact table,
- * '%special%requests%': one chunk 1.46 ms, four 1.17 ms; eight 5% slower
- * than four).
+ * Consecutive chunks stepped by one thread (A::chunks_per_thread): the
+ * row open at the start of the first is skipped and the row open at the
+ * end of the last followed, once per 1 kB instead of once per chunk
+ * (H200, compact table, '%special%requests%': one chunk 1.46 ms, four
+ * 1.17 ms; eight 5% slower than four).  With three slice buffers, eight
+ * chunks gained where few rows match and lost where many do (H100, % of
+ * the read bandwidth, four -> eight: '%special%requests%' 71.3-71.7 ->
+ * 74.3-75.1, '%e_e%' 59.0-59.7 -> 56.9-57.2, 20 literals 55.7-55.8 ->
+ * 53.1-53.4, 200 literals (classed) 47.6-47.7 -> 47.4-47.5), and the wide
+ * table gained: 23 words, 150 states, 59.9-60.1 -> 66.1-66.2 (adversarial
+ * text 59.1-59.5 -> 64.5).  So the wide table takes eight, the others four.
  */
 static const uint32_t CHUNKS_PER_THREAD = 4;
+static const uint32_t WIDE_CHUNKS_PER_THREAD = 8;
 
 /*
  * The block's shared memory: the byte table first, then the warps'
@@ -189,6 +197,7 @@ struct WideAutomaton : GlRecordedHits
 {
 	/* a row's answer comes on its separator (gl_words_to_list()) */
 	static constexpr bool hits_end_rows = true;
+	static constexpr uint32_t chunks_per_thread = WIDE_CHUNKS_PER_THREAD;
 	static constexpr uint32_t skip = gl_byte_dfa_wide_value(GL_BYTE_DFA_SKIP);
 	static constexpr uint32_t start = gl_byte_dfa_wide_value(GL_BYTE_DFA_START);
 
@@ -255,6 +264,7 @@ struct CompactAutomaton
 	static constexpr bool flag_sticks = true;
 	/* a row's answer comes on its separator (gl_words_to_list()) */
 	static constexpr bool hits_end_rows = true;
+	static constexpr uint32_t chunks_per_thread = CHUNKS_PER_THREAD;
 	static constexpr uint32_t skip = GL_BYTE_DFA_COMPACT_SKIP;
 	static constexpr uint32_t start = GL_BYTE_DFA_COMPACT_START;
 
@@ -338,6 +348,7 @@ struct ClassedAutomaton : GlRecordedHits
 {
 	/* a row's answer comes on its separator (gl_words_to_list()) */
 	static constexpr bool hits_end_rows = true;
+	static constexpr uint32_t chunks_per_thread = CHUNKS_PER_THREAD;
 	static constexpr uint32_t start = GL_CLASSED_ROOT;
 	uint32_t	skip;
 
@@ -444,7 +455,7 @@ finish_open_row(const A &a, uint32_t state, const uint8_t *__restrict__ data,
 }
 
 /*
- * A thread steps CHUNKS_PER_THREAD consecutive chunks; the lanes of a warp
+ * A thread steps A::chunks_per_thread consecutive chunks; the lanes of a warp
  * own consecutive groups of them (lane L from first = base + L * that) and
  * step chunk c of every group at once, and the grid walks the column in
  * steps of all its groups.  Keep an eye on the table loads in the SASS:
@@ -463,32 +474,31 @@ stream_kernel(const uint8_t *__restrict__ data, uint64_t nchunks,
 {
 	uint32_t	lane = threadIdx.x % 32;
 	constexpr uint32_t Buffers = stream_shapes[S].buffers;
+	constexpr uint32_t Chunks = A::chunks_per_thread;
 	uint4	   *warp_stage = gl_warp_stage(stream_shared + table_bytes / 16, Buffers);
 
 	for (uint32_t i = threadIdx.x; i < table_bytes / 16; i += blockDim.x)
 		stream_shared[i] = __ldg(&table[i]);
 	__syncthreads();
 
-	for (uint64_t base = blockIdx.x * (uint64_t) blockDim.x * CHUNKS_PER_THREAD;
-		 base < nchunks; base += (uint64_t) gridDim.x * blockDim.x * CHUNKS_PER_THREAD)
+	for (uint64_t base = blockIdx.x * (uint64_t) blockDim.x * Chunks;
+		 base < nchunks; base += (uint64_t) gridDim.x * blockDim.x * Chunks)
 	{
-		uint64_t	first = base + threadIdx.x * CHUNKS_PER_THREAD;
+		uint64_t	first = base + threadIdx.x * Chunks;
 		uint32_t	state = a.start;
 
 		if (first < nchunks && chunks[first].back != 0)
 			state = a.skip;
 #pragma unroll 1
-		for (uint32_t c = 0; c < CHUNKS_PER_THREAD; c++)
+		for (uint32_t c = 0; c < Chunks; c++)
 		{
 			uint64_t	chunk = first + c;
 			uint32_t	records[GL_HIT_WORDS];
 			uint32_t	last_bytes;
 			bool		inside;
 
-			state = gl_scan_chunk<Buffers>(a, state, data,
-												 chunk - lane * CHUNKS_PER_THREAD,
-												 CHUNKS_PER_THREAD, nchunks, warp_stage, records,
-												 &last_bytes);
+			state = gl_scan_chunk<Buffers>(a, state, data, chunk - lane * Chunks, Chunks,
+										   nchunks, warp_stage, records, &last_bytes);
 			inside = chunk < nchunks;
 			/*
 			 * The row open at the end of this thread's chunks, if its last
@@ -496,7 +506,7 @@ stream_kernel(const uint8_t *__restrict__ data, uint64_t nchunks,
 			 * a zero byte, the last separator or the zero tail, so no row
 			 * is open there.)
 			 */
-			if (inside && c + 1 == CHUNKS_PER_THREAD && state != a.skip &&
+			if (inside && c + 1 == Chunks && state != a.skip &&
 				(last_bytes >> 24) != 0)
 				finish_open_row(a, state, data, chunks, chunk + 1, nrows, result);
 			if (__any_sync(0xFFFFFFFF, inside && gl_any_hit(a, records)))
@@ -513,7 +523,7 @@ launch_shaped(const GlLaunch *l, const A &a, const GlStreamTable *table, uint32_
 	constexpr uint32_t Block = stream_shapes[S].block;
 	const GlDeviceColumn *dcol = l->dcol;
 	uint32_t	shared = stage_bytes(Block, stream_shapes[S].buffers) + table->bytes;
-	uint64_t	threads = (dcol->nchunks + CHUNKS_PER_THREAD - 1) / CHUNKS_PER_THREAD;
+	uint64_t	threads = (dcol->nchunks + A::chunks_per_thread - 1) / A::chunks_per_thread;
 	unsigned	grid;
 
 	if (!gl_resident_grid((const void *) stream_kernel<A, S>, Block, shared, threads, l, &grid))
