@@ -59,7 +59,7 @@ extern "C"
 #include "bench_text.h"
 
 static const uint32_t CHUNK = 256;
-static const uint32_t CHUNKS_PER_THREAD = 4;	/* as kernels_stream.cu */
+static const uint32_t CHUNKS_PER_THREAD = 4;	/* as kernels_stream.cu (the wide table: eight) */
 
 /* Wavefronts of one warp-wide load of these byte offsets. */
 static uint32_t
