@@ -137,6 +137,7 @@ gl_scan_chunk(const A &a, uint32_t state, const uint8_t *__restrict__ data, uint
 	constexpr uint32_t Ahead = Buffers - 1;
 
 	static_assert(Buffers >= 1 && Buffers <= 3, "a stage has one to three buffers");
+	/* the first slice, and as many more as will be in flight */
 #pragma unroll
 	for (uint32_t t = 0; t < (Ahead > 0 ? Ahead : 1); t++)
 		gl_stage_fetch(warp_stage, t, data, warp_first, stride, nchunks, t);

@@ -7,11 +7,11 @@
  * A thread steps four (eight, for the wide table) consecutive 256-byte
  * chunks, read through the coalescing stage (cp.async into shared
  * memory) and stepped with one shared-memory table load per byte
- * (chunk_scan.cuh).  There are
- * no per-row branches: the separator is one more transition, and a row's
- * answer appears as a flag on it.  So all 32 lanes of a warp do the same
- * work whatever the row lengths -- the reason the per-row kernels
- * (kernels_rows.cu) ran with 14 of 32 lanes busy.
+ * (chunk_scan.cuh).  There are no per-row branches: the separator is one
+ * more transition, and a row's answer appears as a flag on it.  So all
+ * 32 lanes of a warp do the same work whatever the row lengths -- the
+ * reason the per-row kernels (kernels_rows.cu) ran with 14 of 32 lanes
+ * busy.
  *
  * Each row is decided by the thread whose chunks hold its first byte:
  *	- a thread whose first chunk opens inside a row (its index entry has
@@ -101,7 +101,7 @@
  * one -- and three over two; then the smaller block).
  *
  * Three buffers fit 32 warps where the table is under about 8 kB (256
- * threads a block) or 16 kB (512): most LIKE patterns and small regexes.
+ * threads a block) or 17 kB (512): most LIKE patterns and small regexes.
  * There they hide what Nsight Compute showed the warps waiting on most,
  * the stage's copies (H100, '%e_e%': 10.0 of 19.0 cycles an instruction
  * on the L1TEX scoreboard with two buffers, 7.5 of 18.5 with three).
@@ -163,7 +163,7 @@ static const uint32_t SMALLEST_STAGE_BYTES = stage_bytes(256, 1);
 /*
  * Consecutive chunks stepped by one thread (A::chunks_per_thread): the
  * row open at the start of the first is skipped and the row open at the
- * end of the last followed, once per 1 kB instead of once per chunk
+ * end of the last followed, once per group instead of once per chunk
  * (H200, compact table, '%special%requests%': one chunk 1.46 ms, four
  * 1.17 ms; eight 5% slower than four).  With three slice buffers, eight
  * chunks gained where few rows match and lost where many do (H100, % of
