@@ -100,8 +100,12 @@
  * warps, two win over one -- the byte DFAs' classes lose 9 points with
  * one -- and three over two; then the smaller block).
  *
- * Three buffers fit 32 warps where the table is under about 8 kB (256
- * threads a block) or 17 kB (512): most LIKE patterns and small regexes.
+ * Three buffers fit 32 warps in 512-thread blocks where the table is
+ * under about 17 kB: compact automata of up to 34 states (the compact
+ * table is at least 16 kB), most LIKE patterns and small regexes.  (In
+ * 256-thread blocks they would need tables under 8 kB, which no table
+ * form is but a small automaton's wide one where the compact table was
+ * refused, and that has as many warps in 512.)
  * There they hide what Nsight Compute showed the warps waiting on most,
  * the stage's copies (H100, '%e_e%': 10.0 of 19.0 cycles an instruction
  * on the L1TEX scoreboard with two buffers, 7.5 of 18.5 with three).
@@ -143,7 +147,7 @@ struct StreamShape
 };
 
 static constexpr StreamShape stream_shapes[] = {
-	{256, 3}, {512, 3}, {256, 2}, {512, 2}, {1024, 2}, {256, 1}, {512, 1}, {1024, 1}
+	{512, 3}, {256, 2}, {512, 2}, {1024, 2}, {256, 1}, {512, 1}, {1024, 1}
 };
 
 static constexpr size_t STREAM_SHAPES = sizeof(stream_shapes) / sizeof(stream_shapes[0]);
