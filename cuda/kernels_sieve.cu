@@ -99,16 +99,16 @@ static const int SIEVE_BLOCK = 256;
 static const uint32_t SIEVE_LANE_BYTES = 16;
 static const uint32_t SIEVE_STEP_BYTES = 32 * SIEVE_LANE_BYTES;
 /*
- * Steps a warp loads at once: eight 512-byte loads in flight per lane
+ * Steps a warp loads at once: four 512-byte loads in flight per lane
  * (H200: '%carefully final deposits%' 67.9% of the read bandwidth with
- * two, 74.5% with four; 'furiously%' 55.3 and 59.3%.  H100, four ->
- * eight, at 64-95 registers instead of 55-63: '%final%' 81.2 ->
- * 81.9-83.5%, '%zebra%' 85.6-85.9 -> 88.0-88.5, 'furiously%' 83.8-83.9
- * -> 86.1-87.4, the long literal and the pair unchanged; six in between;
- * test/bench/results/h100-kernels/2026-11-27-three-buffers/call9-h100.
- * Eight is still to be measured on the H200.)
+ * two, 74.5% with four; 'furiously%' 55.3 and 59.3%).  Eight, at 64-95
+ * registers instead of 55-63, gained 1-2 points on the H100 but lost on
+ * the H200: '%final%' 64.5-64.9 -> 63.3, 'furiously%' 82.5-83.0 ->
+ * 80.6-81.1, and the long literal on adversarial text 45.5-46.6 -> 38.0,
+ * twice as slow as on ordinary text
+ * (test/bench/results/h200-kernels/2026-11-27-h200-rerun, call 1).
  */
-static const int SIEVE_UNROLL = 8;
+static const int SIEVE_UNROLL = 4;
 static const uint32_t SIEVE_SPAN_BYTES = SIEVE_UNROLL * SIEVE_STEP_BYTES;
 
 __device__ __forceinline__ uint4
