@@ -101,8 +101,9 @@ extern bool gl_blocks_per_sm(const void *kernel, int block, uint32_t shared, con
 							 int *per_sm);
 
 /*
- * Blocks for a kernel whose blocks stay resident and walk the column in
- * grid steps: as many as fit the device at once (or as nthreads need).
+ * Blocks for a kernel whose blocks stay resident and walk the column (in
+ * grid steps, or taking tickets): as many as fit the device at once (or as
+ * nthreads need).
  */
 extern bool gl_resident_grid(const void *kernel, int block, uint32_t shared, uint64_t nthreads,
 							 const GlLaunch *l, unsigned *grid);
@@ -130,8 +131,13 @@ typedef struct GlStreamTable
  * table and device (the occupancy API), kept with the resident program.
  */
 extern bool gl_stream_shape(const GlLaunch *l, const GlStreamTable *table, int *shape);
-/* The table's automaton over every chunk, in table->shape: exact. */
-extern bool gl_launch_stream(const GlLaunch *l, const GlStreamTable *table, uint32_t *result);
+/*
+ * The table's automaton over every chunk, in table->shape: exact.  tickets:
+ * a device counter the caller has zeroed on l->stream (the warps take their
+ * chunks from it).
+ */
+extern bool gl_launch_stream(const GlLaunch *l, const GlStreamTable *table, uint32_t *tickets,
+							 uint32_t *result);
 /* Bytes a table may take beside the stream kernel's smallest stage. */
 extern uint32_t gl_stream_table_room(uint32_t shared_limit);
 /* Most byte DFA states whose table (compact or wide) fits beside the stream kernel's stage. */

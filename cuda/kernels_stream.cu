@@ -27,8 +27,9 @@
  * The zero bytes after the last row look like empty rows: their bits
  * would be past nrows and are dropped.
  *
- * Blocks stay resident and walk the column in steps of the grid, so the
- * table is copied into shared memory once per block.
+ * Blocks stay resident, so the table is copied into shared memory once
+ * per block, and their warps take the column's chunks from a counter, a
+ * ticket at a time, so that they finish together (stream_kernel()).
  *
  * Three forms of the table, one kernel template:
  *	compact	(automata of up to 127 states) one byte per entry, the entry
@@ -459,70 +460,121 @@ finish_open_row(const A &a, uint32_t state, const uint8_t *__restrict__ data,
 }
 
 /*
- * A thread steps A::chunks_per_thread consecutive chunks; the lanes of a warp
- * own consecutive groups of them (lane L from first = base + L * that) and
- * step chunk c of every group at once, and the grid walks the column in
- * steps of all its groups.  Keep an eye on the table loads in the SASS:
- * LDS.U8 [R+UR], the table's address in a uniform register.  Variants of
- * this loop that carried more across it (the next group's chunk index
- * entry; the next chunk's first slice) got a separate add before every
- * table load instead, one instruction more per byte: 1.16 and 1.33 ms
- * against 1.03 (H200, '%special%requests%', before the cp.async stage).
+ * One thread's group of consecutive chunks, from first (the lanes of a
+ * warp own consecutive groups, lane L's from first - L * group), chunk c
+ * of every lane's group stepped at once.  Keep an eye on the table loads
+ * in the SASS: LDS.U8 [R+UR], the table's address in a uniform register.
+ * Variants of this loop that carried more across it (the next group's
+ * chunk index entry; the next chunk's first slice) got a separate add
+ * before every table load instead, one instruction more per byte: 1.16
+ * and 1.33 ms against 1.03 (H200, '%special%requests%', before the
+ * cp.async stage).
  */
+template <uint32_t Buffers, class A>
+__device__ __forceinline__ static void
+stream_group(const A &a, const uint8_t *__restrict__ data, uint64_t first, uint32_t group,
+			 uint64_t nchunks, const GlChunkIndex *__restrict__ chunks, uint32_t nrows,
+			 uint4 *warp_stage, uint32_t *result)
+{
+	uint32_t	lane = threadIdx.x % 32;
+	uint32_t	state = a.start;
+
+	if (first < nchunks && chunks[first].back != 0)
+		state = a.skip;
+#pragma unroll 1
+	for (uint32_t c = 0; c < group; c++)
+	{
+		uint64_t	chunk = first + c;
+		uint32_t	records[GL_HIT_WORDS];
+		uint32_t	last_bytes;
+		bool		inside;
+
+		state = gl_scan_chunk<Buffers>(a, state, data, chunk - lane * group, group, nchunks,
+									   warp_stage, records, &last_bytes);
+		inside = chunk < nchunks;
+		/*
+		 * The row open at the end of this thread's chunks, if its last
+		 * byte is not a separator.  (The column's last chunk ends with a
+		 * zero byte, the last separator or the zero tail, so no row is
+		 * open there.)
+		 */
+		if (inside && c + 1 == group && state != a.skip && (last_bytes >> 24) != 0)
+			finish_open_row(a, state, data, chunks, chunk + 1, nrows, result);
+		if (__any_sync(0xFFFFFFFF, inside && gl_any_hit(a, records)))
+			gl_resolve_warp_hits(a, data, chunk, inside, records, chunks, nchunks, nrows,
+								 result, reinterpret_cast<GlHitWord *>(warp_stage));
+	}
+}
+
+/*
+ * Each warp takes the column's chunks a ticket at a time, from a counter
+ * the launch zeroes: ticket t is 32 groups of A::chunks_per_thread
+ * chunks, one group a lane, while more than TAIL_CHUNKS_PER_WARP chunks a
+ * resident warp are left, and then 32 single chunks.  A warp that is
+ * ahead takes more, so the warps finish together.  Where the grid walked
+ * the column in fixed rounds, the slowest warp's share set the time: a
+ * run took 40-60 us more than the column's bytes at the rate of a 60 GB
+ * one (H200, kernel_bench, 0.5 to 60 GB), about 95 us being what a warp
+ * takes for 32 groups of four chunks.  H200, % of the read bandwidth,
+ * 2.1 GB, rounds -> tickets: '%special%requests%' 65.9-66.0 -> 70.2-70.5,
+ * ILIKE libc 58.8-59.6 -> 61.6-61.9, '%e_e%' 51.7-52.4 -> 54.6, two
+ * literals 56.9-57.1 -> 60.1, 20 literals 49.2 -> 49.9-51.0, '~
+ * furiously' 59.2-59.8 -> 62.6, the wide table 57.9-58.0 -> 56.6-57.9;
+ * at 0.5 GB 2-4 points more for each but the wide table.  Groups of four
+ * to the end (no single-chunk tickets) gained a point less
+ * (test/bench/results/h200-kernels/2026-11-27-h200-rerun, call 6).
+ */
+static const uint32_t TAIL_CHUNKS_PER_WARP = 2 * 32;
+
 template <class A, size_t S>
 __global__ static void
 __launch_bounds__(stream_shapes[S].block, STREAM_THREADS_PER_SM / stream_shapes[S].block)
 stream_kernel(const uint8_t *__restrict__ data, uint64_t nchunks,
 			  const GlChunkIndex *__restrict__ chunks, uint32_t nrows,
-			  const uint4 *__restrict__ table, uint32_t table_bytes, A a, uint32_t *result)
+			  const uint4 *__restrict__ table, uint32_t table_bytes, A a, uint32_t *tickets,
+			  uint32_t *result)
 {
-	uint32_t	lane = threadIdx.x % 32;
 	constexpr uint32_t Buffers = stream_shapes[S].buffers;
-	constexpr uint32_t Chunks = A::chunks_per_thread;
+	constexpr uint32_t Ticket = 32 * A::chunks_per_thread;	/* chunks */
+	uint32_t	lane = threadIdx.x % 32;
+	uint64_t	tail = (uint64_t) gridDim.x * (blockDim.x / 32) * TAIL_CHUNKS_PER_WARP;
+	uint64_t	whole_tickets = nchunks > tail ? (nchunks - tail) / Ticket : 0;
 	uint4	   *warp_stage = gl_warp_stage(stream_shared + table_bytes / 16, Buffers);
 
 	for (uint32_t i = threadIdx.x; i < table_bytes / 16; i += blockDim.x)
 		stream_shared[i] = __ldg(&table[i]);
 	__syncthreads();
 
-	for (uint64_t base = blockIdx.x * (uint64_t) blockDim.x * Chunks;
-		 base < nchunks; base += (uint64_t) gridDim.x * blockDim.x * Chunks)
+	for (;;)
 	{
-		uint64_t	first = base + threadIdx.x * Chunks;
-		uint32_t	state = a.start;
+		uint32_t	ticket = 0;
+		uint64_t	first;
+		uint32_t	group;
 
-		if (first < nchunks && chunks[first].back != 0)
-			state = a.skip;
-#pragma unroll 1
-		for (uint32_t c = 0; c < Chunks; c++)
+		if (lane == 0)
+			ticket = atomicAdd(tickets, 1);
+		ticket = __shfl_sync(0xFFFFFFFF, ticket, 0);
+		if (ticket < whole_tickets)
 		{
-			uint64_t	chunk = first + c;
-			uint32_t	records[GL_HIT_WORDS];
-			uint32_t	last_bytes;
-			bool		inside;
-
-			state = gl_scan_chunk<Buffers>(a, state, data, chunk - lane * Chunks, Chunks,
-										   nchunks, warp_stage, records, &last_bytes);
-			inside = chunk < nchunks;
-			/*
-			 * The row open at the end of this thread's chunks, if its last
-			 * byte is not a separator.  (The column's last chunk ends with
-			 * a zero byte, the last separator or the zero tail, so no row
-			 * is open there.)
-			 */
-			if (inside && c + 1 == Chunks && state != a.skip &&
-				(last_bytes >> 24) != 0)
-				finish_open_row(a, state, data, chunks, chunk + 1, nrows, result);
-			if (__any_sync(0xFFFFFFFF, inside && gl_any_hit(a, records)))
-				gl_resolve_warp_hits(a, data, chunk, inside, records, chunks, nchunks, nrows,
-									 result, reinterpret_cast<GlHitWord *>(warp_stage));
+			first = ticket * (uint64_t) Ticket;
+			group = A::chunks_per_thread;
 		}
+		else
+		{
+			first = whole_tickets * Ticket + (ticket - whole_tickets) * (uint64_t) 32;
+			group = 1;
+		}
+		if (first >= nchunks)
+			break;
+		stream_group<Buffers>(a, data, first + lane * group, group, nchunks, chunks, nrows,
+							  warp_stage, result);
 	}
 }
 
 template <class A, size_t S>
 static bool
-launch_shaped(const GlLaunch *l, const A &a, const GlStreamTable *table, uint32_t *result)
+launch_shaped(const GlLaunch *l, const A &a, const GlStreamTable *table, uint32_t *tickets,
+			  uint32_t *result)
 {
 	constexpr uint32_t Block = stream_shapes[S].block;
 	const GlDeviceColumn *dcol = l->dcol;
@@ -534,7 +586,7 @@ launch_shaped(const GlLaunch *l, const A &a, const GlStreamTable *table, uint32_
 		return false;
 	stream_kernel<A, S><<<grid, Block, shared, l->stream>>>
 		(dcol->data, dcol->nchunks, dcol->chunks, (uint32_t) dcol->nrows,
-		 (const uint4 *) table->table, table->bytes, a, result);
+		 (const uint4 *) table->table, table->bytes, a, tickets, result);
 	return gl_cuda_ok(cudaGetLastError(), "launching the stream kernel", l->errbuf, l->errlen);
 }
 
@@ -581,17 +633,18 @@ choose_shape(const GlLaunch *l, const GlStreamTable *table, int *best,
 /* The table's automaton launched in table->shape. */
 template <class A, size_t... I>
 static bool
-launch_in_shape(const GlLaunch *l, const A &a, const GlStreamTable *table, uint32_t *result,
-				std::index_sequence<I...>)
+launch_in_shape(const GlLaunch *l, const A &a, const GlStreamTable *table, uint32_t *tickets,
+				uint32_t *result, std::index_sequence<I...>)
 {
-	typedef bool (*Launcher) (const GlLaunch *, const A &, const GlStreamTable *, uint32_t *);
+	typedef bool (*Launcher) (const GlLaunch *, const A &, const GlStreamTable *, uint32_t *,
+							  uint32_t *);
 	const Launcher launch[] = {
 		launch_shaped<A, I>...
 	};
 
 	if (table->shape < 0 || table->shape >= (int) sizeof...(I))
 		return gl_cuda_fail("stream kernel shape out of range", l->errbuf, l->errlen);
-	return launch[table->shape](l, a, table, result);
+	return launch[table->shape](l, a, table, tickets, result);
 }
 
 /* f(a) for the automaton of table's form. */
@@ -621,10 +674,12 @@ gl_stream_shape(const GlLaunch *l, const GlStreamTable *table, int *shape)
 }
 
 bool
-gl_launch_stream(const GlLaunch *l, const GlStreamTable *table, uint32_t *result)
+gl_launch_stream(const GlLaunch *l, const GlStreamTable *table, uint32_t *tickets,
+				 uint32_t *result)
 {
 	return with_automaton(table, [&](auto a) {
-		return launch_in_shape(l, a, table, result, std::make_index_sequence<STREAM_SHAPES>());
+		return launch_in_shape(l, a, table, tickets, result,
+							   std::make_index_sequence<STREAM_SHAPES>());
 	});
 }
 

@@ -3,7 +3,7 @@
  * launch.cu
  *	  Launch sizing shared by the kernels: how much shared memory a block
  *	  may have, and how many blocks a kernel whose blocks stay resident
- *	  (and walk the column in grid steps) gets.
+ *	  (and walk the column) gets.
  *
  *-------------------------------------------------------------------------
  */

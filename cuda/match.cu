@@ -49,6 +49,7 @@ typedef struct MatchScratch
 	uint64_t   *blob;
 	void	   *stream_table;	/* the stream kernel's table */
 	uint32_t   *result;
+	uint32_t   *tickets;		/* the stream kernel's, after the result */
 	uint8_t    *chunk_flags;
 	uint32_t   *chunk_list;
 	uint32_t   *list_len;
@@ -95,7 +96,7 @@ prepare_resources(GlDeviceColumn *dcol, uint32_t blob_bytes, size_t stream_table
 	GlMatchResources *r = dcol->match;
 	uint64_t	nwords = gl_bitmap_words(dcol->nrows);
 	size_t		blob = align256(blob_bytes) + align256(stream_table_bytes);
-	size_t		result = align256(nwords * sizeof(uint64_t));
+	size_t		result = align256(nwords * sizeof(uint64_t)) + 256;
 	size_t		flags = align256(dcol->nchunks);
 	size_t		list = align256(dcol->nchunks * sizeof(uint32_t)) + 256;
 	size_t		listing = 0;
@@ -153,6 +154,7 @@ prepare_resources(GlDeviceColumn *dcol, uint32_t blob_bytes, size_t stream_table
 	s->stream_table = p + align256(blob_bytes);
 	p += blob;
 	s->result = (uint32_t *) p;
+	s->tickets = (uint32_t *) (p + result - 256);
 	p += result;
 	s->chunk_flags = (uint8_t *) p;
 	p += flags;
@@ -223,7 +225,8 @@ run_plan(const GlLaunch *l, const GlPreparedProgram *pp, const GlKernelProgram *
 	const GlDeviceColumn *dcol = l->dcol;
 	bool		ok;
 
-	if (!gl_cuda_ok(cudaMemsetAsync(s->result, 0, gl_bitmap_words(dcol->nrows) * sizeof(uint64_t),
+	/* the result and, after it, the stream kernel's tickets: one memset */
+	if (!gl_cuda_ok(cudaMemsetAsync(s->result, 0, (char *) (s->tickets + 1) - (char *) s->result,
 									l->stream), "cudaMemsetAsync (result)", l->errbuf, l->errlen))
 		return false;
 	switch (plan_of(pp))
@@ -238,7 +241,7 @@ run_plan(const GlLaunch *l, const GlPreparedProgram *pp, const GlKernelProgram *
 				gl_stream_table_host(pp, &table);
 				table.table = s->stream_table;	/* the device copy */
 				table.shape = dcol->match->stream_shape;
-				ok = gl_launch_stream(l, &table, s->result);
+				ok = gl_launch_stream(l, &table, s->tickets, s->result);
 				break;
 			}
 		case GL_PLAN_SKIM:
