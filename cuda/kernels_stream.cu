@@ -514,8 +514,9 @@ stream_group(const A &a, const uint8_t *__restrict__ data, uint64_t first, uint3
  * ahead takes more, so the warps finish together.  Where the grid walked
  * the column in fixed rounds, the slowest warp's share set the time: a
  * run took 40-60 us more than the column's bytes at the rate of a 60 GB
- * one (H200, kernel_bench, 0.5 to 60 GB), about 95 us being what a warp
- * takes for 32 groups of four chunks.  H200, % of the read bandwidth,
+ * one (H200, kernel_bench, 0.5 to 60 GB): about a round, what one of the
+ * 4 224 resident warps takes for 32 groups of four chunks while they
+ * share 2.4-3.1 TB/s.  H200, % of the read bandwidth,
  * 2.1 GB, rounds -> tickets: '%special%requests%' 65.9-66.0 -> 70.2-70.5,
  * ILIKE libc 58.8-59.6 -> 61.6-61.9, '%e_e%' 51.7-52.4 -> 54.6, two
  * literals 56.9-57.1 -> 60.1, 20 literals 49.2 -> 49.9-51.0, '~
