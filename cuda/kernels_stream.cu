@@ -536,10 +536,10 @@ stream_kernel(const uint8_t *__restrict__ data, uint64_t nchunks,
 			  uint32_t *result)
 {
 	constexpr uint32_t Buffers = stream_shapes[S].buffers;
-	constexpr uint32_t Ticket = 32 * A::chunks_per_thread;	/* chunks */
+	constexpr uint32_t TicketChunks = 32 * A::chunks_per_thread;
 	uint32_t	lane = threadIdx.x % 32;
 	uint64_t	tail = (uint64_t) gridDim.x * (blockDim.x / 32) * TAIL_CHUNKS_PER_WARP;
-	uint64_t	whole_tickets = nchunks > tail ? (nchunks - tail) / Ticket : 0;
+	uint64_t	whole_tickets = nchunks > tail ? (nchunks - tail) / TicketChunks : 0;
 	uint4	   *warp_stage = gl_warp_stage(stream_shared + table_bytes / 16, Buffers);
 
 	for (uint32_t i = threadIdx.x; i < table_bytes / 16; i += blockDim.x)
@@ -557,12 +557,12 @@ stream_kernel(const uint8_t *__restrict__ data, uint64_t nchunks,
 		ticket = __shfl_sync(0xFFFFFFFF, ticket, 0);
 		if (ticket < whole_tickets)
 		{
-			first = ticket * (uint64_t) Ticket;
+			first = ticket * (uint64_t) TicketChunks;
 			group = A::chunks_per_thread;
 		}
 		else
 		{
-			first = whole_tickets * Ticket + (ticket - whole_tickets) * (uint64_t) 32;
+			first = whole_tickets * TicketChunks + (ticket - whole_tickets) * (uint64_t) 32;
 			group = 1;
 		}
 		if (first >= nchunks)

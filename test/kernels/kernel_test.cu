@@ -1578,8 +1578,9 @@ main(int argc, char **argv)
 
 	/*
 	 * More chunks than the resident grid takes in one round of four per
-	 * thread: the stream kernel and the skim walk it in two rounds, the
-	 * second part full.
+	 * thread: the skim walks it in two rounds, the second part full, and
+	 * the stream kernel's warps take several whole tickets each before
+	 * the single-chunk ones.
 	 */
 	build_random(&col, 4000000, false);
 	run_all_kinds(&col, "ascii, 4 M rows", false, n / 15);
