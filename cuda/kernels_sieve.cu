@@ -88,6 +88,14 @@
  * sets its bit with an atomicOr of its own; and only the words after a
  * lane's own that the window reaches are shuffled.  H200, % of the read
  * bandwidth: '%final%' 51 -> 60, 'furiously%' 70 -> 76, '%zebra%' 80 -> 85.
+ * A step whose probes pass somewhere goes on to the hits without asking
+ * the warp again whether the whole window passes anywhere: most such
+ * steps have a hit, and window_hits() sets nothing for a lane with none,
+ * while the second vote and its branch cost every such step ('%final%'
+ * 63.2-63.6 -> 67.1-67.3%, the other sieve classes within their noise;
+ * test/bench/results/h200-kernels/2026-11-27-h200-sieve-tickets, call 2).
+ * Comparing the whole window at every step, with one vote, lost:
+ * '%final%' 61.1-61.2%, 'furiously%' 59.6-59.7.
  *
  *-------------------------------------------------------------------------
  */
@@ -527,9 +535,8 @@ sieve_window_kernel(const uint8_t *__restrict__ data, uint64_t limit,
 #pragma unroll
 			for (int g = 0; g < 4; g++)
 				hit[g] = gl_zero_byte_flags(miss[g]);
-			if (__ballot_sync(0xFFFFFFFF, (hit[0] | hit[1] | hit[2] | hit[3]) != 0) != 0)
-				window_hits(hit, sp.own[u], chunks, limit, span + u * SIEVE_STEP_BYTES,
-							sp.chunk_row[u], sv, nrows, result);
+			window_hits(hit, sp.own[u], chunks, limit, span + u * SIEVE_STEP_BYTES,
+						sp.chunk_row[u], sv, nrows, result);
 		}
 	}
 }
