@@ -160,6 +160,8 @@ build_large_column(GlColumn *col, uint64_t bytes)
 			}
 		}
 	}
+	/* as the server trims a loaded column: the host copy printed is what it holds */
+	gl_column_trim(col);
 }
 
 /* ------------------------------------------------------- read bandwidth */
