@@ -95,7 +95,8 @@
  * 63.2-63.6 -> 67.1-67.3%, the other sieve classes within their noise;
  * test/bench/results/h200-kernels/2026-11-27-h200-sieve-tickets, call 2).
  * Comparing the whole window at every step, with one vote, lost:
- * '%final%' 61.1-61.2%, 'furiously%' 59.6-59.7.
+ * '%final%' 61.1-61.2%, 'furiously%' 59.6-59.7 (82.8-83.8 with probes
+ * first).
  *
  *-------------------------------------------------------------------------
  */
