@@ -9,7 +9,9 @@
  * after that the device code needs no bounds checks.
  *
  * Derived tables (appended to the blob, copied into shared memory with it;
- * a blob larger than shared memory is read in place from global memory):
+ * a blob larger than shared memory is read in place from global memory),
+ * for the skim and the per-row kernel, so only where no stream kernel
+ * runs (where one does, the blob is the program alone):
  *	MULTI	folded[s * nclasses + c] = next * nclasses | accept(next) << 31:
  *			one load per byte instead of three.
  *	DFA		folded[s * 128 + b] = next state for ASCII byte b, with that
@@ -173,6 +175,7 @@ alloc_blob(const GlProgram *prog, uint64_t aux_bytes, size_t shared_limit,
 
 	if (total > MAX_BLOB_BYTES)
 		return gl_cuda_fail("program too large for the GPU engine", errbuf, errlen);
+	free(pp->blob);
 	pp->in_shared = total <= shared_limit;
 	pp->blob = (uint64_t *) calloc(total / 8, 8);
 	if (pp->blob == NULL)
@@ -226,16 +229,16 @@ multi_depth(const GlProgram *prog)
 	return deepest;
 }
 
+/* The skim's folded table (the blob's derived table). */
 static bool
-prepare_multi(const GlProgram *prog, size_t shared_limit, GlPreparedProgram *pp,
-			  char *errbuf, size_t errlen)
+fold_multi(const GlProgram *prog, size_t shared_limit, GlPreparedProgram *pp,
+		   char *errbuf, size_t errlen)
 {
 	const GlMultiProgram *multi = &prog->u.multi;
 	const uint16_t *next = (const uint16_t *) section(prog, multi->next_off);
 	const uint8_t *accept = (const uint8_t *) section(prog, multi->accept_off);
 	uint64_t	entries = (uint64_t) multi->nstates * multi->nclasses;
 	uint32_t   *folded;
-	uint32_t	depth;
 
 	if (entries >= (UINT64_C(1) << 31))
 		return gl_cuda_fail("Aho-Corasick program too large for the GPU engine", errbuf, errlen);
@@ -244,6 +247,18 @@ prepare_multi(const GlProgram *prog, size_t shared_limit, GlPreparedProgram *pp,
 	folded = (uint32_t *) ((char *) pp->blob + pp->aux_off);
 	for (uint64_t i = 0; i < entries; i++)
 		folded[i] = next[i] * multi->nclasses | (uint32_t) (accept[next[i]] != 0) << 31;
+	return true;
+}
+
+static bool
+prepare_multi(const GlProgram *prog, size_t shared_limit, GlPreparedProgram *pp,
+			  char *errbuf, size_t errlen)
+{
+	const uint8_t *accept = (const uint8_t *) section(prog, prog->u.multi.accept_off);
+	uint32_t	depth;
+
+	if (!alloc_blob(prog, 0, shared_limit, pp, errbuf, errlen))
+		return false;
 	depth = multi_depth(prog);
 	if (depth == UINT32_MAX)
 		return gl_cuda_fail("out of host memory preparing a program", errbuf, errlen);
@@ -256,9 +271,10 @@ prepare_multi(const GlProgram *prog, size_t shared_limit, GlPreparedProgram *pp,
 	return true;
 }
 
+/* The per-row kernel's folded table (the blob's derived table). */
 static bool
-prepare_dfa(const GlProgram *prog, size_t shared_limit, GlPreparedProgram *pp,
-			char *errbuf, size_t errlen)
+fold_dfa(const GlProgram *prog, size_t shared_limit, GlPreparedProgram *pp,
+		 char *errbuf, size_t errlen)
 {
 	const GlDfaProgram *dfa = &prog->u.dfa;
 	const uint16_t *trans = (const uint16_t *) section(prog, dfa->trans_off);
@@ -374,7 +390,7 @@ prepare_kind(const GlProgram *prog, size_t shared_limit, GlPreparedProgram *pp,
 		case GL_PROG_DFA:
 			if (!dfa_ok(prog) || (prog->u.dfa.prefilter_off != 0 && prefilter_of(prog) == NULL))
 				break;
-			if (!prepare_dfa(prog, shared_limit, pp, errbuf, errlen))
+			if (!alloc_blob(prog, 0, shared_limit, pp, errbuf, errlen))
 				return false;
 			if (prog->u.dfa.prefilter_off != 0)
 				gl_choose_like_sieve(prefilter_of(prog), true, pp);
@@ -394,6 +410,14 @@ gl_prepare_program_with(const GlProgram *prog, size_t shared_limit,
 	try_byte_dfa(prog, shared_limit, choices->max_stream_states, choices->compact_ok,
 				 choices->sieve_first, pp);
 	try_classed_table(prog, shared_limit, choices->max_stream_states, pp);
+	/* the skim's and the per-row kernel's tables, only where no stream kernel runs */
+	if (pp->byte_dfa.nstates == 0 && pp->classed.nstates == 0)
+	{
+		if (pp->kind == GL_PROG_MULTI && !fold_multi(prog, shared_limit, pp, errbuf, errlen))
+			return false;
+		if (pp->kind == GL_PROG_DFA && !fold_dfa(prog, shared_limit, pp, errbuf, errlen))
+			return false;
+	}
 	/* a sieve that runs on its probes takes them from the column's text */
 	if (pp->skim == GL_SKIM_SIEVE && (pp->skim_exact || pp->byte_dfa.nstates == 0) &&
 		pp->sieve.window == 0 && pp->sieve.probe_pos >= 0 && choices->pairs != NULL)
