@@ -210,16 +210,6 @@ typedef struct GlHitWord
 	uint32_t	record;
 } GlHitWord;
 
-/*
- * The 0x00 bytes of a chunk before its word g, from the chunk's index
- * entry read as one 16-byte load (row, back, then the eight counts).
- */
-__device__ __forceinline__ uint32_t
-gl_zeros_before_word(const uint4 &entry, uint32_t g)
-{
-	return __byte_perm(g < 4 ? entry.z : entry.w, 0, 0x4440 | (g & 3));
-}
-
 /* Bit i for each byte i of flags that is 0xFF (the others 0x00). */
 __device__ __forceinline__ uint32_t
 gl_byte_flags_to_bits(uint32_t flags)

@@ -283,6 +283,16 @@ struct GlUtf8Decoder
  * (GlResultWriter).
  */
 
+/*
+ * The 0x00 bytes of a chunk before its word g, from the chunk's index
+ * entry read as one 16-byte load (row, back, then the eight counts).
+ */
+__device__ __forceinline__ uint32_t
+gl_zeros_before_word(const uint4 &entry, uint32_t g)
+{
+	return __byte_perm(g < 4 ? entry.z : entry.w, 0, 0x4440 | (g & 3));
+}
+
 /* Set row's result bit. */
 __device__ __forceinline__ void
 gl_set_row(uint32_t *result, uint32_t row, uint32_t nrows)

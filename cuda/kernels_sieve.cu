@@ -206,25 +206,32 @@ check_first_row(const uint8_t *__restrict__ data, uint64_t limit, uint32_t nrows
 }
 
 /*
- * The row holding the lane's first byte in a step: the row of its chunk's
- * first byte (chunk_row), plus the separators of the chunk's 32-byte words
- * before the lane's (the chunk index counts them), plus, for a lane that
- * holds the second half of a word, the separators of the lane before it
- * (separators: each lane's own).  Every lane of the warp calls it.
+ * The row holding the lane's first byte in a step: from its chunk's index
+ * entry (one 16-byte load), the row of the chunk's first byte plus the
+ * separators of the chunk's 32-byte words before the lane's; plus, for a
+ * lane that holds the second half of a word, the separators of the lane
+ * before it (separators: each lane's own).  Every lane of the warp calls
+ * it.  Only steps with hits need the entry, so it is loaded here and not
+ * with the span's text: a step without hits, most of them, does nothing
+ * for rows.
  */
 __device__ __forceinline__ uint32_t
 lane_first_row(const GlChunkIndex *__restrict__ chunks, uint64_t limit, uint64_t step,
-			   uint32_t chunk_row, uint32_t separators)
+			   uint32_t separators)
 {
 	uint32_t	lane = threadIdx.x % 32;
 	uint64_t	at = step + lane * SIEVE_LANE_BYTES;
 	uint32_t	first_half = __shfl_xor_sync(0xFFFFFFFF, separators, 1);
-	uint32_t	row = chunk_row;
+	uint32_t	row = 0;
 
 	static_assert(2 * SIEVE_LANE_BYTES == GL_DEV_CHUNK_BYTES / GL_DEV_CHUNK_WORDS,
 				  "two lanes make one word of the chunk index");
 	if (at < limit)
-		row += chunks[at / GL_DEV_CHUNK_BYTES].zeros_before[at % GL_DEV_CHUNK_BYTES / 32];
+	{
+		uint4		entry = __ldg(reinterpret_cast<const uint4 *>(&chunks[at / GL_DEV_CHUNK_BYTES]));
+
+		row = entry.x + gl_zeros_before_word(entry, at % GL_DEV_CHUNK_BYTES / 32);
+	}
 	return lane % 2 == 1 ? row + first_half : row;
 }
 
@@ -270,7 +277,7 @@ typedef struct SieveWarpScratch
  */
 template <bool Exact>
 __device__ static void
-verify_step(uint32_t cand, const uint4 &own, uint64_t step, uint32_t chunk_row,
+verify_step(uint32_t cand, const uint4 &own, uint64_t step,
 			const uint8_t *__restrict__ data, uint64_t limit, const GlSieve &sv,
 			const uint64_t *accept, SieveWarpScratch *ws, const GlChunkIndex *chunks,
 			uint32_t nrows, uint8_t *flags, uint32_t *result)
@@ -286,7 +293,7 @@ verify_step(uint32_t cand, const uint4 &own, uint64_t step, uint32_t chunk_row,
 		uint32_t	zeros = gl_zero_bytes4(own.x) | gl_zero_bytes4(own.y) << 4 |
 			gl_zero_bytes4(own.z) << 8 | gl_zero_bytes4(own.w) << 12;
 
-		ws->lane_row[lane] = lane_first_row(chunks, limit, step, chunk_row, __popc(zeros));
+		ws->lane_row[lane] = lane_first_row(chunks, limit, step, __popc(zeros));
 		ws->lane_zeros[lane] = zeros;
 	}
 	__syncwarp();
@@ -314,21 +321,25 @@ verify_step(uint32_t cand, const uint4 &own, uint64_t step, uint32_t chunk_row,
 
 /*
  * What a warp's span of SIEVE_UNROLL steps reads, loaded up front so that
- * no step waits inside: the lane's 16 bytes of each step, the row where
- * their chunk begins (when wanted) and the 16 bytes after the span
- * (lane 0).
+ * no step waits inside: the lane's 16 bytes of each step and the 16 bytes
+ * after the span (lane 0).  The row where each step's chunk begins was
+ * loaded here too, for every step; it is now taken with the rest of the
+ * chunk's index entry in the steps with hits alone (lane_first_row()).
+ * H200, % of the read bandwidth: '%zebra%' 86.5-87.3 -> 90.6-90.8, the
+ * long literal 74.9-75.4 -> 79.0-80.4, 'furiously%' 81.1-83.1 ->
+ * 85.4-85.8, '%Tiresias sleep%' 76.7-77.2 -> 81.4-82.4, '%final%' the same
+ * (65.9-66.6); with six steps a span as well, the long literal and the
+ * pair gained three points more but '%final%' lost two (64.2-64.9)
+ * (test/bench/results/h200-kernels/2026-11-27-h200-windowed, call 1).
  */
 typedef struct SieveSpan
 {
 	uint4		own[SIEVE_UNROLL];
-	uint32_t	chunk_row[SIEVE_UNROLL];
 	uint4		after;
 } SieveSpan;
 
 __device__ __forceinline__ void
-load_span(const uint8_t *__restrict__ data, uint64_t limit,
-		  const GlChunkIndex *__restrict__ chunks, uint64_t span, bool want_rows,
-		  SieveSpan *s)
+load_span(const uint8_t *__restrict__ data, uint64_t limit, uint64_t span, SieveSpan *s)
 {
 	uint32_t	lane = threadIdx.x % 32;
 
@@ -338,7 +349,6 @@ load_span(const uint8_t *__restrict__ data, uint64_t limit,
 		uint64_t	at = span + u * SIEVE_STEP_BYTES + lane * SIEVE_LANE_BYTES;
 
 		s->own[u] = load_or_zero(data, at, limit);
-		s->chunk_row[u] = want_rows && at < limit ? chunks[at / GL_DEV_CHUNK_BYTES].row : 0;
 	}
 	s->after = lane == 0 ? load_or_zero(data, span + SIEVE_SPAN_BYTES, limit) :
 		make_uint4(0, 0, 0, 0);
@@ -390,7 +400,7 @@ sieve_kernel(const uint8_t *__restrict__ data, uint64_t limit,
 	{
 		SieveSpan	sp;
 
-		load_span(data, limit, chunks, span, Exact, &sp);
+		load_span(data, limit, span, &sp);
 #pragma unroll
 		for (int u = 0; u < SIEVE_UNROLL; u++)
 		{
@@ -406,7 +416,7 @@ sieve_kernel(const uint8_t *__restrict__ data, uint64_t limit,
 #pragma unroll
 				for (int g = 0; g < 4; g++)
 					cand |= gl_gather_byte_flags(gl_maybe_zero_bytes(miss[g])) << (4 * g);
-				verify_step<Exact>(cand, sp.own[u], step, sp.chunk_row[u], data, limit, sv, accept,
+				verify_step<Exact>(cand, sp.own[u], step, data, limit, sv, accept,
 								   &scratch[threadIdx.x / 32], chunks, nrows, flags, result);
 			}
 		}
@@ -481,13 +491,13 @@ transpose_flags(const uint32_t flags[4])
  */
 __device__ static void
 window_hits(const uint32_t hit[4], const uint4 &own, const GlChunkIndex *__restrict__ chunks,
-			uint64_t limit, uint64_t step, uint32_t chunk_row, const GlSieve &sv,
+			uint64_t limit, uint64_t step, const GlSieve &sv,
 			uint32_t nrows, uint32_t *result)
 {
 	uint32_t	flags[4] = {gl_zero_byte_flags(own.x), gl_zero_byte_flags(own.y),
 		gl_zero_byte_flags(own.z), gl_zero_byte_flags(own.w)};
 	uint32_t	zeros = transpose_flags(flags);
-	uint32_t	row = lane_first_row(chunks, limit, step, chunk_row, __popc(zeros)) +
+	uint32_t	row = lane_first_row(chunks, limit, step, __popc(zeros)) +
 		sv.anchored_start;
 
 	for (uint32_t h = transpose_flags(hit); h != 0; h &= h - 1)
@@ -521,7 +531,7 @@ sieve_window_kernel(const uint8_t *__restrict__ data, uint64_t limit,
 	{
 		SieveSpan	sp;
 
-		load_span(data, limit, chunks, span, true, &sp);
+		load_span(data, limit, span, &sp);
 #pragma unroll
 		for (int u = 0; u < SIEVE_UNROLL; u++)
 		{
@@ -536,8 +546,8 @@ sieve_window_kernel(const uint8_t *__restrict__ data, uint64_t limit,
 #pragma unroll
 			for (int g = 0; g < 4; g++)
 				hit[g] = gl_zero_byte_flags(miss[g]);
-			window_hits(hit, sp.own[u], chunks, limit, span + u * SIEVE_STEP_BYTES,
-						sp.chunk_row[u], sv, nrows, result);
+			window_hits(hit, sp.own[u], chunks, limit, span + u * SIEVE_STEP_BYTES, sv, nrows,
+						result);
 		}
 	}
 }
