@@ -25,6 +25,28 @@
  *			the flag.  The stream kernel adds the class's offset and
  *			loads the next entry; a funnel shift records the flag and an
  *			AND takes it off.
+ * The windowed forms, where the program's bytes allow: no class table and
+ * no class load.  Byte b's column is computed, min(b ^ flip, flip + 1)
+ * (gl_classed_window_column()), and rows of flip + 2 entries start at
+ * offset 0.  flip 0x40, the letters' window, puts the 64 bytes 0x40..0x7F
+ * in columns 0..63, the separator (0x00 ^ 0x40) in 64 and every other
+ * byte in 65: it serves literals of letters, as word lists are.  flip
+ * 0x60, the printable window, puts 0x20..0x7F in columns 0..95 (the
+ * XOR swaps 0x20..0x3F with 0x40..0x5F and sends 0x60..0x7F to 0..31),
+ * the separator in 96 and the rest, control bytes and non-ASCII, in 97:
+ * it serves literals of printable ASCII, with spaces, digits and
+ * hyphens.  Either needs every byte outside its window but the separator
+ * in one program class.  An entry holds the next state's number times
+ * two (bit 0 the flag), which the kernel multiplies by the row's length
+ * and adds the column's offset to (one IMAD): 200 literals' rows pass the
+ * 64 kB a byte offset can reach.  The rows are two or three times as long
+ * as 200 literals' 30 classes make them, but each byte is one shared load
+ * instead of two (bank_sim, "AC 200": 3.10 wavefronts a byte, letters'
+ * window, against 1.00 + 3.07).  H200, kernel_bench's "AC 200" (a hyphen
+ * in "x-ray": the printable window, 148 kB, 32 warps an SM as before):
+ * 34.8% of the read bandwidth -> 38.8-39.2%
+ * (test/bench/results/h200-kernels/2026-11-27-h200-windowed, call 2).
+ *
  * States: 0 the root, 1 MATCHED, then the program's others (its state s
  * is s + 1), SKIP last.  Two bytes an entry keep 200 literals' automaton
  * (752 states of 30 classes, kernel_bench's "AC 200") in 45 kB of shared
@@ -48,13 +70,34 @@ constexpr uint32_t GL_CLASSED_MAX_CLASSES = 128;
 constexpr uint32_t GL_CLASSED_MAX_ENTRIES = 32768;
 constexpr uint32_t GL_CLASSED_FLAG = 1;
 
+/* The windowed forms' flips, the smaller table first: letters, printable. */
+constexpr uint32_t GL_CLASSED_WINDOW_FLIPS[] = {0x40, 0x60};
+
 typedef struct GlClassedTable
 {
 	uint32_t	nstates;		/* 0: none */
-	uint32_t	nclasses;		/* the program's, and the separator's */
+	uint32_t	nclasses;		/* entries a row: the program's classes and
+								 * the separator's, or the window's flip + 2 */
+	uint32_t	window_flip;	/* a windowed form's flip; 0: classed */
 	uint32_t	bytes;			/* of table, a multiple of 16 */
-	uint8_t    *table;			/* malloc'd: classes, then entries */
+	uint8_t    *table;			/* malloc'd: classes (unless windowed), then entries */
 } GlClassedTable;
+
+/* Byte b's column in a windowed table of this flip. */
+__host__ __device__ constexpr uint32_t
+gl_classed_window_column(uint32_t b, uint32_t flip)
+{
+	return (b ^ flip) < flip + 1 ? b ^ flip : flip + 1;
+}
+
+/* The byte offset in t->table of state's entry for byte b (host-side checks). */
+static inline uint32_t
+gl_classed_entry_offset(const GlClassedTable *t, uint32_t state, uint8_t b)
+{
+	return t->window_flip != 0 ?
+		state * t->nclasses + 2 * gl_classed_window_column(b, t->window_flip) :
+		256 + state + t->table[b];
+}
 
 /*
  * Two states' numbers; a state's value, where its row starts, is its
@@ -63,19 +106,28 @@ typedef struct GlClassedTable
 constexpr uint32_t GL_CLASSED_ROOT = 0;
 constexpr uint32_t GL_CLASSED_MATCHED = 1;
 
+/* State s's value: its row's byte offset, or (windowed) twice its number. */
+static inline uint32_t
+gl_classed_value(const GlClassedTable *t, uint32_t s)
+{
+	return t->window_flip != 0 ? 2 * s : 2 * s * t->nclasses;
+}
+
 /* SKIP's value. */
 static inline uint32_t
 gl_classed_skip(const GlClassedTable *t)
 {
-	return 2 * (t->nstates - 1) * t->nclasses;
+	return gl_classed_value(t, t->nstates - 1);
 }
 
 /*
  * The classed table of prog, a GL_PROG_MULTI program already validated
- * (program_prep.cu) whose root does not accept; false, out->nstates 0,
- * when it would pass max_bytes or the limits above, or on out-of-memory.
+ * (program_prep.cu) whose root does not accept: where windowed_ok, the
+ * first windowed form that the program's bytes allow and that fits
+ * max_bytes, else the classed form; false, out->nstates 0, when that would pass max_bytes
+ * or the limits above, or on out-of-memory.
  */
-extern bool gl_build_classed_table(const GlProgram *prog, uint32_t max_bytes,
+extern bool gl_build_classed_table(const GlProgram *prog, uint32_t max_bytes, bool windowed_ok,
 								   GlClassedTable *out);
 extern void gl_classed_table_free(GlClassedTable *t);
 

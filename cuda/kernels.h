@@ -113,7 +113,8 @@ typedef enum GlStreamForm
 {
 	GL_STREAM_COMPACT,			/* a byte DFA, one-byte entries (byte_dfa.h) */
 	GL_STREAM_WIDE,				/* a byte DFA, 16-bit entries */
-	GL_STREAM_CLASSED			/* Aho–Corasick over byte classes (classed_table.h) */
+	GL_STREAM_CLASSED,			/* Aho–Corasick over byte classes (classed_table.h) */
+	GL_STREAM_WINDOWED			/* the same, a windowed form: no class load */
 } GlStreamForm;
 
 /* A table as the stream kernel reads it. */
@@ -122,7 +123,8 @@ typedef struct GlStreamTable
 	const void *table;			/* device copy */
 	uint32_t	bytes;
 	GlStreamForm form;
-	uint32_t	classed_skip;	/* GL_STREAM_CLASSED: SKIP's value */
+	uint32_t	classed_skip;	/* GL_STREAM_CLASSED, _WINDOWED: SKIP's value */
+	uint32_t	window_flip;	/* GL_STREAM_WINDOWED: its flip */
 	int			shape;			/* its launch shape on the device (gl_stream_shape()) */
 } GlStreamTable;
 

@@ -392,6 +392,64 @@ struct ClassedAutomaton : GlRecordedHits
 };
 
 /*
+ * The classed table's windowed forms (classed_table.h), for Aho–Corasick
+ * automata whose literals keep to the letters' or the printable bytes'
+ * window: no class load.  The byte's column, min(b ^ flip, flip + 1) --
+ * the XOR once for four bytes, a permute, a min -- doubled and added to
+ * the state times the row's length (the state is twice its number: one
+ * IMAD) is the entry's address; then the load, and the funnel shift and
+ * the AND of the classed table.
+ */
+struct WindowedAutomaton : GlRecordedHits
+{
+	/* a row's answer comes on its separator (gl_words_to_list()) */
+	static constexpr bool hits_end_rows = true;
+	static constexpr uint32_t chunks_per_thread = CHUNKS_PER_THREAD;
+	static constexpr uint32_t start = GL_CLASSED_ROOT;
+	uint32_t	skip;
+	uint32_t	flip;
+
+	__device__ __forceinline__ uint32_t load(uint32_t state, uint32_t column) const
+	{
+		const uint8_t *shared = reinterpret_cast<const uint8_t *>(stream_shared);
+
+		return *reinterpret_cast<const uint16_t *>(shared + state * (flip + 2) + 2 * column);
+	}
+
+	__device__ __forceinline__ uint32_t entry(uint32_t state, uint32_t b) const
+	{
+		return load(state, gl_classed_window_column(b, flip));
+	}
+
+	__device__ __forceinline__ uint32_t step(uint32_t state, uint32_t part, int k,
+											 uint32_t &hits) const
+	{
+		/* byte k of the part, flipped: min() then sends every byte but the window's and 0x00 to flip + 1 */
+		uint32_t	flipped = __byte_perm(part ^ flip * 0x01010101u, 0, 0x4440 | k);
+		uint32_t	e = load(state, min(flipped, flip + 1));
+
+		hits = __funnelshift_r(hits, e, 1);
+		return e & ~GL_CLASSED_FLAG;
+	}
+
+	/* the first byte's flag ended in bit 0 */
+	__device__ __forceinline__ uint32_t hit_word(uint32_t hits) const
+	{
+		return __brev(hits);
+	}
+
+	__device__ __forceinline__ bool flagged(uint32_t e) const
+	{
+		return (e & GL_CLASSED_FLAG) != 0;
+	}
+
+	__device__ __forceinline__ uint32_t next(uint32_t e) const
+	{
+		return e & ~GL_CLASSED_FLAG;
+	}
+};
+
+/*
  * Step the 16 bytes of word up to the first separator, if any: true, and
  * whether the row that ends there matches in *matches; else false, state
  * stepped past them all.
@@ -659,6 +717,8 @@ with_automaton(const GlStreamTable *table, F f)
 			return f(CompactAutomaton());
 		case GL_STREAM_WIDE:
 			return f(WideAutomaton());
+		case GL_STREAM_WINDOWED:
+			return f(WindowedAutomaton{{}, table->classed_skip, table->window_flip});
 		case GL_STREAM_CLASSED:
 			break;
 	}

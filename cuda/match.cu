@@ -205,7 +205,9 @@ gl_plan_name(const GlPreparedProgram *pp)
 		case GL_PLAN_SIEVE:
 			return "sieve";
 		case GL_PLAN_STREAM:
-			return pp->classed.nstates > 0 ? "stream-classed" :
+			if (pp->classed.nstates > 0)
+				return pp->classed.window_flip != 0 ? "stream-windowed" : "stream-classed";
+			return
 				pp->compact ? "stream" : "stream-wide";
 		case GL_PLAN_SKIM:
 			return "skim";

@@ -360,8 +360,7 @@ try_classed_table(const GlProgram *prog, size_t shared_limit, uint32_t max_state
 	uint32_t	limit = shared_limit > UINT32_MAX ? UINT32_MAX : (uint32_t) shared_limit;
 
 	if (pp->skim != GL_SKIM_MULTI || pp->byte_dfa.nstates > 0 ||
-		!gl_build_classed_table(prog, gl_stream_table_room(limit),
-								&pp->classed))
+		!gl_build_classed_table(prog, gl_stream_table_room(limit), true, &pp->classed))
 		return;
 	if (pp->classed.nstates > max_states)
 		gl_classed_table_free(&pp->classed);
@@ -446,7 +445,8 @@ gl_stream_table_host(const GlPreparedProgram *pp, GlStreamTable *table)
 	memset(table, 0, sizeof(*table));
 	if (pp->classed.nstates > 0)
 	{
-		table->form = GL_STREAM_CLASSED;
+		table->form = pp->classed.window_flip != 0 ? GL_STREAM_WINDOWED : GL_STREAM_CLASSED;
+		table->window_flip = pp->classed.window_flip;
 		table->table = pp->classed.table;
 		table->bytes = pp->classed.bytes;
 		table->classed_skip = gl_classed_skip(&pp->classed);

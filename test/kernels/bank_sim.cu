@@ -34,7 +34,8 @@
  * Compute, but the skim was no faster: branch next/skim-window.)  And the
  * classed table the stream kernel now runs such automata with
  * (classed_table.h), walked as the stream kernel walks rows, with the
- * share of the lanes' steps its busiest states take.
+ * share of the lanes' steps its busiest states take, and its windowed
+ * form, which has no class load.
  *
  *-------------------------------------------------------------------------
  */
@@ -150,10 +151,11 @@ simulate(const char *pattern, const std::vector<uint8_t> &text)
 
 /*
  * The classed stream (classed_table.h) over the same automaton, walked as
- * the stream kernel walks it: the class load and the entry's, a byte.
+ * the stream kernel walks it: the class load and the entry's, a byte; or,
+ * windowed, the entry's load alone.
  */
 static void
-simulate_classed(int n, const GlProgram *prog, const std::vector<uint8_t> &text)
+simulate_classed(int n, const GlProgram *prog, bool windowed_ok, const std::vector<uint8_t> &text)
 {
 	GlClassedTable t;
 	uint64_t	groups = text.size() / (CHUNK * CHUNKS_PER_THREAD);
@@ -162,9 +164,10 @@ simulate_classed(int n, const GlProgram *prog, const std::vector<uint8_t> &text)
 				entry_waves = 0;
 	std::vector<uint64_t> visits;
 
-	if (!gl_build_classed_table(prog, 1 << 30, &t))
+	if (!gl_build_classed_table(prog, 1 << 30, windowed_ok, &t) || (t.window_flip != 0) != windowed_ok)
 	{
-		printf("AC %-3d no classed table\n", n);
+		printf("AC %-3d no %s table\n", n, windowed_ok ? "windowed" : "classed");
+		gl_classed_table_free(&t);
 		return;
 	}
 	visits.assign(t.nstates, 0);
@@ -188,20 +191,22 @@ simulate_classed(int n, const GlProgram *prog, const std::vector<uint8_t> &text)
 				uint32_t	b = text[(warp + lane) * CHUNKS_PER_THREAD * CHUNK + pos];
 				uint16_t	e;
 
-				visits[state[lane] / (2 * t.nclasses)]++;
+				visits[state[lane] / (t.window_flip != 0 ? 2 : 2 * t.nclasses)]++;
 				class_at[lane] = b;
-				entry_at[lane] = 256 + state[lane] + t.table[b];
+				entry_at[lane] = gl_classed_entry_offset(&t, state[lane], (uint8_t) b);
 				memcpy(&e, t.table + entry_at[lane], 2);
 				state[lane] = e & ~GL_CLASSED_FLAG;
 			}
-			class_waves += wavefronts(class_at);
+			if (t.window_flip == 0)
+				class_waves += wavefronts(class_at);
 			entry_waves += wavefronts(entry_at);
 			loads++;
 		}
 	}
 	std::sort(visits.begin(), visits.end(), std::greater<uint64_t>());
-	printf("AC %-3d classed  %3u states %2u classes   class %.2f + entry %.2f"
-		   "   (busiest states: %.0f%% %.0f%% %.0f%% %.0f%%, top 16 %.0f%%)\n", n, t.nstates,
+	printf("AC %-3d %s %3u states %2u columns   class %.2f + entry %.2f"
+		   "   (busiest states: %.0f%% %.0f%% %.0f%% %.0f%%, top 16 %.0f%%)\n", n,
+		   t.window_flip == 0x40 ? "letters " : t.window_flip != 0 ? "printable" : "classed ", t.nstates,
 		   t.nclasses, (double) class_waves / loads, (double) entry_waves / loads,
 		   100.0 * visits[0] / (loads * 32), 100.0 * visits[1] / (loads * 32),
 		   100.0 * visits[2] / (loads * 32), 100.0 * visits[3] / (loads * 32),
@@ -280,7 +285,8 @@ simulate_skim(int n, GlXorshift *rng, const std::vector<uint8_t> &text)
 	printf("AC %-3d skim     %3u states %2u classes   class %.2f + folded %.2f\n", n,
 		   prog->u.multi.nstates, prog->u.multi.nclasses, (double) class_waves / loads,
 		   (double) folded_waves / loads);
-	simulate_classed(n, prog, text);
+	simulate_classed(n, prog, false, text);
+	simulate_classed(n, prog, true, text);
 	gl_prepared_free(&pp);
 	free(prog);
 }

@@ -211,10 +211,22 @@ static std::vector<std::string>
 random_literals(uint32_t few, uint32_t many, bool *fold)
 {
 	std::vector<std::string> lits(1 + rnd(rnd(2) ? few : many));
+	/*
+	 * a third of the lists letters alone, as word lists are (the classed
+	 * table's letters' window), a third ASCII with a hyphen (its printable
+	 * window), the others ASCII with spaces or UTF-8
+	 */
+	uint32_t	kind = rnd(3);
 
 	*fold = rnd(2);
 	for (std::string &lit : lits)
-		lit = random_text(1 + rnd(rnd(4) ? 5 : 14), rnd(2));
+	{
+		lit = random_text(1 + rnd(rnd(4) ? 5 : 14), kind == 2 && rnd(2));
+		if (kind == 0)
+			std::replace(lit.begin(), lit.end(), ' ', 'b');
+	}
+	if (kind == 1)
+		lits[0].insert(rnd((uint32_t) lits[0].size() + 1), "-");
 	return lits;
 }
 
@@ -862,18 +874,23 @@ run_multi_plan_cases(int n)
 		for (int compact_ok = 0; compact_ok < 2 && failure.empty(); compact_ok++)
 		{
 			GlPreparedProgram pp;
-			/* past the byte DFA's cap, every automaton here fits a classed table */
-			const char *want = dfa.nstates > GL_BYTE_DFA_WIDE_STATES ? "stream-classed" :
-				compact_ok && dfa.nstates <= GL_BYTE_DFA_COMPACT_STATES ? "stream" : "stream-wide";
+			const char *want = compact_ok && dfa.nstates <= GL_BYTE_DFA_COMPACT_STATES ?
+				"stream" : "stream-wide";
 
 			GlPrepareChoices choices = {UINT32_MAX, compact_ok != 0, false, NULL};
 
 			if (!gl_prepare_program_with(prog, shared_limit, &choices, &pp, err, sizeof(err)))
 				failure = std::string("MULTI not prepared: ") + err;
-			else if (strcmp(gl_plan_name(&pp), want) != 0)
-				failure = std::to_string(nlit) + " literals, " + std::to_string(dfa.nstates) +
-					" states, compact table " + (compact_ok ? "allowed" : "refused") + ": " +
-					gl_plan_name(&pp) + ", not " + want;
+			else
+			{
+				/* past the byte DFA's cap, every automaton here fits a classed table */
+				if (dfa.nstates > GL_BYTE_DFA_WIDE_STATES)
+					want = pp.classed.window_flip != 0 ? "stream-windowed" : "stream-classed";
+				if (strcmp(gl_plan_name(&pp), want) != 0)
+					failure = std::to_string(nlit) + " literals, " + std::to_string(dfa.nstates) +
+						" states, compact table " + (compact_ok ? "allowed" : "refused") + ": " +
+						gl_plan_name(&pp) + ", not " + want;
+			}
 			gl_prepared_free(&pp);
 		}
 		gl_byte_dfa_free(&dfa);
@@ -1165,20 +1182,22 @@ classed_entry(const GlClassedTable *t, uint32_t state, unsigned char b)
 {
 	uint16_t	e;
 
-	memcpy(&e, t->table + 256 + state + t->table[b], sizeof(e));
+	memcpy(&e, t->table + gl_classed_entry_offset(t, state, b), sizeof(e));
 	return e;
 }
 
 /*
- * Classed tables of Aho–Corasick programs (classed_table.h) against the
- * CPU engine, without a GPU: values streamed one after another, each
- * followed by its separator, whose entry alone may carry the flag, and
- * only after a matching value; SKIP keeps to the separator.
+ * Classed tables of Aho–Corasick programs (classed_table.h), in both
+ * forms, against the CPU engine, without a GPU: values streamed one after
+ * another, each followed by its separator, whose entry alone may carry
+ * the flag, and only after a matching value; SKIP keeps to the separator.
  */
 static void
 run_classed_table_cases(int n)
 {
 	int			built = 0,
+				letters = 0,
+				printable = 0,
 				refused = 0,
 				matched = 0;
 	std::string failure;
@@ -1196,13 +1215,17 @@ run_classed_table_cases(int n)
 
 		if (prog == NULL)
 			continue;
-		if (!gl_build_classed_table(prog, 227 * 1024, &t))
+		if (!gl_build_classed_table(prog, 227 * 1024, rnd(2), &t))
 		{
 			refused++;
 			free(prog);
 			continue;
 		}
 		built++;
+		letters += t.window_flip == 0x40;
+		printable += t.window_flip == 0x60;
+		if (t.window_flip != 0)
+			what += " (window flip " + std::to_string(t.window_flip) + ")";
 		state = GL_CLASSED_ROOT;
 		for (int k = 0; k < 300 && failure.empty(); k++)
 		{
@@ -1233,9 +1256,13 @@ run_classed_table_cases(int n)
 		gl_classed_table_free(&t);
 		free(prog);
 	}
-	tap(failure.empty() && built > n && refused > 0 && matched > built * 30,
+	tap(failure.empty() && built > n && letters > n / 8 && printable > n / 8 &&
+		built - letters - printable > n &&
+		refused > 0 && matched > built * 30,
 		"classed tables equal the CPU engine over " + std::to_string(built) +
-		" Aho-Corasick programs (" + std::to_string(refused) + " over the limits, " +
+		" Aho-Corasick programs (" + std::to_string(letters) + " in the letters' window, " +
+		std::to_string(printable) + " in the printable one, " +
+		std::to_string(refused) + " over the limits, " +
 		std::to_string(matched) + " matching values)" + (failure.empty() ? "" : ": " + failure));
 }
 
