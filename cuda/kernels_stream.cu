@@ -31,7 +31,7 @@
  * per block, and their warps take the column's chunks from a counter, a
  * ticket at a time, so that they finish together (stream_kernel()).
  *
- * Three forms of the table, one kernel template:
+ * Four forms of the table, one kernel template:
  *	compact	(automata of up to 127 states) one byte per entry, the entry
  *			being the next state's value: the next address is the entry
  *			with the text byte put below it by one byte permute (PRMT)
@@ -56,7 +56,14 @@
  *			load, an add, the entry's load, the funnel shift and a mask.
  *			Where many rows match it decides rows where the skim
  *			reported every literal (H100, 200 literals, 44% of the rows:
- *			46.1-46.6% of the read bandwidth, the skim 42.5-43.0).
+ *			46.1-46.6% of the read bandwidth, the skim 42.5-43.0);
+ *	windowed (the same automata, where their literals keep to letters or
+ *			to printable ASCII) the classed table with a column for each
+ *			byte of a 64- or 96-byte window instead of the classes, the
+ *			column computed: an XOR, a permute, a min, the entry's load
+ *			(one IMAD addresses it), the funnel shift and a mask.  One
+ *			shared load a byte instead of two (H200, 200 literals:
+ *			34.8 -> 38.8-39.2%).
  *
  * Measured on an H200 (kernel_bench, 2.1 GB of comment text, read 4.4
  * TB/s; test/bench/results/h200-kernels/2026-11-26-sticky-flag/): 2.61-
