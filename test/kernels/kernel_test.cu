@@ -230,6 +230,33 @@ random_literals(uint32_t few, uint32_t many, bool *fold)
 	return lits;
 }
 
+/*
+ * Literals past the wide byte DFA's 255 states, so that the stream kernel
+ * takes the classed table (classed_table.h), of one of three kinds:
+ * letters alone (its letters' window), ASCII with a hyphen (its printable
+ * window) and UTF-8 (the classed form), whose plans classed_list_plan[]
+ * names.
+ */
+static const char *const classed_list_plan[] = {"stream-windowed", "stream-windowed",
+"stream-classed"};
+
+static std::vector<std::string>
+classed_size_literals(int kind)
+{
+	/* fewer and shorter in UTF-8, whose characters take more states and classes */
+	std::vector<std::string> lits(kind == 2 ? 55 + rnd(20) : 80 + rnd(80));
+
+	for (std::string &lit : lits)
+	{
+		lit = kind == 2 ? random_text(4 + rnd(3), true) : random_text(5 + rnd(5), false);
+		if (kind == 0)
+			std::replace(lit.begin(), lit.end(), ' ', 'b');
+	}
+	if (kind == 1)
+		lits[0].insert(rnd((uint32_t) lits[0].size() + 1), "-");
+	return lits;
+}
+
 static GlProgram *
 random_multi(int *nliterals_out, bool *fold_out, size_t *longest_out = NULL)
 {
@@ -528,6 +555,24 @@ run_multi_cases(GlDeviceColumn *dcol, const GlColumn *col, const char *colname, 
 			continue;
 		compare(dcol, col, prog, std::string(colname) + " Aho-Corasick " +
 				std::to_string(nlit) + " literals" + (fold ? " folded" : ""));
+		free(prog);
+	}
+}
+
+/* classed_size_literals()' lists of each kind in turn, run as planned and otherwise. */
+static void
+run_classed_cases(GlDeviceColumn *dcol, const GlColumn *col, const char *colname, int n)
+{
+	for (int i = 0; i < n; i++)
+	{
+		std::vector<std::string> lits = classed_size_literals(i % 3);
+		bool		fold = rnd(2);
+		GlProgram  *prog = multi_of(lits, fold);
+
+		if (prog == NULL)
+			continue;
+		compare(dcol, col, prog, std::string(colname) + " Aho-Corasick " +
+				std::to_string(lits.size()) + " literals" + (fold ? " folded" : ""));
 		free(prog);
 	}
 }
@@ -900,6 +945,45 @@ run_multi_plan_cases(int n)
 		"Aho-Corasick plans by states (" + std::to_string(seen[0]) + " up to 127, " +
 		std::to_string(seen[1]) + " up to 255, " + std::to_string(seen[2]) + " more)" +
 		(failure.empty() ? "" : ": " + failure));
+}
+
+/*
+ * classed_size_literals()' lists get their kind's table form, without a
+ * GPU, under the shared memory of an H100 or H200 block, folded or not:
+ * run_classed_cases() relies on it to run each form on the device.
+ */
+static void
+run_classed_plan_cases(int n)
+{
+	int			planned[3] = {0, 0, 0};
+	std::string failure;
+
+	for (int i = 0; i < n && failure.empty(); i++)
+	{
+		std::vector<std::string> lits = classed_size_literals(i % 3);
+		bool		fold = rnd(2);
+		GlProgram  *prog = multi_of(lits, fold);
+		GlPreparedProgram pp;
+		char		err[256];
+
+		if (prog == NULL)
+			continue;
+		if (!gl_prepare_program(prog, 227 * 1024, UINT32_MAX, &pp, err, sizeof(err)))
+			failure = std::string("MULTI not prepared: ") + err;
+		else if (strcmp(gl_plan_name(&pp), classed_list_plan[i % 3]) != 0 ||
+				 pp.classed.window_flip != (i % 3 == 0 ? 0x40u : i % 3 == 1 ? 0x60u : 0u))
+			failure = std::to_string(lits.size()) + " literals of kind " + std::to_string(i % 3) +
+				(fold ? " folded" : "") + ": " + gl_plan_name(&pp) + ", window flip " +
+				std::to_string(pp.classed.window_flip);
+		else
+			planned[i % 3]++;
+		gl_prepared_free(&pp);
+		free(prog);
+	}
+	tap(failure.empty() && planned[0] > 0 && planned[1] > 0 && planned[2] > 0,
+		"lists past 255 states plan their table form (" + std::to_string(planned[0]) +
+		" in the letters' window, " + std::to_string(planned[1]) + " in the printable one, " +
+		std::to_string(planned[2]) + " classed)" + (failure.empty() ? "" : ": " + failure));
 }
 
 /*
@@ -1367,6 +1451,7 @@ run_all_kinds(const GlColumn *col, const char *colname, bool utf8_data, int n, i
 	run_like_cases(dcol, col, colname, n, utf8_data);
 	run_sieve_cases(dcol, col, colname, n / 2);
 	run_multi_cases(dcol, col, colname, n / 2);
+	run_classed_cases(dcol, col, colname, std::max(3, n / 10));
 	run_dfa_cases(dcol, col, colname, n / 2);
 	gl_cuda_free(dcol);
 }
@@ -1573,6 +1658,7 @@ main(int argc, char **argv)
 	run_wide_plan_cases();
 	run_byte_dfa_cases(n);
 	run_classed_table_cases(n);
+	run_classed_plan_cases(n / 4);
 	run_malformed_cases();
 	if (host_only)
 		return tap_plan("the host-side checks alone: --host-only");
