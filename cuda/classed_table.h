@@ -101,7 +101,8 @@ gl_classed_entry_offset(const GlClassedTable *t, uint32_t state, uint8_t b)
 
 /*
  * Two states' numbers; a state's value, where its row starts, is its
- * number times 2 * nclasses (the root's is 0).
+ * number times 2 * nclasses (the root's is 0), or in a windowed form its
+ * number times two (gl_classed_value()).
  */
 constexpr uint32_t GL_CLASSED_ROOT = 0;
 constexpr uint32_t GL_CLASSED_MATCHED = 1;
@@ -124,8 +125,8 @@ gl_classed_skip(const GlClassedTable *t)
  * The classed table of prog, a GL_PROG_MULTI program already validated
  * (program_prep.cu) whose root does not accept: where windowed_ok, the
  * first windowed form that the program's bytes allow and that fits
- * max_bytes, else the classed form; false, out->nstates 0, when that would pass max_bytes
- * or the limits above, or on out-of-memory.
+ * max_bytes, else the classed form; false, out->nstates 0, when that
+ * would pass max_bytes or the limits above, or on out-of-memory.
  */
 extern bool gl_build_classed_table(const GlProgram *prog, uint32_t max_bytes, bool windowed_ok,
 								   GlClassedTable *out);

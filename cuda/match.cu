@@ -207,8 +207,7 @@ gl_plan_name(const GlPreparedProgram *pp)
 		case GL_PLAN_STREAM:
 			if (pp->classed.nstates > 0)
 				return pp->classed.window_flip != 0 ? "stream-windowed" : "stream-classed";
-			return
-				pp->compact ? "stream" : "stream-wide";
+			return pp->compact ? "stream" : "stream-wide";
 		case GL_PLAN_SKIM:
 			return "skim";
 		case GL_PLAN_SIEVE_ROWS:
