@@ -234,11 +234,15 @@ random_literals(uint32_t few, uint32_t many, bool *fold)
  * Literals past the wide byte DFA's 255 states, so that the stream kernel
  * takes the classed table (classed_table.h), of one of three kinds:
  * letters alone (its letters' window), ASCII with a hyphen (its printable
- * window) and UTF-8 (the classed form), whose plans classed_list_plan[]
- * names.
+ * window) and UTF-8 (the classed form), as classed_list_form[] says.
  */
-static const char *const classed_list_plan[] = {"stream-windowed", "stream-windowed",
-"stream-classed"};
+static const struct
+{
+	const char *plan;
+	uint32_t	window_flip;
+}			classed_list_form[] = {
+	{"stream-windowed", 0x40}, {"stream-windowed", 0x60}, {"stream-classed", 0}
+};
 
 static std::vector<std::string>
 classed_size_literals(int kind)
@@ -970,8 +974,8 @@ run_classed_plan_cases(int n)
 			continue;
 		if (!gl_prepare_program(prog, 227 * 1024, UINT32_MAX, &pp, err, sizeof(err)))
 			failure = std::string("MULTI not prepared: ") + err;
-		else if (strcmp(gl_plan_name(&pp), classed_list_plan[i % 3]) != 0 ||
-				 pp.classed.window_flip != (i % 3 == 0 ? 0x40u : i % 3 == 1 ? 0x60u : 0u))
+		else if (strcmp(gl_plan_name(&pp), classed_list_form[i % 3].plan) != 0 ||
+				 pp.classed.window_flip != classed_list_form[i % 3].window_flip)
 			failure = std::to_string(lits.size()) + " literals of kind " + std::to_string(i % 3) +
 				(fold ? " folded" : "") + ": " + gl_plan_name(&pp) + ", window flip " +
 				std::to_string(pp.classed.window_flip);
