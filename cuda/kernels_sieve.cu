@@ -228,7 +228,8 @@ lane_first_row(const GlChunkIndex *__restrict__ chunks, uint64_t limit, uint64_t
 				  "two lanes make one word of the chunk index");
 	if (at < limit)
 	{
-		uint4		entry = __ldg(reinterpret_cast<const uint4 *>(&chunks[at / GL_DEV_CHUNK_BYTES]));
+		const GlChunkIndex *chunk = &chunks[at / GL_DEV_CHUNK_BYTES];
+		uint4		entry = __ldg(reinterpret_cast<const uint4 *>(chunk));
 
 		row = entry.x + gl_zeros_before_word(entry, at % GL_DEV_CHUNK_BYTES / 32);
 	}
