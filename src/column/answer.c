@@ -65,7 +65,7 @@ typedef struct RowsJob
 static inline uint16_t
 marked_offset(const GlColumn *col, uint64_t row)
 {
-	return gl_tid_offset(col->tids[row]) |
+	return gl_tid_offset(gl_column_tid(col, row)) |
 		(gl_bitmap_test(col->known_live, row) ? 0 : GL_OFFSET_UNCERTAIN);
 }
 
@@ -125,10 +125,10 @@ build_pages(RowsJob *job)
 
 	while (row < job->last && job->ok)
 	{
-		uint32_t	block = gl_tid_block(col->tids[row]);
+		uint32_t	block = gl_tid_block(gl_column_tid(col, row));
 		uint64_t	end = row + 1;
 
-		while (end < job->last && gl_tid_block(col->tids[end]) == block)
+		while (end < job->last && gl_tid_block(gl_column_tid(col, end)) == block)
 			end++;
 		list_page(job, block, row, end);
 		row = end;
@@ -219,7 +219,7 @@ gather_word(PageGatherer *g, const GlColumn *col, uint64_t w, uint64_t word,
 	while (word != 0)
 	{
 		uint64_t	row = w * 64 + (uint64_t) __builtin_ctzll(word);
-		GlTid		tid = col->tids[row];
+		GlTid		tid = gl_column_tid(col, row);
 
 		word &= word - 1;
 		if (g->n > 0 && gl_tid_block(tid) != g->block)
@@ -276,7 +276,7 @@ static uint64_t
 page_start_at_or_after(const GlColumn *col, uint64_t row)
 {
 	while (row > 0 && row < col->sorted_rows &&
-		   gl_tid_block(col->tids[row]) == gl_tid_block(col->tids[row - 1]))
+		   gl_tid_block(gl_column_tid(col, row)) == gl_tid_block(gl_column_tid(col, row - 1)))
 		row++;
 	return row;
 }
@@ -349,7 +349,7 @@ delta_blocks(const GlColumn *col, uint64_t *n)
 	for (uint64_t row = col->sorted_rows; row < col->nrows; row++)
 	{
 		if (!gl_bitmap_test(col->superseded, row))
-			blocks[count++] = gl_tid_block(col->tids[row]);
+			blocks[count++] = gl_tid_block(gl_column_tid(col, row));
 	}
 	qsort(blocks, count, sizeof(uint32_t), compare_blocks);
 	for (uint64_t i = 0; i < count; i++)
@@ -561,7 +561,7 @@ answer_delta_rows(const GlColumn *col, const uint32_t *index,
 		{
 			uint64_t	row = w * 64 + (uint64_t) __builtin_ctzll(word);
 
-			keys[n++] = candidate_key(col->tids[row],
+			keys[n++] = candidate_key(gl_column_tid(col, row),
 									  !gl_bitmap_test(col->known_live, row));
 		}
 	}

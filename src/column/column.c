@@ -62,10 +62,11 @@ reserve_rows(GlColumn *col, uint64_t rows)
 
 	if (rows <= cap)
 		return true;
-	if (!grow((void **) &col->tids, &cap, rows, sizeof(GlTid)))
+	if (!grow((void **) &col->offsets, &cap_offsets, rows + 1, sizeof(uint64_t)))
 		return false;
-	/* offsets and bitmaps follow the capacity chosen for tids */
-	if (!grow((void **) &col->offsets, &cap_offsets, cap + 1, sizeof(uint64_t)) ||
+	/* the TIDs and bitmaps follow the capacity chosen for offsets */
+	cap = cap_offsets - 1;
+	if (!gl_row_tids_resize(&col->tids, cap) ||
 		!grow_bitmap(&col->nulls, old_words, gl_bitmap_words(cap)) ||
 		!grow_bitmap(&col->superseded, old_words, gl_bitmap_words(cap)) ||
 		!grow_bitmap(&col->known_live, old_words, gl_bitmap_words(cap)))
@@ -158,12 +159,12 @@ gl_column_latest_row(const GlColumn *col, GlTid tid, uint64_t *row)
 	{
 		uint64_t	mid = lo + (hi - lo) / 2;
 
-		if (col->tids[mid] < tid)
+		if (gl_column_tid(col, mid) < tid)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (lo < col->sorted_rows && col->tids[lo] == tid)
+	if (lo < col->sorted_rows && gl_column_tid(col, lo) == tid)
 	{
 		*row = lo;
 		return true;
@@ -214,14 +215,15 @@ gl_column_append(GlColumn *col, GlTid tid, const char *value, uint32_t len,
 {
 	uint64_t	row = col->nrows;
 	bool		extends_sorted = row == col->sorted_rows &&
-		(row == 0 || tid > col->tids[row - 1]);
+		(row == 0 || tid > gl_column_tid(col, row - 1));
 	uint64_t	earlier;
 
 	if (flags & GL_ROW_IS_NULL)
 		len = 0;
 	if (!reserve_rows(col, row + 1))
 		return false;
-	if (!grow((void **) &col->data, &col->capacity_bytes, col->nbytes + len, 1))
+	if (!grow((void **) &col->data, &col->capacity_bytes, col->nbytes + len, 1) ||
+		!gl_row_tids_reserve(&col->tids, row, tid))
 		return false;
 
 	/*
@@ -245,7 +247,7 @@ gl_column_append(GlColumn *col, GlTid tid, const char *value, uint32_t len,
 	if (len > 0)
 		memcpy(col->data + col->nbytes, value, len);
 	col->nbytes += len;
-	col->tids[row] = tid;
+	gl_row_tids_set(&col->tids, row, tid);
 	col->offsets[row + 1] = col->nbytes;
 	if (flags & GL_ROW_IS_NULL)
 		set_bit(col->nulls, row);
@@ -279,10 +281,10 @@ gl_column_trim(GlColumn *col)
 		col->data = p;
 		col->capacity_bytes = bytes;
 	}
+	gl_row_tids_trim(&col->tids);
 	if (rows >= col->capacity_rows)
 		return;
-	if ((p = realloc(col->tids, rows * sizeof(GlTid))) != NULL)
-		col->tids = p;
+	(void) gl_row_tids_resize(&col->tids, rows);
 	if ((p = realloc(col->offsets, (rows + 1) * sizeof(uint64_t))) != NULL)
 		col->offsets = p;
 	if ((p = realloc(col->nulls, gl_bitmap_words(rows) * sizeof(uint64_t))) != NULL)
@@ -302,7 +304,7 @@ gl_column_index_pages(GlColumn *col)
 
 	for (; row < col->sorted_rows; row++)
 	{
-		uint32_t	block = gl_tid_block(col->tids[row]);
+		uint32_t	block = gl_tid_block(gl_column_tid(col, row));
 
 		/* the prefix's TIDs increase, so a page's rows are contiguous */
 		if (index->npages > 0 && index->blocks[index->npages - 1] == block)
@@ -334,7 +336,7 @@ gl_column_free(GlColumn *col)
 	free(col->nulls);
 	free(col->superseded);
 	free(col->known_live);
-	free(col->tids);
+	gl_row_tids_free(&col->tids);
 	free(col->data);
 	free(col->later_rows.tids);
 	free(col->later_rows.rows);
@@ -347,7 +349,8 @@ size_t
 gl_column_host_bytes(const GlColumn *col)
 {
 	return col->capacity_bytes +
-		col->capacity_rows * (sizeof(GlTid) + sizeof(uint64_t)) +
+		col->capacity_rows * sizeof(uint64_t) +
+		gl_row_tids_bytes(&col->tids, col->capacity_rows) +
 		3 * gl_bitmap_words(col->capacity_rows) * sizeof(uint64_t) +
 		col->later_rows.capacity * (sizeof(GlTid) + sizeof(uint64_t)) +
 		col->pages.capacity * (sizeof(uint32_t) + sizeof(uint64_t));

@@ -6,7 +6,8 @@
  *	  CUDA engine alike).
  *
  * The host copy is kept contiguous: all values concatenated in row order,
- * an offsets array, a NULL bitmap and the heap TID of every row.  That is the
+ * an offsets array, a NULL bitmap and the heap TID of every row (in about
+ * three bytes a row: row_tids.h).  That is the
  * form the CPU engine scans fastest (memchr/memmem-style word scanning) and
  * the form the loader can append to at a gigabyte a second.  The device copy
  * is built from it at upload time in whatever layout the CUDA engine found
@@ -48,26 +49,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* A heap TID packed into 48 bits: block number << 16 | offset number. */
-typedef uint64_t GlTid;
-
-static inline GlTid
-gl_tid_make(uint32_t block, uint16_t offset)
-{
-	return ((GlTid) block << 16) | offset;
-}
-
-static inline uint32_t
-gl_tid_block(GlTid tid)
-{
-	return (uint32_t) (tid >> 16);
-}
-
-static inline uint16_t
-gl_tid_offset(GlTid tid)
-{
-	return (uint16_t) (tid & 0xFFFF);
-}
+#include "column/row_tids.h"
 
 /*
  * TID -> latest row, for the rows outside the sorted prefix: open
@@ -108,7 +90,7 @@ typedef struct GlColumn
 	uint64_t   *nulls;			/* bitmap, bit r set = row r is NULL */
 	uint64_t   *superseded;		/* bitmap: a later row holds the same TID */
 	uint64_t   *known_live;		/* bitmap: still in the heap (see above) */
-	GlTid	   *tids;			/* heap TID of each row */
+	GlRowTids	tids;			/* heap TID of each row (gl_column_tid()) */
 	char	   *data;
 	uint32_t	max_len;		/* longest value, bytes */
 	uint64_t	sorted_rows;	/* rows [0, sorted_rows) in increasing TID order */
@@ -164,6 +146,12 @@ static inline uint64_t
 gl_column_answerable_word(const GlColumn *col, uint64_t w)
 {
 	return ~(col->nulls[w] | col->superseded[w]);
+}
+
+static inline GlTid
+gl_column_tid(const GlColumn *col, uint64_t row)
+{
+	return gl_row_tid(&col->tids, row);
 }
 
 static inline const char *

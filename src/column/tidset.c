@@ -23,10 +23,9 @@
 #define TID_BITS		48
 
 uint64_t
-gl_bitmap_to_tids(const uint64_t *bits, uint64_t nrows, const GlTid *row_tids,
-				  GlTid *out)
+gl_bitmap_to_tids(const uint64_t *bits, const GlColumn *col, GlTid *out)
 {
-	uint64_t	nwords = gl_bitmap_words(nrows);
+	uint64_t	nwords = gl_bitmap_words(col->nrows);
 	uint64_t	n = 0;
 	uint64_t	w;
 
@@ -38,7 +37,7 @@ gl_bitmap_to_tids(const uint64_t *bits, uint64_t nrows, const GlTid *row_tids,
 		{
 			int			bit = __builtin_ctzll(word);
 
-			out[n++] = row_tids[w * 64 + bit];
+			out[n++] = gl_column_tid(col, w * 64 + bit);
 			word &= word - 1;
 		}
 	}

@@ -21,11 +21,10 @@
 #include "column/column.h"
 
 /*
- * Append the TIDs of the rows whose bit is set to out (room for one per set
- * bit); returns how many were written.  Order is row order.
+ * Append the TIDs of col's rows whose bit is set to out (room for one per
+ * set bit); returns how many were written.  Order is row order.
  */
-extern uint64_t gl_bitmap_to_tids(const uint64_t *bits, uint64_t nrows,
-								  const GlTid *row_tids, GlTid *out);
+extern uint64_t gl_bitmap_to_tids(const uint64_t *bits, const GlColumn *col, GlTid *out);
 
 /*
  * Sort ascending and drop duplicates in place; scratch must hold

@@ -267,7 +267,7 @@ operand_tids(const Operand *op, GlTid **tids)
 		for (uint64 w = 0; w < gl_bitmap_words(col->nrows); w++)
 			count += __builtin_popcountll(op->bits[w]);
 		*tids = MemoryContextAllocHuge(CurrentMemoryContext, Max(count, 1) * sizeof(GlTid));
-		return gl_bitmap_to_tids(op->bits, col->nrows, col->tids, *tids);
+		return gl_bitmap_to_tids(op->bits, col, *tids);
 	}
 	for (uint64 i = 0; i < op->nlisted; i++)
 		count += __builtin_popcountll(op->listed_words[i]);
@@ -276,8 +276,8 @@ operand_tids(const Operand *op, GlTid **tids)
 	for (uint64 i = 0; i < op->nlisted; i++)
 	{
 		for (uint64 word = op->listed_words[i]; word != 0; word &= word - 1)
-			(*tids)[count++] = col->tids[op->listed_index[i] * UINT64CONST(64) +
-										 __builtin_ctzll(word)];
+			(*tids)[count++] = gl_column_tid(col, op->listed_index[i] * UINT64CONST(64) +
+										 __builtin_ctzll(word));
 	}
 	return count;
 }

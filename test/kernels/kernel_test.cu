@@ -1558,7 +1558,7 @@ run_append_case(const GlColumn *col, int nparts = 1)
 		uint32_t	len;
 		const char *v = gl_column_value(col, row, &len);
 
-		gl_column_append(&part, col->tids[row], v, len,
+		gl_column_append(&part, gl_column_tid(col, row), v, len,
 						 gl_column_is_null(col, row) ? GL_ROW_IS_NULL : 0);
 	}
 	dcol = upload(&part, "first half for append", nparts);
@@ -1574,7 +1574,7 @@ run_append_case(const GlColumn *col, int nparts = 1)
 			uint32_t	len;
 			const char *v = gl_column_value(col, row, &len);
 
-			gl_column_append(&part, col->tids[row], v, len,
+			gl_column_append(&part, gl_column_tid(col, row), v, len,
 							 gl_column_is_null(col, row) ? GL_ROW_IS_NULL : 0);
 		}
 		ok = gl_cuda_append(dcol, &part, first, err, sizeof(err));

@@ -37,7 +37,7 @@ latest_keys(const GlColumn *col, uint64_t *n)
 	for (uint64_t r = 0; r < col->nrows; r++)
 	{
 		if (!gl_bitmap_test(col->superseded, r))
-			keys[(*n)++] = col->tids[r] << 1 | (gl_bitmap_test(col->known_live, r) ? 0 : 1);
+			keys[(*n)++] = gl_column_tid(col, r) << 1 | (gl_bitmap_test(col->known_live, r) ? 0 : 1);
 	}
 	qsort(keys, *n, sizeof(uint64_t), compare_u64);
 	return keys;
@@ -228,7 +228,7 @@ test_from_rows(uint32_t nblocks, int ndeltas, int density_pct, int nthreads)
 	for (uint64_t r = 0; r < col.nrows; r++)
 	{
 		if (gl_bitmap_test(bits, r))
-			want[nwant++] = col.tids[r] << 1 |
+			want[nwant++] = gl_column_tid(&col, r) << 1 |
 				(gl_bitmap_test(col.known_live, r) ? 0 : 1);
 	}
 	qsort(want, nwant, sizeof(uint64_t), compare_u64);
@@ -282,7 +282,7 @@ block_has_delta_row(const GlColumn *col, uint32_t block)
 {
 	for (uint64_t r = col->sorted_rows; r < col->nrows; r++)
 	{
-		if (!gl_bitmap_test(col->superseded, r) && gl_tid_block(col->tids[r]) == block)
+		if (!gl_bitmap_test(col->superseded, r) && gl_tid_block(gl_column_tid(col, r)) == block)
 			return true;
 	}
 	return false;
@@ -329,7 +329,7 @@ test_counting(uint32_t nblocks, int ndeltas, int density_pct, int visible_pct,
 	for (uint64_t r = 0; r < col.nrows; r++)
 	{
 		if (gl_bitmap_test(bits, r) && !gl_bitmap_test(col.known_live, r))
-			uncertain_on[gl_tid_block(col.tids[r])] = true;
+			uncertain_on[gl_tid_block(gl_column_tid(&col, r))] = true;
 	}
 	for (uint32_t b = 0; b < nblocks; b++)
 		countable[b] = gl_bitmap_test(visible_bits, b) && !uncertain_on[b] &&
@@ -338,10 +338,10 @@ test_counting(uint32_t nblocks, int ndeltas, int density_pct, int visible_pct,
 	{
 		if (!gl_bitmap_test(bits, r))
 			continue;
-		if (countable[gl_tid_block(col.tids[r])])
+		if (countable[gl_tid_block(gl_column_tid(&col, r))])
 			want_counted++;
 		else
-			want[nwant++] = col.tids[r] << 1 |
+			want[nwant++] = gl_column_tid(&col, r) << 1 |
 				(gl_bitmap_test(col.known_live, r) ? 0 : 1);
 	}
 	qsort(want, nwant, sizeof(uint64_t), compare_u64);

@@ -55,7 +55,7 @@ rows_intact(const GlColumn *col, uint64_t nrows)
 
 		if (gl_column_is_null(col, r) != isnull || len != (uint32_t) want ||
 			memcmp(v, buf, len) != 0 ||
-			col->tids[r] != gl_tid_make((uint32_t) r / 100, (uint16_t) (r % 100 + 1)))
+			gl_column_tid(col, r) != gl_tid_make((uint32_t) r / 100, (uint16_t) (r % 100 + 1)))
 			return false;
 	}
 	return true;

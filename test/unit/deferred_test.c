@@ -102,7 +102,7 @@ main(void)
 
 	ok = gl_deferred_replay(&deferred, &col);
 	for (int i = 0; i < LOADED_TIDS; i++)
-		ok &= col.tids[i] == model_tid(i);
+		ok &= gl_column_tid(&col, i) == model_tid(i);
 	tap_ok(ok && col.nrows == versions && col.sorted_rows >= loaded,
 		   "the replay appends every version after the loaded rows, which stay the sorted prefix (%llu rows)",
 		   (unsigned long long) col.nrows);

@@ -32,7 +32,7 @@ make_column(GlColumn *col, uint64_t nrows)
 						 buf, (uint32_t) len, r % 5 == 0 ? GL_ROW_IS_NULL : 0);
 	}
 	for (uint64_t r = 0; r < nrows; r += 3)
-		gl_column_append(col, col->tids[r], "updated", 7, 0);
+		gl_column_append(col, gl_column_tid(col, r), "updated", 7, 0);
 }
 
 /* Is row j of the view the column's row 'row'? */

@@ -128,7 +128,8 @@ test_bitmap_to_tids(void)
 	{
 		NROWS = 200
 	};
-	GlTid		row_tids[NROWS];
+	GlColumn	col;
+	bool		built = gl_column_init(&col, NROWS, 0);
 	uint64_t	bits[(NROWS + 63) / 64] = {0};
 	GlTid		out[NROWS];
 	GlTid		expect[NROWS];
@@ -136,22 +137,25 @@ test_bitmap_to_tids(void)
 	uint64_t	got;
 	int			r;
 
-	for (r = 0; r < NROWS; r++)
+	for (r = 0; built && r < NROWS; r++)
 	{
-		row_tids[r] = gl_tid_make((uint32_t) (NROWS - r), (uint16_t) (r % 7 + 1));
+		GlTid		tid = gl_tid_make((uint32_t) (NROWS - r), (uint16_t) (r % 7 + 1));
+
+		built = gl_column_append(&col, tid, "v", 1, 0);
 		if (r % 3 == 0 || r == 63 || r == 64 || r == NROWS - 1)
 		{
 			bits[r / 64] |= UINT64_C(1) << (r % 64);
-			expect[n++] = row_tids[r];
+			expect[n++] = tid;
 		}
 	}
-	got = gl_bitmap_to_tids(bits, NROWS, row_tids, out);
-	tap_ok(same(out, got, expect, n), "bitmap_to_tids keeps row order (%llu rows)",
+	got = gl_bitmap_to_tids(bits, &col, out);
+	tap_ok(built && same(out, got, expect, n), "bitmap_to_tids keeps row order (%llu rows)",
 		   (unsigned long long) got);
 
 	memset(bits, 0, sizeof(bits));
-	tap_ok(gl_bitmap_to_tids(bits, NROWS, row_tids, out) == 0,
+	tap_ok(gl_bitmap_to_tids(bits, &col, out) == 0,
 		   "empty bitmap gives no TIDs");
+	gl_column_free(&col);
 }
 
 /* High block numbers need all three radix passes. */
