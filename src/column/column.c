@@ -10,8 +10,9 @@
  * do not double a column's memory.
  *
  * Finding a TID's latest row (to supersede it, or to mark it ended) costs a
- * binary search over the loader's sorted rows, or one probe of the hash
- * index that holds every row appended out of TID order.  The loader's own
+ * binary search over the loader's sorted rows (row_tids.c: over their
+ * groups' first TIDs, then a group's rows), or one probe of the hash index
+ * that holds every row appended out of TID order.  The loader's own
  * appends, in increasing TID order, only compare with the previous TID.
  *
  *-------------------------------------------------------------------------
@@ -150,26 +151,8 @@ index_put(GlTidIndex *index, GlTid tid, uint64_t row)
 bool
 gl_column_latest_row(const GlColumn *col, GlTid tid, uint64_t *row)
 {
-	uint64_t	lo = 0;
-	uint64_t	hi = col->sorted_rows;
-
-	if (index_find(&col->later_rows, tid, row))
-		return true;
-	while (lo < hi)
-	{
-		uint64_t	mid = lo + (hi - lo) / 2;
-
-		if (gl_column_tid(col, mid) < tid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < col->sorted_rows && gl_column_tid(col, lo) == tid)
-	{
-		*row = lo;
-		return true;
-	}
-	return false;
+	return index_find(&col->later_rows, tid, row) ||
+		gl_row_tids_find(&col->tids, col->sorted_rows, tid, row);
 }
 
 static void
