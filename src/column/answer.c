@@ -276,7 +276,8 @@ static uint64_t
 page_start_at_or_after(const GlColumn *col, uint64_t row)
 {
 	while (row > 0 && row < col->sorted_rows &&
-		   gl_tid_block(gl_column_tid(col, row)) == gl_tid_block(gl_column_tid(col, row - 1)))
+		   gl_tid_block(gl_column_tid(col, row)) ==
+		   gl_tid_block(gl_column_tid(col, row - 1)))
 		row++;
 	return row;
 }

@@ -7,9 +7,9 @@
  *
  * The host copy is kept contiguous: all values concatenated in row order,
  * an offsets array, a NULL bitmap and the heap TID of every row (in about
- * three bytes a row: row_tids.h).  That is the
- * form the CPU engine scans fastest (memchr/memmem-style word scanning) and
- * the form the loader can append to at a gigabyte a second.  The device copy
+ * three bytes a row: row_tids.h).  That is the form the CPU engine scans
+ * fastest (memchr/memmem-style word scanning) and the form the loader can
+ * append to at a gigabyte a second.  The device copy
  * is built from it at upload time in whatever layout the CUDA engine found
  * fastest (see cuda/); it never needs to come back to the host.
  *

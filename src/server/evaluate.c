@@ -277,7 +277,7 @@ operand_tids(const Operand *op, GlTid **tids)
 	{
 		for (uint64 word = op->listed_words[i]; word != 0; word &= word - 1)
 			(*tids)[count++] = gl_column_tid(col, op->listed_index[i] * UINT64CONST(64) +
-										 __builtin_ctzll(word));
+											 __builtin_ctzll(word));
 	}
 	return count;
 }
