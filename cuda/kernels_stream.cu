@@ -348,15 +348,13 @@ struct CompactAutomaton
 };
 
 /*
- * Two-byte entries over byte classes (classed_table.h), for Aho–Corasick
- * automata too large for the compact table: the byte's class offset from
- * the first 256 bytes, added to the state (its row's byte offset), then
- * the entry's load from 256 bytes on, a funnel shift that records its
- * flag (bit 0, shifted in from the top: hit_word() reverses the word) and
- * an AND that takes it off.  SKIP's value depends on the automaton (its
+ * What the classed table's two forms share (classed_table.h): two-byte
+ * entries holding the next state's value with the flag in bit 0, which a
+ * funnel shift records (shifted in from the top: hit_word() reverses the
+ * word) and an AND takes off.  SKIP's value depends on the automaton (its
  * states and classes), so it travels with the automaton into the kernel.
  */
-struct ClassedAutomaton : GlRecordedHits
+struct ClassedEntries : GlRecordedHits
 {
 	/* a row's answer comes on its separator (gl_words_to_list()) */
 	static constexpr bool hits_end_rows = true;
@@ -364,19 +362,9 @@ struct ClassedAutomaton : GlRecordedHits
 	static constexpr uint32_t start = GL_CLASSED_ROOT;
 	uint32_t	skip;
 
-	__device__ __forceinline__ uint32_t entry(uint32_t state, uint32_t b) const
+	/* record entry e's flag in hits; the next state */
+	__device__ __forceinline__ static uint32_t record(uint32_t e, uint32_t &hits)
 	{
-		const uint8_t *shared = reinterpret_cast<const uint8_t *>(stream_shared);
-
-		return *reinterpret_cast<const uint16_t *>(shared + 256 + state + shared[b]);
-	}
-
-	__device__ __forceinline__ uint32_t step(uint32_t state, uint32_t part, int k,
-											 uint32_t &hits) const
-	{
-		/* byte k alone, by one permute */
-		uint32_t	e = entry(state, __byte_perm(part, 0, 0x4440 | k));
-
 		hits = __funnelshift_r(hits, e, 1);
 		return e & ~GL_CLASSED_FLAG;
 	}
@@ -399,21 +387,36 @@ struct ClassedAutomaton : GlRecordedHits
 };
 
 /*
- * The classed table's windowed forms (classed_table.h), for Aho–Corasick
- * automata whose literals keep to the letters' or the printable bytes'
- * window: no class load.  The byte's column, min(b ^ flip, flip + 1) --
- * the XOR once for four bytes, a permute, a min -- doubled and added to
- * the state times the row's length (the state is twice its number: one
- * IMAD) is the entry's address; then the load, and the funnel shift and
- * the AND of the classed table.
+ * The classed form, for Aho–Corasick automata too large for the compact
+ * table: the byte's class offset from the first 256 bytes, added to the
+ * state (its row's byte offset), then the entry's load from 256 bytes on.
  */
-struct WindowedAutomaton : GlRecordedHits
+struct ClassedAutomaton : ClassedEntries
 {
-	/* a row's answer comes on its separator (gl_words_to_list()) */
-	static constexpr bool hits_end_rows = true;
-	static constexpr uint32_t chunks_per_thread = CHUNKS_PER_THREAD;
-	static constexpr uint32_t start = GL_CLASSED_ROOT;
-	uint32_t	skip;
+	__device__ __forceinline__ uint32_t entry(uint32_t state, uint32_t b) const
+	{
+		const uint8_t *shared = reinterpret_cast<const uint8_t *>(stream_shared);
+
+		return *reinterpret_cast<const uint16_t *>(shared + 256 + state + shared[b]);
+	}
+
+	__device__ __forceinline__ uint32_t step(uint32_t state, uint32_t part, int k,
+											 uint32_t &hits) const
+	{
+		/* byte k alone, by one permute */
+		return record(entry(state, __byte_perm(part, 0, 0x4440 | k)), hits);
+	}
+};
+
+/*
+ * The windowed forms, for such automata whose literals keep to the
+ * letters' or the printable bytes' window: no class load.  The byte's
+ * column, min(b ^ flip, flip + 1) -- the XOR once for four bytes, a
+ * permute, a min -- doubled and added to the state times the row's length
+ * (the state is twice its number: one IMAD) is the entry's address.
+ */
+struct WindowedAutomaton : ClassedEntries
+{
 	uint32_t	flip;
 
 	__device__ __forceinline__ uint32_t load(uint32_t state, uint32_t column) const
@@ -431,28 +434,10 @@ struct WindowedAutomaton : GlRecordedHits
 	__device__ __forceinline__ uint32_t step(uint32_t state, uint32_t part, int k,
 											 uint32_t &hits) const
 	{
-		/* byte k of the part, flipped: min() then sends every byte but the window's and 0x00 to flip + 1 */
+		/* byte k of the part, flipped: min() sends every byte but the window's and 0x00 to flip + 1 */
 		uint32_t	flipped = __byte_perm(part ^ flip * 0x01010101u, 0, 0x4440 | k);
-		uint32_t	e = load(state, min(flipped, flip + 1));
 
-		hits = __funnelshift_r(hits, e, 1);
-		return e & ~GL_CLASSED_FLAG;
-	}
-
-	/* the first byte's flag ended in bit 0 */
-	__device__ __forceinline__ uint32_t hit_word(uint32_t hits) const
-	{
-		return __brev(hits);
-	}
-
-	__device__ __forceinline__ bool flagged(uint32_t e) const
-	{
-		return (e & GL_CLASSED_FLAG) != 0;
-	}
-
-	__device__ __forceinline__ uint32_t next(uint32_t e) const
-	{
-		return e & ~GL_CLASSED_FLAG;
+		return record(load(state, min(flipped, flip + 1)), hits);
 	}
 };
 
@@ -725,11 +710,11 @@ with_automaton(const GlStreamTable *table, F f)
 		case GL_STREAM_WIDE:
 			return f(WideAutomaton());
 		case GL_STREAM_WINDOWED:
-			return f(WindowedAutomaton{{}, table->classed_skip, table->window_flip});
+			return f(WindowedAutomaton{{{}, table->classed_skip}, table->window_flip});
 		case GL_STREAM_CLASSED:
 			break;
 	}
-	return f(ClassedAutomaton{{}, table->classed_skip});
+	return f(ClassedAutomaton{{{}, table->classed_skip}});
 }
 
 bool
