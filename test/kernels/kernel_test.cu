@@ -203,6 +203,21 @@ multi_of(const std::vector<std::string> &lits, bool fold)
 }
 
 /*
+ * Make drawn literals keep to kind's bytes: 0 letters alone (spaces made
+ * 'b': the classed table's letters' window), 1 ASCII with a hyphen in the
+ * first (its printable window), 2 as drawn.
+ */
+static void
+keep_to_kind(std::vector<std::string> &lits, uint32_t kind)
+{
+	if (kind == 0)
+		for (std::string &lit : lits)
+			std::replace(lit.begin(), lit.end(), ' ', 'b');
+	if (kind == 1)
+		lits[0].insert(rnd((uint32_t) lits[0].size() + 1), "-");
+}
+
+/*
  * Literals for an Aho-Corasick program: up to `few` or up to `many` of
  * them, half the time each, mostly of 1-5 bytes, some up to 14; and
  * whether the program folds case, in *fold.
@@ -211,22 +226,13 @@ static std::vector<std::string>
 random_literals(uint32_t few, uint32_t many, bool *fold)
 {
 	std::vector<std::string> lits(1 + rnd(rnd(2) ? few : many));
-	/*
-	 * a third of the lists letters alone, as word lists are (the classed
-	 * table's letters' window), a third ASCII with a hyphen (its printable
-	 * window), the others ASCII with spaces or UTF-8
-	 */
+	/* a third of each kind (keep_to_kind()); the third kind ASCII or UTF-8 */
 	uint32_t	kind = rnd(3);
 
 	*fold = rnd(2);
 	for (std::string &lit : lits)
-	{
 		lit = random_text(1 + rnd(rnd(4) ? 5 : 14), kind == 2 && rnd(2));
-		if (kind == 0)
-			std::replace(lit.begin(), lit.end(), ' ', 'b');
-	}
-	if (kind == 1)
-		lits[0].insert(rnd((uint32_t) lits[0].size() + 1), "-");
+	keep_to_kind(lits, kind);
 	return lits;
 }
 
@@ -251,13 +257,8 @@ classed_size_literals(int kind)
 	std::vector<std::string> lits(kind == 2 ? 55 + rnd(20) : 80 + rnd(80));
 
 	for (std::string &lit : lits)
-	{
 		lit = kind == 2 ? random_text(4 + rnd(3), true) : random_text(5 + rnd(5), false);
-		if (kind == 0)
-			std::replace(lit.begin(), lit.end(), ' ', 'b');
-	}
-	if (kind == 1)
-		lits[0].insert(rnd((uint32_t) lits[0].size() + 1), "-");
+	keep_to_kind(lits, (uint32_t) kind);
 	return lits;
 }
 
