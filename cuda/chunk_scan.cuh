@@ -135,12 +135,13 @@ gl_scan_chunk(const A &a, uint32_t state, const uint8_t *__restrict__ data, uint
 {
 	/* slices whose copies run while one is stepped */
 	constexpr uint32_t Ahead = Buffers - 1;
+	GlStageCopies copies = gl_stage_copies(warp_stage, data, warp_first, stride, nchunks);
 
 	static_assert(Buffers >= 1 && Buffers <= 3, "a stage has one to three buffers");
 	/* the first slice, and as many more as will be in flight */
 #pragma unroll
 	for (uint32_t t = 0; t < (Ahead > 0 ? Ahead : 1); t++)
-		gl_stage_fetch(warp_stage, t, data, warp_first, stride, nchunks, t);
+		gl_stage_fetch(copies, t, t);
 #pragma unroll
 	for (uint32_t t = 0; t < GL_SLICES_PER_CHUNK; t++)
 	{
@@ -150,8 +151,7 @@ gl_scan_chunk(const A &a, uint32_t state, const uint8_t *__restrict__ data, uint
 		/* slice t is in buffer t % Buffers */
 		if (Ahead > 0 && t + Ahead < GL_SLICES_PER_CHUNK)
 		{
-			gl_stage_fetch(warp_stage, (t + Ahead) % Buffers, data, warp_first, stride, nchunks,
-						   t + Ahead);
+			gl_stage_fetch(copies, (t + Ahead) % Buffers, t + Ahead);
 			gl_stage_read(warp_stage, t % Buffers, Ahead, words);
 		}
 		else
@@ -159,7 +159,7 @@ gl_scan_chunk(const A &a, uint32_t state, const uint8_t *__restrict__ data, uint
 			/* every later slice's copy is started already, if there are buffers for it */
 			gl_stage_read(warp_stage, t % Buffers, Ahead > 0 ? later : 0, words);
 			if (Ahead == 0 && later > 0)
-				gl_stage_fetch(warp_stage, 0, data, warp_first, stride, nchunks, t + 1);
+				gl_stage_fetch(copies, 0, t + 1);
 		}
 		state = gl_scan_hit_word(a, state, words[0], words[1], records[2 * t]);
 		state = gl_scan_hit_word(a, state, words[2], words[3], records[2 * t + 1]);

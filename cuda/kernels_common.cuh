@@ -125,30 +125,63 @@ gl_stage_slot(uint32_t row, uint32_t piece)
 }
 
 /*
- * Start copying slice t of the chunks warp_first + lane * stride (zeros
- * past nchunks) into buffer `which` of the warp's stage, as one cp.async
- * group.
+ * Where this lane's four copies of each slice of a chunk come from and go
+ * to (piece j of the chunk owned by lane (j * 32 + L) / 4), worked out once
+ * for the chunk: a slice's copies then only add the slice's and the
+ * buffer's offsets.  Piece j's row in the stage is row j * 8 + L / 4, and
+ * the swizzle of gl_stage_slot() depends on the row's bits 1-2 alone, the
+ * same for every j: so piece j's slot is piece 0's plus j * 32.  A piece
+ * past nchunks copies no bytes (zeros) from the column's start.
+ *
+ * Worked out at every slice, these were about 60 instructions for the 64
+ * bytes a lane copies.  H200, kernel_bench, % of the read bandwidth,
+ * per slice -> per chunk: '%special%requests%' 70.9-71.6 -> 72.2-72.8,
+ * '%s_ecial%r_quests%' 69.3-70.1 -> 70.9-72.4, ILIKE libc 62.1-63.2 ->
+ * 64.2-65.2, '%e_e%' 54.8-55.6 -> 55.7-56.4, two literals 60.2-61.1 ->
+ * 61.7-62.7, 40 literals 41.5-42.1 -> 43.5-44.0, '~ furiously' 62.1-63.1
+ * -> 63.9-64.8, the wide table 57.1-58.0 -> 59.8-61.0; but 200 literals
+ * 38.6-39.1 -> 37.8-37.9, their 1024-thread shape spilling 4 bytes where
+ * it spilled none.  Keeping only a base, a step and a count (five
+ * registers, not thirteen) spilled none there, lost less (38.3-38.4) and
+ * gained less elsewhere (the wide table 58.7-59.0)
+ * (test/bench/results/h200-kernels/2026-11-27-h200-stage-copies).
  */
-__device__ __forceinline__ void
-gl_stage_fetch(uint4 *warp_stage, uint32_t which, const uint8_t *data, uint64_t warp_first,
-			   uint32_t stride, uint64_t nchunks, uint32_t t)
+typedef struct GlStageCopies
 {
-	uint4	   *buffer = warp_stage + which * (GL_SLICE_BUFFER_BYTES / 16);
+	const uint8_t *from[4];		/* piece j of slice 0 */
+	uint32_t	bytes[4];		/* 16, or 0 past nchunks */
+	uint32_t	to;				/* piece 0's shared address in buffer 0 */
+} GlStageCopies;
+
+__device__ __forceinline__ GlStageCopies
+gl_stage_copies(uint4 *warp_stage, const uint8_t *data, uint64_t warp_first, uint32_t stride,
+				uint64_t nchunks)
+{
+	uint32_t	lane = threadIdx.x % 32;
+	GlStageCopies c;
 
 #pragma unroll
 	for (int j = 0; j < 4; j++)
 	{
-		uint32_t	p = j * 32 + threadIdx.x % 32;
-		uint64_t	chunk = warp_first + (p / 4) * stride;
+		uint64_t	chunk = warp_first + (uint64_t) (j * 8 + lane / 4) * stride;
 		bool		inside = chunk < nchunks;
-		const uint8_t *from = inside ?
-			data + chunk * GL_DEV_CHUNK_BYTES + t * GL_SLICE_BYTES + (p % 4) * 16 : data;
-		uint32_t	to = (uint32_t) __cvta_generic_to_shared(buffer + gl_stage_slot(p / 4, p % 4));
 
-		/* a source size of 0 fills the piece with zeros */
-		asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;"
-					 :: "r"(to), "l"(from), "r"(inside ? 16 : 0) : "memory");
+		c.from[j] = inside ? data + chunk * GL_DEV_CHUNK_BYTES + (lane % 4) * 16 : data;
+		c.bytes[j] = inside ? 16 : 0;
 	}
+	c.to = (uint32_t) __cvta_generic_to_shared(warp_stage + gl_stage_slot(lane / 4, lane % 4));
+	return c;
+}
+
+/* Start copying slice t of the chunks into buffer `which`, as one cp.async group. */
+__device__ __forceinline__ void
+gl_stage_fetch(const GlStageCopies &c, uint32_t which, uint32_t t)
+{
+#pragma unroll
+	for (int j = 0; j < 4; j++)
+		asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;"
+					 :: "r"(c.to + which * GL_SLICE_BUFFER_BYTES + j * 32 * 16),
+					 "l"(c.from[j] + t * GL_SLICE_BYTES), "r"(c.bytes[j]) : "memory");
 	asm volatile("cp.async.commit_group;" ::: "memory");
 }
 
