@@ -41,7 +41,7 @@ count_byte_pairs(const GlColumn *col)
 	GlBytePairs *pairs = (GlBytePairs *) calloc(1, sizeof(GlBytePairs));
 	uint64_t	stride = col->nrows / PAIR_SAMPLE_ROWS + 1;
 	uint64_t	sampled = col->nrows / stride + 1;
-	uint64_t	mean_row = col->nrows > 0 ? col->offsets[col->nrows] / col->nrows + 1 : 1;
+	uint64_t	mean_row = col->nrows > 0 ? gl_column_offset(col, col->nrows) / col->nrows + 1 : 1;
 	/* every text_every-th sampled row to the text, so that it spans the column */
 	uint64_t	text_every = sampled / (GL_TEXT_SAMPLE_BYTES / mean_row + 1) + 1;
 
@@ -348,7 +348,7 @@ append_rows(GlDeviceColumn *part, const GlColumn *col, uint64_t from, uint64_t t
 	if (!gl_cuda_ok(cudaSetDevice(part->device), "cudaSetDevice", errbuf, errlen))
 		return false;
 
-	add_raw = col->offsets[to] - col->offsets[from];
+	add_raw = gl_column_offset(col, to) - gl_column_offset(col, from);
 	add_bytes = add_raw + (to - from);
 	new_nbytes = part->nbytes + add_bytes;
 	new_nchunks = round_up(new_nbytes, GL_DEV_CHUNK_BYTES) / GL_DEV_CHUNK_BYTES;
@@ -445,7 +445,7 @@ gl_cuda_append(GlDeviceColumn *dcol, const GlColumn *col, uint64_t first_row,
 static uint64_t
 part_start(const GlColumn *col, int k, int nparts)
 {
-	uint64_t	total = col->offsets[col->nrows] + col->nrows;
+	uint64_t	total = gl_column_offset(col, col->nrows) + col->nrows;
 	uint64_t	target = total / nparts * k;
 	uint64_t	lo = 0,
 				hi = col->nrows;
@@ -456,7 +456,7 @@ part_start(const GlColumn *col, int k, int nparts)
 	{
 		uint64_t	mid = lo + (hi - lo) / 2;
 
-		if (col->offsets[mid] + mid < target)
+		if (gl_column_offset(col, mid) + mid < target)
 			lo = mid + 1;
 		else
 			hi = mid;

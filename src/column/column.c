@@ -24,16 +24,25 @@
 
 #define LARGE_ARRAY_ELEMENTS	(UINT64_C(1) << 24)
 
+/* The capacity an array of capacity elements grows to, to hold needed. */
+static uint64_t
+grown_capacity(uint64_t capacity, uint64_t needed)
+{
+	uint64_t	newcap = capacity ? capacity : 1024;
+
+	while (newcap < needed)
+		newcap += newcap < LARGE_ARRAY_ELEMENTS ? newcap : newcap / 4;
+	return newcap;
+}
+
 static bool
 grow(void **array, uint64_t *capacity, uint64_t needed, size_t elem_size)
 {
-	uint64_t	newcap = *capacity ? *capacity : 1024;
+	uint64_t	newcap = grown_capacity(*capacity, needed);
 	void	   *p;
 
 	if (needed <= *capacity)
 		return true;
-	while (newcap < needed)
-		newcap += newcap < LARGE_ARRAY_ELEMENTS ? newcap : newcap / 4;
 	p = realloc(*array, newcap * elem_size);
 	if (p == NULL)
 		return false;
@@ -58,16 +67,14 @@ static bool
 reserve_rows(GlColumn *col, uint64_t rows)
 {
 	uint64_t	cap = col->capacity_rows;
-	uint64_t	cap_offsets = cap + 1;
 	uint64_t	old_words = gl_bitmap_words(cap);
 
 	if (rows <= cap)
 		return true;
-	if (!grow((void **) &col->offsets, &cap_offsets, rows + 1, sizeof(uint64_t)))
-		return false;
-	/* the TIDs and bitmaps follow the capacity chosen for offsets */
-	cap = cap_offsets - 1;
-	if (!gl_row_tids_resize(&col->tids, cap) ||
+	/* an offset a row and the values' end */
+	cap = grown_capacity(cap + 1, rows + 1) - 1;
+	if (!gl_row_offsets_resize(&col->offsets, cap + 1) ||
+		!gl_row_tids_resize(&col->tids, cap) ||
 		!grow_bitmap(&col->nulls, old_words, gl_bitmap_words(cap)) ||
 		!grow_bitmap(&col->superseded, old_words, gl_bitmap_words(cap)) ||
 		!grow_bitmap(&col->known_live, old_words, gl_bitmap_words(cap)))
@@ -188,7 +195,7 @@ gl_column_init(GlColumn *col, uint64_t rows_hint, uint64_t bytes_hint)
 	if (!grow((void **) &col->data, &col->capacity_bytes,
 			  bytes_hint > 0 ? bytes_hint : 65536, 1))
 		return false;
-	col->offsets[0] = 0;
+	gl_row_offsets_set(&col->offsets, 0, 0);
 	return true;
 }
 
@@ -206,6 +213,7 @@ gl_column_append(GlColumn *col, GlTid tid, const char *value, uint32_t len,
 	if (!reserve_rows(col, row + 1))
 		return false;
 	if (!grow((void **) &col->data, &col->capacity_bytes, col->nbytes + len, 1) ||
+		!gl_row_offsets_reserve(&col->offsets, row + 1, col->nbytes + len) ||
 		!gl_row_tids_reserve(&col->tids, row, tid))
 		return false;
 
@@ -231,7 +239,7 @@ gl_column_append(GlColumn *col, GlTid tid, const char *value, uint32_t len,
 		memcpy(col->data + col->nbytes, value, len);
 	col->nbytes += len;
 	gl_row_tids_set(&col->tids, row, tid);
-	col->offsets[row + 1] = col->nbytes;
+	gl_row_offsets_set(&col->offsets, row + 1, col->nbytes);
 	if (flags & GL_ROW_IS_NULL)
 		set_bit(col->nulls, row);
 	if (flags & GL_ROW_KNOWN_LIVE)
@@ -268,8 +276,7 @@ gl_column_trim(GlColumn *col)
 	if (rows >= col->capacity_rows)
 		return;
 	(void) gl_row_tids_resize(&col->tids, rows);
-	if ((p = realloc(col->offsets, (rows + 1) * sizeof(uint64_t))) != NULL)
-		col->offsets = p;
+	(void) gl_row_offsets_resize(&col->offsets, rows + 1);
 	if ((p = realloc(col->nulls, gl_bitmap_words(rows) * sizeof(uint64_t))) != NULL)
 		col->nulls = p;
 	if ((p = realloc(col->superseded, gl_bitmap_words(rows) * sizeof(uint64_t))) != NULL)
@@ -315,7 +322,7 @@ gl_column_index_pages(GlColumn *col)
 void
 gl_column_free(GlColumn *col)
 {
-	free(col->offsets);
+	gl_row_offsets_free(&col->offsets);
 	free(col->nulls);
 	free(col->superseded);
 	free(col->known_live);
@@ -332,7 +339,7 @@ size_t
 gl_column_host_bytes(const GlColumn *col)
 {
 	return col->capacity_bytes +
-		col->capacity_rows * sizeof(uint64_t) +
+		gl_row_offsets_bytes(&col->offsets) +
 		gl_row_tids_bytes(&col->tids, col->capacity_rows) +
 		3 * gl_bitmap_words(col->capacity_rows) * sizeof(uint64_t) +
 		col->later_rows.capacity * (sizeof(GlTid) + sizeof(uint64_t)) +

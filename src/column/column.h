@@ -6,12 +6,13 @@
  *	  CUDA engine alike).
  *
  * The host copy is kept contiguous: all values concatenated in row order,
- * an offsets array, a NULL bitmap and the heap TID of every row (in about
- * three bytes a row: row_tids.h).  That is the form the CPU engine scans
- * fastest (memchr/memmem-style word scanning) and the form the loader can
- * append to at a gigabyte a second.  The device copy
- * is built from it at upload time in whatever layout the CUDA engine found
- * fastest (see cuda/); it never needs to come back to the host.
+ * where each starts (in about four bytes a row: row_offsets.h), a NULL
+ * bitmap and the heap TID of every row (in about three: row_tids.h).
+ * That is the form the CPU engine scans fastest (memchr/memmem-style word
+ * scanning) and the form the loader can append to at a gigabyte a second.
+ * The device copy is built from it at upload time in whatever layout the
+ * CUDA engine found fastest (see cuda/); it never needs to come back to the
+ * host.
  *
  * Rows are appended in heap TID order by the loader; rows added later from
  * the delta log are appended after them, in commit-arbitrary order, so a row
@@ -49,6 +50,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "column/row_offsets.h"
 #include "column/row_tids.h"
 
 /*
@@ -85,8 +87,8 @@ typedef struct GlColumn
 	uint64_t	nbytes;			/* bytes used in data */
 	uint64_t	capacity_rows;
 	uint64_t	capacity_bytes;
-	uint64_t   *offsets;		/* nrows + 1 entries: row r is
-								 * data[offsets[r] .. offsets[r+1]) */
+	GlRowOffsets offsets;		/* nrows + 1 entries: row r is data[entry r
+								 * .. entry r + 1) (gl_column_offset()) */
 	uint64_t   *nulls;			/* bitmap, bit r set = row r is NULL */
 	uint64_t   *superseded;		/* bitmap: a later row holds the same TID */
 	uint64_t   *known_live;		/* bitmap: still in the heap (see above) */
@@ -154,11 +156,20 @@ gl_column_tid(const GlColumn *col, uint64_t row)
 	return gl_row_tid(&col->tids, row);
 }
 
+/* Where row's value starts in data; entry nrows is the values' end. */
+static inline uint64_t
+gl_column_offset(const GlColumn *col, uint64_t entry)
+{
+	return gl_row_offset(&col->offsets, entry);
+}
+
 static inline const char *
 gl_column_value(const GlColumn *col, uint64_t row, uint32_t *len)
 {
-	*len = (uint32_t) (col->offsets[row + 1] - col->offsets[row]);
-	return col->data + col->offsets[row];
+	uint64_t	start = gl_column_offset(col, row);
+
+	*len = (uint32_t) (gl_column_offset(col, row + 1) - start);
+	return col->data + start;
 }
 
 /* column.c: plain malloc-based; all return false on out-of-memory. */

@@ -63,7 +63,7 @@ value_bytes(const GlColumn *col, const uint64_t *rows, uint32_t n)
 	uint64_t	bytes = 0;
 
 	for (uint32_t i = 0; i < n; i++)
-		bytes += col->offsets[rows[i] + 1] - col->offsets[rows[i]];
+		bytes += gl_column_offset(col, rows[i] + 1) - gl_column_offset(col, rows[i]);
 	return bytes;
 }
 
@@ -165,7 +165,8 @@ gl_sample_image_view(const GlSampleImage *image, size_t size, bool lead_only,
 	memset(view, 0, sizeof(GlColumn));
 	view->nrows = lead_only ? image->lead_rows : image->nrows;
 	view->nbytes = offsets[view->nrows];
-	view->offsets = (uint64_t *) offsets;
+	view->offsets.whole = (uint64_t *) offsets;
+	view->offsets.capacity = image->nrows + 1;
 	view->nulls = (uint64_t *) (offsets + image->nrows + 1);
 	view->data = (char *) (view->nulls + gl_bitmap_words(image->nrows));
 	return true;

@@ -179,8 +179,9 @@ static void
 match_rows_skimming(const CpuPlan *plan, const GlColumn *col, uint64_t *result,
 					uint64_t first, uint64_t last)
 {
-	const char *base = col->data + col->offsets[first];
-	uint64_t	len = col->offsets[last] - col->offsets[first];
+	uint64_t	first_offset = gl_column_offset(col, first);
+	const char *base = col->data + first_offset;
+	uint64_t	len = gl_column_offset(col, last) - first_offset;
 	uint64_t	from = 0;
 	uint64_t	row = first;
 	int			skim = gl_cpu_like_pick_skim(&plan->like, base, len);
@@ -194,9 +195,9 @@ match_rows_skimming(const CpuPlan *plan, const GlColumn *col, uint64_t *result,
 
 		if (!find_hit(plan, skim, base, from, len, &start, &end))
 			break;
-		while (col->offsets[row + 1] - col->offsets[first] <= start)
+		while (gl_column_offset(col, row + 1) - first_offset <= start)
 			row++;
-		value_end = col->offsets[row + 1] - col->offsets[first];
+		value_end = gl_column_offset(col, row + 1) - first_offset;
 		if (end > value_end)
 		{
 			from = start + 1;	/* across a row boundary: not a hit */
@@ -225,7 +226,7 @@ match_words(const CpuPlan *plan, const GlColumn *col, uint64_t *result,
 
 	/* one string of the chunk's rows, within what the skim can index */
 	if (plan->skims &&
-		col->offsets[last_row] - col->offsets[first * 64] < UINT32_MAX / 2)
+		gl_column_offset(col, last_row) - gl_column_offset(col, first * 64) < UINT32_MAX / 2)
 	{
 		match_rows_skimming(plan, col, result, first * 64, last_row);
 		return;

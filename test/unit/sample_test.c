@@ -87,7 +87,7 @@ test_image(uint64_t nrows, uint32_t max_rows, uint32_t lead_rows, size_t max_byt
 		for (uint64_t i = 0; i < n && ok; i += every)
 			ok = same_row(&whole, j++, &col, live[i * step]);
 		tap_ok(ok && lead.nrows == j && lead.nrows <= lead_rows &&
-			   lead.offsets == whole.offsets,
+			   lead.offsets.whole == whole.offsets.whole,
 			   "the %llu lead rows are every %llu-th sampled row, first",
 			   (unsigned long long) lead.nrows, (unsigned long long) every);
 		for (uint64_t i = 0; i < n && ok; i++)
