@@ -313,3 +313,29 @@ gl_cpu_match_column(const GlProgram *prog, const GlColumn *col,
 	plan_release(&plan);
 	return true;
 }
+
+/*
+ * At most one lead row in a thousand may have the literal (four of a
+ * sample's 4 096) for it to count as rare: the GPU's rows kernel then runs
+ * on about one chunk in two hundred, where streaming the whole column
+ * through the automaton costs more than the sieve and those rows together.
+ */
+bool
+gl_cpu_prefilter_rare(const GlProgram *prog, const GlColumn *lead)
+{
+	uint64_t   *matched;
+	uint64_t	found = 0;
+	bool		matches;
+
+	if (prog->kind != GL_PROG_DFA || prog->u.dfa.prefilter_off == 0)
+		return false;
+	matched = malloc((gl_bitmap_words(lead->nrows) + 1) * sizeof(uint64_t));
+	if (matched == NULL)
+		return false;
+	matches = gl_cpu_match_column(gl_program_section(prog, prog->u.dfa.prefilter_off), lead,
+								  matched, 1);
+	for (uint64_t w = 0; matches && w < gl_bitmap_words(lead->nrows); w++)
+		found += __builtin_popcountll(matched[w] & gl_bitmap_word_mask(lead->nrows, w));
+	free(matched);
+	return matches && found * 1000 <= lead->nrows;
+}

@@ -32,4 +32,12 @@ extern bool gl_cpu_match_value(const GlProgram *prog, const char *s, uint32_t le
 extern bool gl_cpu_match_column(const GlProgram *prog, const GlColumn *col,
 								uint64_t *result, int nthreads);
 
+/*
+ * Whether a regex's prefilter literal (a DFA program's prefilter section)
+ * is rare in these rows -- the lead rows of a column's sample, drawn at
+ * random -- so that the GPU should sieve for it first.  False for other
+ * programs, and when the match cannot run.
+ */
+extern bool gl_cpu_prefilter_rare(const GlProgram *prog, const GlColumn *lead);
+
 #endif							/* GPULIKE_CPU_ENGINE_H */

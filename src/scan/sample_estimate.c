@@ -426,32 +426,13 @@ gl_sample_selectivity(RelOptInfo *rel, Relation relation, List *offloaded,
 	return done;
 }
 
-/*
- * Of the sample's LEAD_ROWS lead rows, at most this many may have a
- * regex's prefilter literal for it to count as rare (0.1%): the GPU's rows
- * kernel then runs on about one chunk in two hundred, where streaming the
- * whole column through the automaton costs more than the sieve and those
- * rows together.
- */
-#define RARE_PREFILTER_ROWS 4
-
 bool
 gl_sample_prefilter_rare(Relation relation, AttrNumber attnum, const GlProgram *prog)
 {
 	HeldSample *sample;
-	const GlProgram *prefilter;
-	uint64	   *matched;
-	uint64		found;
 
 	if (prog->kind != GL_PROG_DFA || prog->u.dfa.prefilter_off == 0)
 		return false;
 	sample = column_sample(relation, attnum, false);
-	if (sample == NULL)
-		return false;
-	prefilter = gl_program_section(prog, prog->u.dfa.prefilter_off);
-	matched = palloc(gl_bitmap_words(sample->lead.nrows) * sizeof(uint64));
-	found = gl_cpu_match_column(prefilter, &sample->lead, matched, 1) ?
-		count_rows(matched, sample->lead.nrows) : UINT64_MAX;
-	pfree(matched);
-	return found <= RARE_PREFILTER_ROWS;
+	return sample != NULL && gl_cpu_prefilter_rare(prog, &sample->lead);
 }

@@ -279,14 +279,32 @@ plan_of(const GlProgram *prog, bool sieve_first)
 	return plan;
 }
 
+/*
+ * Whether the backend would have the sieve go first for prog on col: its
+ * rule (gl_cpu_prefilter_rare()) on the column's first 4 096 rows, as many
+ * as a sample's lead rows (the generators draw every row alike).  Forcing
+ * the sieve on the adversarial text, where 'aaaaaaab' is in 1% of the rows
+ * and the backend streams the regex, measured a plan no query runs: x2.3
+ * (H200) against the average text.
+ */
+static bool
+backend_sieves_first(const GlProgram *prog, const GlColumn *col)
+{
+	GlColumn	lead = *col;
+
+	lead.nrows = std::min<uint64_t>(col->nrows, 4096);
+	return gl_cpu_prefilter_rare(prog, &lead);
+}
+
 static Result
 time_program(GlDeviceColumn *dcol, const GlColumn *col, const GlProgram *prog,
-			 const char *cls, const char *what, double read_gbps, bool sieve_first = false)
+			 const char *cls, const char *what, double read_gbps)
 {
 	std::vector<uint64_t> gpu(gl_bitmap_words(col->nrows)), cpu(gpu.size());
 	std::vector<double> times;
 	char		err[256];
 	Result		r;
+	bool		sieve_first = backend_sieves_first(prog, col);
 
 	for (int i = 0; i < 6; i++)
 	{
@@ -528,7 +546,6 @@ main(int argc, char **argv)
 		const char *what;
 		GlProgram  *prog;
 		GlProgram  *adv_prog;
-		bool		sieve_first;	/* as the backend asks for a rare prefilter */
 	}			cases[] = {
 		{"literal short", "LIKE '%final%'", like("%final%", false), like("%aaaab%", false)},
 		{"literal rare", "LIKE '%zebra%' (in no row)", like("%zebra%", false),
@@ -564,7 +581,7 @@ main(int argc, char **argv)
 		dfa_chain(std::vector<std::string>(21, "aaaaaab"))},
 		{"DFA sieved", "~ 'Tiresias sleep' (sieve first)",
 			dfa_chain({"Tiresias sleep"}, "Tiresias sleep"),
-		dfa_chain({"aaaaaaab"}, "aaaaaaab"), true},
+		dfa_chain({"aaaaaaab"}, "aaaaaaab")},
 		{"literal pair", "LIKE '%Tiresias sleep%'", like("%Tiresias sleep%", false),
 		like("%aaaaaaab%", false)},
 	};
@@ -574,11 +591,11 @@ main(int argc, char **argv)
 	{
 		for (auto &c : cases)
 			if (listed_class(only_class, c.cls))
-				time_program(dcol, &col, c.prog, c.cls, c.what, read_gbps, c.sieve_first);
+				time_program(dcol, &col, c.prog, c.cls, c.what, read_gbps);
 		return 0;
 	}
 	for (auto &c : cases)
-		avg.push_back(time_program(dcol, &col, c.prog, c.cls, c.what, read_gbps, c.sieve_first));
+		avg.push_back(time_program(dcol, &col, c.prog, c.cls, c.what, read_gbps));
 	if (large)
 		return 0;
 
@@ -586,7 +603,7 @@ main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 	{
 		Result		r = time_program(dadv, &adv, cases[i].adv_prog, cases[i].cls, cases[i].what,
-									 read_gbps, cases[i].sieve_first);
+									 read_gbps);
 
 		printf("%-14s %-34s %-17s slowdown x%.2f\n", "", "", "", avg[i].gbps / r.gbps);
 	}

@@ -7,7 +7,8 @@
  *	  and row counts that do not fill the last bitmap word or chunk.  A
  *	  regex's automaton with a prefilter is skimmed for the prefilter's
  *	  literal in the column, and stepped alone for one value: the two
- *	  must agree too.
+ *	  must agree too.  And gl_cpu_prefilter_rare()'s line, four lead rows
+ *	  in 4 096.
  *
  *-------------------------------------------------------------------------
  */
@@ -131,6 +132,45 @@ build_si_q(bool bare)
 	prog = gl_build_dfa(&spec);
 	free((void *) spec.prefilter);
 	return prog;
+}
+
+/*
+ * gl_cpu_prefilter_rare(): 4 096 lead rows, the last `with` of them
+ * holding "si": rare up to four, one in a thousand; never for a regex
+ * without a prefilter or a LIKE program.
+ */
+static void
+check_prefilter_rare(void)
+{
+	static const uint64_t withs[] = {0, 1, 4, 5, 4096};
+	GlProgram  *prog = build_si_q(false);
+	GlProgram  *bare = build_si_q(true);
+	const char *error;
+	GlProgram  *like = gl_build_like("%si%", 4, true, NULL, NULL, &error);
+
+	for (size_t i = 0; i < sizeof(withs) / sizeof(withs[0]); i++)
+	{
+		GlColumn	col;
+
+		gl_column_init(&col, 4096, 4096 * 8);
+		for (uint64_t r = 0; r < 4096; r++)
+		{
+			const char *value = r >= 4096 - withs[i] ? "a sip" : "a tip";
+
+			gl_column_append(&col, gl_tid_make((uint32_t) (r / 100), (uint16_t) (r % 100 + 1)),
+							 value, 5, 0);
+		}
+		tap_ok(gl_cpu_prefilter_rare(prog, &col) == (withs[i] <= 4),
+			   "the prefilter '%%si%%' in %llu of 4096 lead rows: %s",
+			   (unsigned long long) withs[i], withs[i] <= 4 ? "rare" : "not rare");
+		if (withs[i] == 0)
+			tap_ok(!gl_cpu_prefilter_rare(bare, &col) && !gl_cpu_prefilter_rare(like, &col),
+				   "no prefilter, no rarity: a regex without one, a LIKE program");
+		gl_column_free(&col);
+	}
+	free(prog);
+	free(bare);
+	free(like);
 }
 
 /*
@@ -279,5 +319,6 @@ main(void)
 		gl_column_free(&col);
 	}
 	check_skim_choices();
+	check_prefilter_rare();
 	return tap_done();
 }
