@@ -8,24 +8,13 @@
  */
 #include <stdlib.h>
 
+#include "column/resize_array.h"
 #include "column/row_offsets.h"
 
 static uint64_t
 blocks_of(uint64_t entries)
 {
 	return (entries + GL_ROW_OFFSET_BLOCK - 1) / GL_ROW_OFFSET_BLOCK;
-}
-
-/* realloc *array to n elements of size (at least one); false leaves it. */
-static bool
-resize_array(void **array, uint64_t n, size_t size)
-{
-	void	   *p = realloc(*array, (n > 0 ? n : 1) * size);
-
-	if (p == NULL)
-		return false;
-	*array = p;
-	return true;
 }
 
 bool
@@ -35,10 +24,10 @@ gl_row_offsets_resize(GlRowOffsets *o, uint64_t capacity)
 
 	/* each array is left valid for the entries set so far if a later one fails */
 	if (o->whole != NULL)
-		done = resize_array((void **) &o->whole, capacity, sizeof(uint64_t));
+		done = gl_resize_array((void **) &o->whole, capacity, sizeof(uint64_t));
 	else
-		done = resize_array((void **) &o->distance, capacity, sizeof(uint32_t)) &&
-			resize_array((void **) &o->block_first, blocks_of(capacity), sizeof(uint64_t));
+		done = gl_resize_array((void **) &o->distance, capacity, sizeof(uint32_t)) &&
+			gl_resize_array((void **) &o->block_first, blocks_of(capacity), sizeof(uint64_t));
 	if (done)
 		o->capacity = capacity;
 	return done;

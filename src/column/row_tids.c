@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "column/resize_array.h"
 #include "column/row_tids.h"
 
 static uint64_t
@@ -17,26 +18,14 @@ groups_of(uint64_t rows)
 	return (rows + GL_ROW_TID_GROUP - 1) / GL_ROW_TID_GROUP;
 }
 
-/* realloc *array to n elements of size (at least one); false leaves it. */
-static bool
-resize_array(void **array, uint64_t n, size_t size)
-{
-	void	   *p = realloc(*array, (n > 0 ? n : 1) * size);
-
-	if (p == NULL)
-		return false;
-	*array = p;
-	return true;
-}
-
 bool
 gl_row_tids_resize(GlRowTids *t, uint64_t capacity)
 {
 	/* each array is left valid for the rows set so far if a later one fails */
-	return resize_array((void **) &t->distance, capacity, sizeof(uint8_t)) &&
-		resize_array((void **) &t->line, capacity, sizeof(uint16_t)) &&
-		resize_array((void **) &t->group_first, groups_of(capacity), sizeof(GlTid)) &&
-		resize_array((void **) &t->group_wide, groups_of(capacity), sizeof(uint32_t));
+	return gl_resize_array((void **) &t->distance, capacity, sizeof(uint8_t)) &&
+		gl_resize_array((void **) &t->line, capacity, sizeof(uint16_t)) &&
+		gl_resize_array((void **) &t->group_first, groups_of(capacity), sizeof(GlTid)) &&
+		gl_resize_array((void **) &t->group_wide, groups_of(capacity), sizeof(uint32_t));
 }
 
 /* Whether tid's row, not its group's first, can be kept by distance from first. */
@@ -70,7 +59,7 @@ gl_row_tids_reserve(GlRowTids *t, uint64_t row, GlTid tid)
 	if (!widens_group(t, row, tid) || t->nwide < cap)
 		return true;
 	cap = cap < 16 ? 16 : cap + cap / 2;
-	if (!resize_array((void **) &t->wide_tids, cap * GL_ROW_TID_GROUP, sizeof(GlTid)))
+	if (!gl_resize_array((void **) &t->wide_tids, cap * GL_ROW_TID_GROUP, sizeof(GlTid)))
 		return false;
 	t->capacity_wide = cap;
 	return true;
@@ -158,7 +147,7 @@ gl_row_tids_trim(GlRowTids *t)
 		t->capacity_wide = 0;
 	}
 	else if (t->nwide < t->capacity_wide &&
-			 resize_array((void **) &t->wide_tids, t->nwide * GL_ROW_TID_GROUP, sizeof(GlTid)))
+			 gl_resize_array((void **) &t->wide_tids, t->nwide * GL_ROW_TID_GROUP, sizeof(GlTid)))
 		t->capacity_wide = t->nwide;
 }
 
