@@ -213,7 +213,8 @@ gl_column_append(GlColumn *col, GlTid tid, const char *value, uint32_t len,
 	if (!reserve_rows(col, row + 1))
 		return false;
 	if (!grow((void **) &col->data, &col->capacity_bytes, col->nbytes + len, 1) ||
-		!gl_row_offsets_reserve(&col->offsets, row + 1, col->nbytes + len) ||
+		!gl_row_offsets_reserve(&col->offsets, row + 1, col->nbytes + len,
+								col->capacity_rows + 1) ||
 		!gl_row_tids_reserve(&col->tids, row, tid))
 		return false;
 
@@ -339,7 +340,7 @@ size_t
 gl_column_host_bytes(const GlColumn *col)
 {
 	return col->capacity_bytes +
-		gl_row_offsets_bytes(&col->offsets) +
+		gl_row_offsets_bytes(&col->offsets, col->capacity_rows + 1) +
 		gl_row_tids_bytes(&col->tids, col->capacity_rows) +
 		3 * gl_bitmap_words(col->capacity_rows) * sizeof(uint64_t) +
 		col->later_rows.capacity * (sizeof(GlTid) + sizeof(uint64_t)) +

@@ -20,17 +20,11 @@ blocks_of(uint64_t entries)
 bool
 gl_row_offsets_resize(GlRowOffsets *o, uint64_t capacity)
 {
-	bool		done;
-
 	/* each array is left valid for the entries set so far if a later one fails */
 	if (o->whole != NULL)
-		done = gl_resize_array((void **) &o->whole, capacity, sizeof(uint64_t));
-	else
-		done = gl_resize_array((void **) &o->distance, capacity, sizeof(uint32_t)) &&
-			gl_resize_array((void **) &o->block_first, blocks_of(capacity), sizeof(uint64_t));
-	if (done)
-		o->capacity = capacity;
-	return done;
+		return gl_resize_array((void **) &o->whole, capacity, sizeof(uint64_t));
+	return gl_resize_array((void **) &o->distance, capacity, sizeof(uint32_t)) &&
+		gl_resize_array((void **) &o->block_first, blocks_of(capacity), sizeof(uint64_t));
 }
 
 /* Whether entry's offset is kept as its distance from its block's first. */
@@ -43,13 +37,13 @@ fits_block(const GlRowOffsets *o, uint64_t entry, uint64_t offset)
 }
 
 bool
-gl_row_offsets_reserve(GlRowOffsets *o, uint64_t entry, uint64_t offset)
+gl_row_offsets_reserve(GlRowOffsets *o, uint64_t entry, uint64_t offset, uint64_t capacity)
 {
 	uint64_t   *whole;
 
 	if (o->whole != NULL || fits_block(o, entry, offset))
 		return true;
-	whole = malloc((o->capacity > 0 ? o->capacity : 1) * sizeof(uint64_t));
+	whole = malloc((capacity > 0 ? capacity : 1) * sizeof(uint64_t));
 	if (whole == NULL)
 		return false;
 	for (uint64_t e = 0; e < entry; e++)
@@ -78,11 +72,11 @@ gl_row_offsets_set(GlRowOffsets *o, uint64_t entry, uint64_t offset)
 }
 
 size_t
-gl_row_offsets_bytes(const GlRowOffsets *o)
+gl_row_offsets_bytes(const GlRowOffsets *o, uint64_t capacity)
 {
 	if (o->whole != NULL)
-		return o->capacity * sizeof(uint64_t);
-	return o->capacity * sizeof(uint32_t) + blocks_of(o->capacity) * sizeof(uint64_t);
+		return capacity * sizeof(uint64_t);
+	return capacity * sizeof(uint32_t) + blocks_of(capacity) * sizeof(uint64_t);
 }
 
 void
@@ -94,5 +88,4 @@ gl_row_offsets_free(GlRowOffsets *o)
 	o->block_first = NULL;
 	o->distance = NULL;
 	o->whole = NULL;
-	o->capacity = 0;
 }

@@ -35,7 +35,6 @@ typedef struct GlRowOffsets
 	uint64_t   *whole;			/* every offset, where some block's distances
 								 * do not fit (block_first and distance are
 								 * NULL then) */
-	uint64_t	capacity;		/* entries there is room for */
 } GlRowOffsets;
 
 /* Offset entry (one already set). */
@@ -55,10 +54,11 @@ extern bool gl_row_offsets_resize(GlRowOffsets *o, uint64_t capacity);
 
 /*
  * Make sure that setting entry to offset cannot fail: where its distance
- * does not fit, every offset is made whole now.  False on out-of-memory,
- * o unchanged.
+ * does not fit, every offset is made whole now, with room for capacity
+ * entries (o's).  False on out-of-memory, o unchanged.
  */
-extern bool gl_row_offsets_reserve(GlRowOffsets *o, uint64_t entry, uint64_t offset);
+extern bool gl_row_offsets_reserve(GlRowOffsets *o, uint64_t entry, uint64_t offset,
+								   uint64_t capacity);
 
 /*
  * Set entry's offset: entries in increasing order from 0, each once, after
@@ -66,8 +66,8 @@ extern bool gl_row_offsets_reserve(GlRowOffsets *o, uint64_t entry, uint64_t off
  */
 extern void gl_row_offsets_set(GlRowOffsets *o, uint64_t entry, uint64_t offset);
 
-/* Bytes held. */
-extern size_t gl_row_offsets_bytes(const GlRowOffsets *o);
+/* Bytes held for capacity entries. */
+extern size_t gl_row_offsets_bytes(const GlRowOffsets *o, uint64_t capacity);
 
 extern void gl_row_offsets_free(GlRowOffsets *o);
 

@@ -166,7 +166,6 @@ gl_sample_image_view(const GlSampleImage *image, size_t size, bool lead_only,
 	view->nrows = lead_only ? image->lead_rows : image->nrows;
 	view->nbytes = offsets[view->nrows];
 	view->offsets.whole = (uint64_t *) offsets;
-	view->offsets.capacity = image->nrows + 1;
 	view->nulls = (uint64_t *) (offsets + image->nrows + 1);
 	view->data = (char *) (view->nulls + gl_bitmap_words(image->nrows));
 	return true;
