@@ -38,11 +38,12 @@ grown_capacity(uint64_t capacity, uint64_t needed)
 static bool
 grow(void **array, uint64_t *capacity, uint64_t needed, size_t elem_size)
 {
-	uint64_t	newcap = grown_capacity(*capacity, needed);
+	uint64_t	newcap;
 	void	   *p;
 
 	if (needed <= *capacity)
 		return true;
+	newcap = grown_capacity(*capacity, needed);
 	p = realloc(*array, newcap * elem_size);
 	if (p == NULL)
 		return false;
