@@ -1,5 +1,5 @@
 #!/bin/bash
-# Prepared for the next session's first call (H200), not run yet: main
+# Call 1 (H200): main
 # against window-asm.patch (the windowed table's load as one PTX
 # multiply-add and shared load, the table's base and the column added
 # off the state's chain; ptxas: the 1024-thread shape spills none, as
@@ -7,7 +7,7 @@
 # IMAD.IADD count: 498 in main, 48 in ef8f80e), then kernel_test of each
 # and the whole kernel_bench, two rounds.  Here first:
 #   test/kernels/compare-revs studies .carry/s18a \
-#       test/bench/results/h200-kernels/2026-11-27-h200-stage-copies/window-asm.patch
+#       test/bench/results/h200-kernels/2026-11-28-window-asm/window-asm.patch
 # then run this with carry [".carry/s18a.txz"].
 set -o pipefail
 cd "$(dirname "$0")/../../../../.."
