@@ -22,14 +22,41 @@ COMMENT ON FUNCTION gpulike.cache(regclass, name) IS
 
 -- ==== a cached partitioned table is registered too, so that the
 -- ==== partitions it gets later are cached: caches lists it as
--- ==== 'partitioned' (its partitions have rows of their own)
+-- ==== 'partitioned' (its partitions have rows of their own); and a
+-- ==== column's values may be kept in a file (gpulike.values_directory):
+-- ==== file_bytes, beside host_bytes, which no longer counts them
+
+DROP VIEW gpulike.caches;
+DROP FUNCTION gpulike.cache_slots();
+CREATE FUNCTION gpulike.cache_slots(
+	OUT relid oid,
+	OUT attnum smallint,
+	OUT state text,
+	OUT rows bigint,
+	OUT host_bytes bigint,
+	OUT device_bytes bigint,
+	OUT device text,
+	OUT pending_deltas bigint,
+	OUT queries_served bigint,
+	OUT gpus integer[],
+	OUT gpu_bytes bigint[],
+	OUT progress integer,
+	OUT stale_reason text,
+	OUT file_bytes bigint)
+	RETURNS SETOF record
+	AS 'MODULE_PATHNAME', 'gl_cache_slots_sql'
+	LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED;
+COMMENT ON FUNCTION gpulike.cache_slots() IS
+	'The shared registry of caches in this database, one row per slot (see the view gpulike.caches)';
 
 -- One row per registered column.  A registered column with no data in
 -- memory (just after a restart, or evicted) shows as 'evicted'; a
 -- partitioned table's as 'partitioned'.  progress: percent of a load done
--- (100 when ready).  gpus and gpu_bytes list the parts of the GPU copy: the
--- GPU and bytes of each.
-CREATE OR REPLACE VIEW gpulike.caches AS
+-- (100 when ready).  host_bytes: memory; file_bytes: the file holding its
+-- values where gpulike.values_directory is set (0: they are in memory).
+-- gpus and gpu_bytes list the parts of the GPU copy: the GPU and bytes of
+-- each.
+CREATE VIEW gpulike.caches AS
 	SELECT r.relid AS relation,
 		   r.attname,
 		   CASE WHEN c.relkind = 'p' THEN 'partitioned'
@@ -38,6 +65,7 @@ CREATE OR REPLACE VIEW gpulike.caches AS
 		   s.stale_reason,
 		   coalesce(s.rows, 0) AS rows,
 		   coalesce(s.host_bytes, 0) AS host_bytes,
+		   coalesce(s.file_bytes, 0) AS file_bytes,
 		   coalesce(s.device_bytes, 0) AS device_bytes,
 		   s.device,
 		   coalesce(s.pending_deltas, 0) AS pending_deltas,
@@ -50,6 +78,9 @@ CREATE OR REPLACE VIEW gpulike.caches AS
 		ON a.attrelid = r.relid AND a.attname = r.attname AND NOT a.attisdropped
 	LEFT JOIN gpulike.cache_slots() s
 		ON s.relid = r.relid AND s.attnum = a.attnum;
+GRANT SELECT ON gpulike.caches TO PUBLIC;
+COMMENT ON VIEW gpulike.caches IS
+	'One row per registered column: state, rows, memory on host and GPUs, values'' file, pending changes, queries served';
 
 -- ==== statistics: copies the server dropped because the caches passed
 -- ==== gpulike.host_memory (or it ran out of memory applying changes)
@@ -104,7 +135,7 @@ COMMENT ON VIEW gpulike.stat_caches IS
 
 -- ==== status() says why the server uses the CPU engine: no usable GPU (and
 -- ==== why: none present, no driver, compute capability below 8.0), or
--- ==== gpulike.device = cpu
+-- ==== gpulike.device = cpu; and the bytes of the columns' values' files
 
 DROP FUNCTION gpulike.status();
 CREATE FUNCTION gpulike.status(
@@ -120,11 +151,12 @@ CREATE FUNCTION gpulike.status(
 	OUT host_bytes bigint,
 	OUT device_bytes bigint,
 	OUT device_count integer,
-	OUT cpu_reason text)
+	OUT cpu_reason text,
+	OUT file_bytes bigint)
 	AS 'MODULE_PATHNAME', 'gl_status'
 	LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED;
 COMMENT ON FUNCTION gpulike.status() IS
-	'The gpulike server: running or not, engine, GPUs (the first one''s name, memory of all), threads, pid, uptime, memory held, why the CPU engine';
+	'The gpulike server: running or not, engine, GPUs (the first one''s name, memory of all), threads, pid, uptime, memory held, why the CPU engine, bytes of values'' files';
 
 -- ==== cpu_engine_benchmark() was a benchmark, not part of the product:
 -- ==== test/bench/cpu_engine.sql brings its own module now.

@@ -33,6 +33,7 @@ int			gl_gpu_split_min_kb = 64 * 1024;
 int			gl_debug_gpu_fail_part = -1;
 int			gl_debug_compute_capability = 0;
 int			gl_host_memory_mb = 4096;
+char	   *gl_values_directory = NULL;
 int			gl_max_columns_per_owner = 64;
 int			gl_host_memory_per_owner_mb = 1024;
 double		gl_rebuild_garbage_fraction = 0.5;
@@ -109,6 +110,11 @@ gl_define_settings(void)
 							"Host memory the column caches may use.",
 							NULL, &gl_host_memory_mb, 4096, 16, INT_MAX,
 							PGC_SIGHUP, GUC_UNIT_MB, NULL, NULL, NULL);
+	DefineCustomStringVariable("gpulike.values_directory",
+							   "Directory for the cached columns' values, in files instead of memory (empty = memory).",
+							   "The files have no names and go when their columns do; gpulike.host_memory does not count them. A column loaded after a change uses the new setting.",
+							   &gl_values_directory, "",
+							   PGC_SIGHUP, 0, NULL, NULL, NULL);
 	DefineCustomIntVariable("gpulike.max_columns_per_owner",
 							"Columns the tables of one role may have cached, unless a superuser caches them (-1 = no limit).",
 							"Counted over all databases; checked by gpulike.cache().",

@@ -38,6 +38,7 @@ extern int	gl_gpu_split_min_kb;
 extern int	gl_debug_gpu_fail_part;
 extern int	gl_debug_compute_capability;
 extern int	gl_host_memory_mb;
+extern char *gl_values_directory;
 extern int	gl_max_columns_per_owner;
 extern int	gl_host_memory_per_owner_mb;
 extern double gl_rebuild_garbage_fraction;

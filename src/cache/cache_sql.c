@@ -51,8 +51,9 @@
 #include "settings.h"
 #include "sync/delta_log.h"
 
-/* Columns of gpulike.cache_slots() since version 1.1 (9 in 1.0). */
-#define CACHE_SLOTS_COLUMNS 13
+/* Columns of gpulike.cache_slots() in version 1.2 (13 in 1.1, 9 in 1.0). */
+#define CACHE_SLOTS_COLUMNS 14
+#define CACHE_SLOTS_COLUMNS_1_0 9
 
 /* Members may cache (gpulike--1.1--1.2.sql makes it). */
 #define CACHE_ROLE "gpulike_cache"
@@ -319,7 +320,7 @@ gl_cache_slots_sql(PG_FUNCTION_ARGS)
 
 	InitMaterializedSRF(fcinfo, 0);
 	/* the 1.0 declaration has 9 columns: tuplestore takes what it has */
-	version_1_0 = rsinfo->setDesc->natts < CACHE_SLOTS_COLUMNS;
+	version_1_0 = rsinfo->setDesc->natts <= CACHE_SLOTS_COLUMNS_1_0;
 	for (int i = 0; i < gl_registry_size(); i++)
 	{
 		GlCacheEntry entry;
@@ -384,6 +385,7 @@ gl_cache_slots_sql(PG_FUNCTION_ARGS)
 			values[12] = CStringGetTextDatum(entry.stale_reason);
 		else
 			nulls[12] = true;
+		values[13] = Int64GetDatum((int64) entry.held.file_bytes);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 	return (Datum) 0;

@@ -33,7 +33,7 @@
 #include "settings.h"
 
 #define GL_STATUS_TIMEOUT_MS	10000
-#define GL_STATUS_COLUMNS		13	/* 11 in version 1.0, 12 in 1.1 */
+#define GL_STATUS_COLUMNS		14	/* 11 in version 1.0, 12 in 1.1 */
 #define GL_DEVICES_COLUMNS		5
 
 PG_FUNCTION_INFO_V1(gl_status);
@@ -102,7 +102,7 @@ gl_status(PG_FUNCTION_ARGS)
 
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
-	if (tupdesc->natts < GL_STATUS_COLUMNS - 2 || tupdesc->natts > GL_STATUS_COLUMNS)
+	if (tupdesc->natts < GL_STATUS_COLUMNS - 3 || tupdesc->natts > GL_STATUS_COLUMNS)
 		elog(ERROR, "gpulike.status() is declared with %d columns, expected %d",
 			 tupdesc->natts, GL_STATUS_COLUMNS);
 
@@ -150,6 +150,8 @@ gl_status(PG_FUNCTION_ARGS)
 			nulls[12] = false;
 			values[12] = CStringGetTextDatum(hide ? "(hidden)" : info.cpu_reason);
 		}
+		nulls[13] = false;
+		values[13] = Int64GetDatum(info.file_bytes);
 	}
 	nulls[0] = false;
 	values[0] = CStringGetTextDatum(server_state);

@@ -4,7 +4,8 @@
  *	  Growing the host copy of a cached column (see column.h).
  *
  * Plain malloc/realloc: the server's worker threads and the unit tests use
- * this outside any PostgreSQL memory context.  Arrays grow geometrically so
+ * this outside any PostgreSQL memory context.  (The values, where the
+ * server asks, grow in a mapped file instead: value_file.h.)  Arrays grow geometrically so
  * appending n rows costs O(n) amortized: doubling while small, by a quarter
  * once large, so that rows trickling in from the delta log after a big load
  * do not double a column's memory.
@@ -21,6 +22,8 @@
 #include <string.h>
 
 #include "column/column.h"
+#include "column/resize_array.h"
+#include "column/value_file.h"
 
 #define LARGE_ARRAY_ELEMENTS	(UINT64_C(1) << 24)
 
@@ -81,6 +84,23 @@ reserve_rows(GlColumn *col, uint64_t rows)
 		!grow_bitmap(&col->known_live, old_words, gl_bitmap_words(cap)))
 		return false;
 	col->capacity_rows = cap;
+	return true;
+}
+
+/* Room in data for needed bytes of values, in memory or in the file. */
+static bool
+reserve_values(GlColumn *col, uint64_t needed)
+{
+	uint64_t	cap;
+
+	if (!col->values_in_file)
+		return grow((void **) &col->data, &col->capacity_bytes, needed, 1);
+	if (needed <= col->capacity_bytes)
+		return true;
+	cap = grown_capacity(col->capacity_bytes, needed);
+	if (!gl_value_file_resize(col->values_fd, &col->data, col->capacity_bytes, cap))
+		return false;
+	col->capacity_bytes = cap;
 	return true;
 }
 
@@ -193,8 +213,7 @@ gl_column_init(GlColumn *col, uint64_t rows_hint, uint64_t bytes_hint)
 	memset(col, 0, sizeof(*col));
 	if (!reserve_rows(col, rows_hint > 0 ? rows_hint : 1024))
 		return false;
-	if (!grow((void **) &col->data, &col->capacity_bytes,
-			  bytes_hint > 0 ? bytes_hint : 65536, 1))
+	if (!reserve_values(col, bytes_hint > 0 ? bytes_hint : 65536))
 		return false;
 	gl_row_offsets_set(&col->offsets, 0, 0);
 	return true;
@@ -213,7 +232,7 @@ gl_column_append(GlColumn *col, GlTid tid, const char *value, uint32_t len,
 		len = 0;
 	if (!reserve_rows(col, row + 1))
 		return false;
-	if (!grow((void **) &col->data, &col->capacity_bytes, col->nbytes + len, 1) ||
+	if (!reserve_values(col, col->nbytes + len) ||
 		!gl_row_offsets_reserve(&col->offsets, row + 1, col->nbytes + len,
 								col->capacity_rows + 1) ||
 		!gl_row_tids_reserve(&col->tids, row, tid))
@@ -259,8 +278,8 @@ gl_column_append(GlColumn *col, GlTid tid, const char *value, uint32_t len,
 /*
  * Shrink the arrays to what the rows use.  Loads reserve room from upper
  * bounds; trimming after the load makes gl_column_host_bytes() honest.  A
- * shrinking realloc() that fails leaves the larger block in place, which is
- * still big enough, so failures need no handling.
+ * shrinking realloc() (or mremap()) that fails leaves the larger block in
+ * place, which is still big enough, so failures need no handling.
  */
 void
 gl_column_trim(GlColumn *col)
@@ -269,11 +288,11 @@ gl_column_trim(GlColumn *col)
 	uint64_t	bytes = col->nbytes > 0 ? col->nbytes : 1;
 	void	   *p;
 
-	if (bytes < col->capacity_bytes && (p = realloc(col->data, bytes)) != NULL)
-	{
-		col->data = p;
+	if (bytes < col->capacity_bytes &&
+		(col->values_in_file ?
+		 gl_value_file_resize(col->values_fd, &col->data, col->capacity_bytes, bytes) :
+		 gl_resize_array((void **) &col->data, bytes, 1)))
 		col->capacity_bytes = bytes;
-	}
 	gl_row_tids_trim(&col->tids);
 	if (rows >= col->capacity_rows)
 		return;
@@ -286,6 +305,27 @@ gl_column_trim(GlColumn *col)
 	if ((p = realloc(col->known_live, gl_bitmap_words(rows) * sizeof(uint64_t))) != NULL)
 		col->known_live = p;
 	col->capacity_rows = rows;
+}
+
+bool
+gl_column_values_to_file(GlColumn *col, const char *directory)
+{
+	uint64_t	bytes = col->capacity_bytes > 0 ? col->capacity_bytes : 65536;
+	char	   *mapped;
+	int			fd;
+
+	if (col->values_in_file)
+		return true;
+	if (!gl_value_file_create(directory, bytes, &fd, &mapped))
+		return false;
+	if (col->nbytes > 0)
+		memcpy(mapped, col->data, col->nbytes);
+	free(col->data);
+	col->data = mapped;
+	col->capacity_bytes = bytes;
+	col->values_fd = fd;
+	col->values_in_file = true;
+	return true;
 }
 
 bool
@@ -329,7 +369,10 @@ gl_column_free(GlColumn *col)
 	free(col->superseded);
 	free(col->known_live);
 	gl_row_tids_free(&col->tids);
-	free(col->data);
+	if (col->values_in_file)
+		gl_value_file_close(col->values_fd, col->data, col->capacity_bytes);
+	else
+		free(col->data);
 	free(col->later_rows.tids);
 	free(col->later_rows.rows);
 	free(col->pages.blocks);
@@ -340,10 +383,16 @@ gl_column_free(GlColumn *col)
 size_t
 gl_column_host_bytes(const GlColumn *col)
 {
-	return col->capacity_bytes +
+	return (col->values_in_file ? 0 : col->capacity_bytes) +
 		gl_row_offsets_bytes(&col->offsets, col->capacity_rows + 1) +
 		gl_row_tids_bytes(&col->tids, col->capacity_rows) +
 		3 * gl_bitmap_words(col->capacity_rows) * sizeof(uint64_t) +
 		col->later_rows.capacity * (sizeof(GlTid) + sizeof(uint64_t)) +
 		col->pages.capacity * (sizeof(uint32_t) + sizeof(uint64_t));
+}
+
+uint64_t
+gl_column_file_bytes(const GlColumn *col)
+{
+	return col->values_in_file ? col->capacity_bytes : 0;
 }

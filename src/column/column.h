@@ -5,9 +5,10 @@
  *	  calls, usable from the server's worker threads, the CPU engine and the
  *	  CUDA engine alike).
  *
- * The host copy is kept contiguous: all values concatenated in row order,
- * where each starts (in about four bytes a row: row_offsets.h), a NULL
- * bitmap and the heap TID of every row (in about three: row_tids.h).
+ * The host copy is kept contiguous: all values concatenated in row order
+ * (in memory, or in a mapped file: value_file.h), where each starts (in
+ * about four bytes a row: row_offsets.h), a NULL bitmap and the heap TID
+ * of every row (in about three: row_tids.h).
  * That is the form the CPU engine scans fastest (memchr/memmem-style word
  * scanning) and the form the loader can append to at a gigabyte a second.
  * The device copy is built from it at upload time in whatever layout the
@@ -94,6 +95,9 @@ typedef struct GlColumn
 	uint64_t   *known_live;		/* bitmap: still in the heap (see above) */
 	GlRowTids	tids;			/* heap TID of each row (gl_column_tid()) */
 	char	   *data;
+	bool		values_in_file; /* data maps values_fd (value_file.h); else
+								 * it is malloc'd */
+	int			values_fd;
 	uint32_t	max_len;		/* longest value, bytes */
 	uint64_t	sorted_rows;	/* rows [0, sorted_rows) in increasing TID order */
 	uint64_t	ngarbage;		/* rows loaded ending, or ended or
@@ -191,12 +195,20 @@ extern bool gl_column_latest_row(const GlColumn *col, GlTid tid, uint64_t *row);
 extern void gl_column_trim(GlColumn *col);
 
 /*
+ * Move the values to a new file in directory (value_file.h), where they
+ * stay as the column grows; false, errno set, leaves them where they were.
+ */
+extern bool gl_column_values_to_file(GlColumn *col, const char *directory);
+
+/*
  * Bring col->pages up to the whole sorted prefix (which only ever grows at
  * its end).  False on out-of-memory; the index then covers fewer rows.
  */
 extern bool gl_column_index_pages(GlColumn *col);
 
 extern void gl_column_free(GlColumn *col);
+/* Memory the column holds; and the bytes of its values' file, if any. */
 extern size_t gl_column_host_bytes(const GlColumn *col);
+extern uint64_t gl_column_file_bytes(const GlColumn *col);
 
 #endif							/* GPULIKE_COLUMN_H */

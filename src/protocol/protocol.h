@@ -158,6 +158,7 @@ typedef struct GlStatusInfo
 	int32		cpu_threads;
 	int32		ncolumns;		/* columns held */
 	uint64		host_bytes;
+	uint64		file_bytes;		/* of values' files (gpulike.values_directory) */
 	uint64		device_bytes;
 } GlStatusInfo;
 

@@ -85,6 +85,8 @@ typedef struct GlCacheHolding
 {
 	uint64		nrows;			/* rows in the cache, loaded and logged */
 	uint64		host_bytes;
+	uint64		file_bytes;		/* of its values' file
+								 * (gpulike.values_directory) */
 	uint64		device_bytes;
 	char		device[64];		/* "cpu", "cuda:0", "cuda:0,cuda:1", "" */
 	int32		nparts;			/* parts of the device copy (0: none) */

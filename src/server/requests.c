@@ -324,7 +324,8 @@ serve_status(GlServerSession *ss)
 	gl_store_bytes_per_device(held, status->ndevices);
 	for (int d = 0; d < status->ndevices; d++)
 		status->devices[d].cache_bytes = held[d];
-	gl_store_totals(&ncolumns, &status->host_bytes, &status->device_bytes);
+	gl_store_totals(&ncolumns, &status->host_bytes, &status->file_bytes,
+					&status->device_bytes);
 	status->ncolumns = ncolumns;
 	reply.status = GL_REPLY_OK;
 	send_reply(ss, &reply);

@@ -37,7 +37,9 @@
  * data went with the old server.
  *
  * Host memory: every column counts at its allocated capacity
- * (gl_column_host_bytes), a loading one with its queue; a load that pushes
+ * (gl_column_host_bytes), a loading one with its queue, but for values in
+ * a file (gpulike.values_directory: column/value_file.h), which the
+ * kernel keeps in memory or writes back as it sees fit; a load that pushes
  * the total past gpulike.host_memory fails, and so does one that passes
  * its own byte limit (its table owner's quota).  A rebuild needs room for
  * both copies until the swap.  Delta rows are always accepted: refusing
@@ -229,6 +231,16 @@ gl_store_load_begin(int slot, uint64 generation, uint64 rows_hint,
 		snprintf(err, errlen, "gpulike: out of memory starting to load a column");
 		return false;
 	}
+	if (gl_values_directory[0] != '\0' &&
+		!gl_column_values_to_file(&sc->col, gl_values_directory))
+	{
+		snprintf(err, errlen,
+				 "gpulike: could not create a file for a column's values in \"%s\" (gpulike.values_directory): %s",
+				 gl_values_directory, strerror(errno));
+		gl_column_free(&sc->col);
+		pfree(sc);
+		return false;
+	}
 	slots[slot].loading = sc;
 	return true;
 }
@@ -274,7 +286,12 @@ gl_store_load_rows(int slot, uint64 generation, const char *rows, Size len,
 		if (!gl_column_append(&sc->col, tid, rows + pos, vlen,
 							  flags & (GL_ROW_IS_NULL | GL_ROW_KNOWN_LIVE | GL_ROW_ENDING)))
 		{
-			snprintf(err, errlen, "gpulike: out of memory loading a column");
+			if (sc->col.values_in_file && errno != ENOMEM)
+				snprintf(err, errlen,
+						 "gpulike: could not extend the file of a column's values: %s",
+						 strerror(errno));
+			else
+				snprintf(err, errlen, "gpulike: out of memory loading a column");
 			return false;
 		}
 		pos += vlen;
@@ -322,7 +339,12 @@ gl_store_load_end(int slot, uint64 generation, char *err, size_t errlen)
 		return GL_LOAD_FAILED;
 	if (sc->missed || !gl_deferred_replay(&sc->deferred, &sc->col))
 	{
-		snprintf(err, errlen, "gpulike: out of memory applying changes to a column being loaded");
+		if (!sc->missed && sc->col.values_in_file && errno != ENOMEM)
+			snprintf(err, errlen,
+					 "gpulike: could not extend the file of a column's values applying changes to it: %s",
+					 strerror(errno));
+		else
+			snprintf(err, errlen, "gpulike: out of memory applying changes to a column being loaded");
 		gl_store_load_abort(slot, generation);
 		return GL_LOAD_FAILED;
 	}
@@ -410,12 +432,18 @@ apply_delta(const GlDeltaRow *row, void *arg)
 		if (apply_to_column(row, sc))
 			sc->changed = true;
 		else
+		{
 			sc->missed = true;
+			sc->missed_errno = errno;
+		}
 	}
 	sc = s->loading;
 	if (sc != NULL && sc->generation == row->generation &&
 		!defer_change(row, sc))
+	{
 		sc->missed = true;
+		sc->missed_errno = ENOMEM;
+	}
 	/* a retired column that cannot keep up is of no use */
 	sc = s->retired;
 	if (sc != NULL && sc->generation == row->generation &&
@@ -443,12 +471,13 @@ drop_serving(int slot, const char *reason)
  * drop it and tell the registry the cache is stale, so it gets rebuilt.
  */
 static void
-invalidate_serving(int slot)
+invalidate_serving(int slot, int why)
 {
 	ereport(LOG,
-			(errmsg("gpulike server: out of memory applying changes to cache slot %d; marking it stale",
-					slot)));
-	drop_serving(slot, "server out of memory applying changes");
+			(errmsg("gpulike server: could not apply changes to cache slot %d: %s; marking it stale",
+					slot, strerror(why))));
+	drop_serving(slot, why == ENOMEM ? "server out of memory applying changes" :
+				 "server could not extend a values file applying changes");
 }
 
 bool
@@ -545,7 +574,7 @@ gl_store_sync(void)
 			continue;
 		if (sc->missed)
 		{
-			invalidate_serving(i);
+			invalidate_serving(i, sc->missed_errno);
 			continue;
 		}
 		/* stale, uncached, or replaced by a newer copy: nobody asks for it */
@@ -584,12 +613,13 @@ gl_store_note_query(GlStoredColumn *sc)
 }
 
 void
-gl_store_totals(int *ncolumns, uint64 *host_bytes, uint64 *device_bytes)
+gl_store_totals(int *ncolumns, uint64 *host_bytes, uint64 *file_bytes, uint64 *device_bytes)
 {
 	int			i;
 
 	*ncolumns = 0;
 	*host_bytes = 0;
+	*file_bytes = 0;
 	*device_bytes = 0;
 	for (i = 0; i < nslots; i++)
 	{
@@ -597,14 +627,21 @@ gl_store_totals(int *ncolumns, uint64 *host_bytes, uint64 *device_bytes)
 			continue;
 		(*ncolumns)++;
 		*host_bytes += gl_column_host_bytes(&slots[i].serving->col);
+		*file_bytes += gl_column_file_bytes(&slots[i].serving->col);
 		*device_bytes += slots[i].serving->device_bytes;
 	}
 	for (i = 0; i < nslots; i++)
 	{
 		if (slots[i].loading != NULL)
+		{
 			*host_bytes += loading_bytes(slots[i].loading);
+			*file_bytes += gl_column_file_bytes(&slots[i].loading->col);
+		}
 		if (slots[i].retired != NULL)
+		{
 			*host_bytes += gl_column_host_bytes(&slots[i].retired->col);
+			*file_bytes += gl_column_file_bytes(&slots[i].retired->col);
+		}
 	}
 }
 

@@ -78,7 +78,8 @@ extern void gl_store_fit_device_budget(void);
 /* Bytes of cached columns' parts on each of the first ndevices GPUs. */
 extern void gl_store_bytes_per_device(uint64 *held, int ndevices);
 
-extern void gl_store_totals(int *ncolumns, uint64 *host_bytes,
+/* Columns held, their memory, their values' files and their device copies. */
+extern void gl_store_totals(int *ncolumns, uint64 *host_bytes, uint64 *file_bytes,
 							uint64 *device_bytes);
 
 #endif							/* GPULIKE_STORE_H */

@@ -124,6 +124,7 @@ gl_store_publish(GlStoredColumn *sc, bool count_query)
 	memset(&held, 0, sizeof(held));
 	held.nrows = sc->col.nrows;
 	held.host_bytes = gl_column_host_bytes(&sc->col);
+	held.file_bytes = gl_column_file_bytes(&sc->col);
 	held.device_bytes = sc->device_bytes;
 	describe_devices(sc, held.device, sizeof(held.device));
 	held.nparts = sc->nparts;

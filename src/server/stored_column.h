@@ -44,8 +44,9 @@ typedef struct GlStoredColumn
 	/* the store's bookkeeping (store.c: sync) */
 	bool		changed;		/* serving: rows came that the registry has
 								 * not been told of */
-	bool		missed;			/* a logged change could not be kept (out of
-								 * memory): the column is not exact */
+	bool		missed;			/* a logged change could not be kept: the
+								 * column is not exact */
+	int			missed_errno;	/* why: ENOMEM, or its values file's error */
 } GlStoredColumn;
 
 /* Free the column, its device copy, its queue and its sample. */

@@ -1,13 +1,14 @@
 --
 -- The gpulike server: status fields; requests over the shared-memory
 -- protocol (large TID streams, AND / OR across columns, deltas); the host
--- memory budget; restart after pg_terminate_backend, with clear answers
--- (never a hang, never a wrong row) while it is down; the memory of
--- uncached and dropped columns given back.
+-- memory budget; values in a file (gpulike.values_directory); restart
+-- after pg_terminate_backend, with clear answers (never a hang, never a
+-- wrong row) while it is down; the memory of uncached and dropped columns
+-- given back.
 --
 SET client_min_messages = warning;
 SET statement_timeout = '60s';
-SELECT plan(29);
+SELECT plan(35);
 
 -- ------------------------------------------------------------- status
 SELECT is(server, 'running', 'the server is running') FROM gpulike.status();
@@ -103,6 +104,42 @@ ALTER SYSTEM RESET gpulike.host_memory;
 SELECT pg_temp.reload_config();
 SELECT ok(pg_temp.both_ways($$SELECT count(*) FROM server_words WHERE b LIKE '%ab%'$$),
           'queries stay correct after the failed load');
+
+-- ----------------------------------------------------- values in a file
+-- With gpulike.values_directory set (relative: to the data directory), a
+-- column loaded afterwards keeps its values in a file there that has no
+-- name: memory drops by their bytes, which file_bytes shows; the answers
+-- and the changes applied afterwards are the same.  A directory that
+-- cannot hold the file fails the load clearly, the old copy serving.
+CREATE TEMP TABLE in_memory AS
+	SELECT host_bytes, file_bytes FROM gpulike.caches
+	WHERE relation = 'server_words'::regclass AND attname = 'a';
+ALTER SYSTEM SET gpulike.values_directory = '.';
+SELECT pg_temp.reload_config();
+SELECT gpulike.cache('server_words', 'a');
+SELECT ok(c.file_bytes > 0 AND m.file_bytes = 0 AND
+          c.host_bytes <= m.host_bytes - c.file_bytes + 65536,
+          'a column loaded with gpulike.values_directory set holds its values in a file')
+FROM gpulike.caches c, in_memory m
+WHERE c.relation = 'server_words'::regclass AND c.attname = 'a';
+SELECT ok(s.file_bytes >= c.file_bytes, 'status counts the values'' files')
+FROM gpulike.status() s, gpulike.caches c
+WHERE c.relation = 'server_words'::regclass AND c.attname = 'a';
+SELECT ok(pg_temp.uses_gpulike($$SELECT count(*) FROM server_words WHERE a LIKE '%12%'$$) AND
+          pg_temp.both_ways($$SELECT count(*) FROM server_words WHERE a LIKE '%12%'$$),
+          'the column answers from the file as from memory');
+UPDATE server_words SET a = 'filed ' || id WHERE id % 997 = 3;
+SELECT ok(pg_temp.both_ways($$SELECT count(*) FROM server_words WHERE a LIKE 'filed%' OR a LIKE '%12%'$$),
+          'changes after the load go to the file too');
+ALTER SYSTEM SET gpulike.values_directory = 'no/such/directory';
+SELECT pg_temp.reload_config();
+SELECT throws_like($$SELECT gpulike.cache('server_words', 'b')$$,
+                   '%could not create a file for a column''s values in "no/such/directory"%No such file%',
+                   'a values directory that does not exist fails the load clearly');
+ALTER SYSTEM RESET gpulike.values_directory;
+SELECT pg_temp.reload_config();
+SELECT ok(pg_temp.both_ways($$SELECT count(*) FROM server_words WHERE b LIKE '%ab%'$$),
+          'the old copy answers after the failed load');
 
 -- ------------------------------------------------------------ restart
 -- Wait (bounded) until a server other than old_pid answers status().
