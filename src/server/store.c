@@ -245,6 +245,21 @@ gl_store_load_begin(int slot, uint64 generation, uint64 rows_hint,
 	return true;
 }
 
+/*
+ * Why a row could not be added to sc while doing something: out of memory,
+ * or its values file could not grow (a full disk, most likely).
+ */
+static void
+describe_append_failure(const GlStoredColumn *sc, int why, const char *doing, char *err,
+						size_t errlen)
+{
+	if (sc->col.values_in_file && why != ENOMEM)
+		snprintf(err, errlen, "gpulike: could not extend a values file %s: %s", doing,
+				 strerror(why));
+	else
+		snprintf(err, errlen, "gpulike: out of memory %s", doing);
+}
+
 static GlStoredColumn *
 loading_column(int slot, uint64 generation, char *err, size_t errlen)
 {
@@ -286,12 +301,7 @@ gl_store_load_rows(int slot, uint64 generation, const char *rows, Size len,
 		if (!gl_column_append(&sc->col, tid, rows + pos, vlen,
 							  flags & (GL_ROW_IS_NULL | GL_ROW_KNOWN_LIVE | GL_ROW_ENDING)))
 		{
-			if (sc->col.values_in_file && errno != ENOMEM)
-				snprintf(err, errlen,
-						 "gpulike: could not extend the file of a column's values: %s",
-						 strerror(errno));
-			else
-				snprintf(err, errlen, "gpulike: out of memory loading a column");
+			describe_append_failure(sc, errno, "loading a column", err, errlen);
 			return false;
 		}
 		pos += vlen;
@@ -339,12 +349,9 @@ gl_store_load_end(int slot, uint64 generation, char *err, size_t errlen)
 		return GL_LOAD_FAILED;
 	if (sc->missed || !gl_deferred_replay(&sc->deferred, &sc->col))
 	{
-		if (!sc->missed && sc->col.values_in_file && errno != ENOMEM)
-			snprintf(err, errlen,
-					 "gpulike: could not extend the file of a column's values applying changes to it: %s",
-					 strerror(errno));
-		else
-			snprintf(err, errlen, "gpulike: out of memory applying changes to a column being loaded");
+		/* a change missed while queued: out of memory (defer_change) */
+		describe_append_failure(sc, sc->missed ? ENOMEM : errno,
+								"applying changes to a column being loaded", err, errlen);
 		gl_store_load_abort(slot, generation);
 		return GL_LOAD_FAILED;
 	}
