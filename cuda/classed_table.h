@@ -48,7 +48,9 @@
  * (test/bench/results/h200-kernels/2026-11-27-h200-windowed, call 2).
  *
  * States: 0 the root, 1 MATCHED, then the program's others (its state s
- * is s + 1), SKIP last.  Two bytes an entry keep 200 literals' automaton
+ * is s + 1), SKIP last; a windowed table built with a sample of the
+ * column's text numbers its busiest states for the banks instead (the
+ * root stays 0 and SKIP last: classed_table.cu).  Two bytes an entry keep 200 literals' automaton
  * (752 states of 30 classes, kernel_bench's "AC 200") in 45 kB of shared
  * memory, three blocks to an SM beside the stage, and neighbouring
  * entries share a bank word.  The two rows most lanes are in, the root
@@ -126,9 +128,12 @@ gl_classed_skip(const GlClassedTable *t)
  * (program_prep.cu) whose root does not accept: where windowed_ok, the
  * first windowed form that the program's bytes allow and that fits
  * max_bytes, else the classed form; false, out->nstates 0, when that
- * would pass max_bytes or the limits above, or on out-of-memory.
+ * would pass max_bytes or the limits above, or on out-of-memory.  A
+ * windowed form's states are numbered for the banks from sample (rows,
+ * each ending in 0x00), if there is one.
  */
 extern bool gl_build_classed_table(const GlProgram *prog, uint32_t max_bytes, bool windowed_ok,
+								   const uint8_t *sample, uint32_t sample_bytes,
 								   GlClassedTable *out);
 extern void gl_classed_table_free(GlClassedTable *t);
 

@@ -351,16 +351,19 @@ try_byte_dfa(const GlProgram *prog, size_t shared_limit, uint32_t max_states,
 /*
  * An Aho–Corasick automaton with no byte DFA (too many states for the
  * compact table): its classed table, where it fits, so the stream kernel
- * decides rows instead of the skim reporting every literal (classed_table.h).
+ * decides rows instead of the skim reporting every literal (classed_table.h),
+ * its states numbered for the banks on the column's sample text, if any.
  */
 static void
 try_classed_table(const GlProgram *prog, size_t shared_limit, uint32_t max_states,
-				  GlPreparedProgram *pp)
+				  const GlBytePairs *pairs, GlPreparedProgram *pp)
 {
 	uint32_t	limit = shared_limit > UINT32_MAX ? UINT32_MAX : (uint32_t) shared_limit;
 
 	if (pp->skim != GL_SKIM_MULTI || pp->byte_dfa.nstates > 0 ||
-		!gl_build_classed_table(prog, gl_stream_table_room(limit), true, &pp->classed))
+		!gl_build_classed_table(prog, gl_stream_table_room(limit), true,
+								pairs != NULL ? pairs->text : NULL,
+								pairs != NULL ? pairs->text_bytes : 0, &pp->classed))
 		return;
 	if (pp->classed.nstates > max_states)
 		gl_classed_table_free(&pp->classed);
@@ -408,7 +411,7 @@ gl_prepare_program_with(const GlProgram *prog, size_t shared_limit,
 		return false;
 	try_byte_dfa(prog, shared_limit, choices->max_stream_states, choices->compact_ok,
 				 choices->sieve_first, pp);
-	try_classed_table(prog, shared_limit, choices->max_stream_states, pp);
+	try_classed_table(prog, shared_limit, choices->max_stream_states, choices->pairs, pp);
 	/* the skim's and the per-row kernel's tables, only where no stream kernel runs */
 	if (pp->byte_dfa.nstates == 0 && pp->classed.nstates == 0)
 	{

@@ -65,7 +65,8 @@ typedef struct GlPrepareChoices
 	bool		compact_ok;		/* true; false: the stream kernel's wide table */
 	bool		sieve_first;	/* false; true: no byte DFA where a sieve
 								 * narrows the rows (gl_cuda_match()) */
-	const GlBytePairs *pairs;	/* NULL; the column's text, for the probes */
+	const GlBytePairs *pairs;	/* NULL; the column's text, for the probes
+								 * and the windowed table's numbering */
 } GlPrepareChoices;
 
 extern bool gl_prepare_program_with(const GlProgram *prog, size_t shared_limit,

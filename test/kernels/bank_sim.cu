@@ -35,7 +35,9 @@
  * classed table the stream kernel now runs such automata with
  * (classed_table.h), walked as the stream kernel walks rows, with the
  * share of the lanes' steps its busiest states take, and its windowed
- * form, which has no class load.
+ * form, which has no class load, its states in order and numbered for the
+ * banks on the text's first GL_TEXT_SAMPLE_BYTES (as the device column's
+ * sample, device_column.h, numbers them).
  *
  *-------------------------------------------------------------------------
  */
@@ -155,7 +157,8 @@ simulate(const char *pattern, const std::vector<uint8_t> &text)
  * windowed, the entry's load alone.
  */
 static void
-simulate_classed(int n, const GlProgram *prog, bool windowed_ok, const std::vector<uint8_t> &text)
+simulate_classed(int n, const GlProgram *prog, bool windowed_ok, uint32_t sample_bytes,
+				 const std::vector<uint8_t> &text)
 {
 	GlClassedTable t;
 	uint64_t	groups = text.size() / (CHUNK * CHUNKS_PER_THREAD);
@@ -164,7 +167,8 @@ simulate_classed(int n, const GlProgram *prog, bool windowed_ok, const std::vect
 				entry_waves = 0;
 	std::vector<uint64_t> visits;
 
-	if (!gl_build_classed_table(prog, 1 << 30, windowed_ok, &t) || (t.window_flip != 0) != windowed_ok)
+	if (!gl_build_classed_table(prog, 1 << 30, windowed_ok, text.data(), sample_bytes, &t) ||
+		(t.window_flip != 0) != windowed_ok)
 	{
 		printf("AC %-3d no %s table\n", n, windowed_ok ? "windowed" : "classed");
 		gl_classed_table_free(&t);
@@ -204,9 +208,10 @@ simulate_classed(int n, const GlProgram *prog, bool windowed_ok, const std::vect
 		}
 	}
 	std::sort(visits.begin(), visits.end(), std::greater<uint64_t>());
-	printf("AC %-3d %s %3u states %2u columns   class %.2f + entry %.2f"
+	printf("AC %-3d %-9s %-8s %3u states %2u columns   class %.2f + entry %.2f"
 		   "   (busiest states: %.0f%% %.0f%% %.0f%% %.0f%%, top 16 %.0f%%)\n", n,
-		   t.window_flip == 0x40 ? "letters " : t.window_flip != 0 ? "printable" : "classed ", t.nstates,
+		   t.window_flip == 0x40 ? "letters" : t.window_flip != 0 ? "printable" : "classed",
+		   sample_bytes > 0 ? "numbered" : "", t.nstates,
 		   t.nclasses, (double) class_waves / loads, (double) entry_waves / loads,
 		   100.0 * visits[0] / (loads * 32), 100.0 * visits[1] / (loads * 32),
 		   100.0 * visits[2] / (loads * 32), 100.0 * visits[3] / (loads * 32),
@@ -285,8 +290,9 @@ simulate_skim(int n, GlXorshift *rng, const std::vector<uint8_t> &text)
 	printf("AC %-3d skim     %3u states %2u classes   class %.2f + folded %.2f\n", n,
 		   prog->u.multi.nstates, prog->u.multi.nclasses, (double) class_waves / loads,
 		   (double) folded_waves / loads);
-	simulate_classed(n, prog, false, text);
-	simulate_classed(n, prog, true, text);
+	simulate_classed(n, prog, false, 0, text);
+	simulate_classed(n, prog, true, 0, text);
+	simulate_classed(n, prog, true, GL_TEXT_SAMPLE_BYTES, text);
 	gl_prepared_free(&pp);
 	free(prog);
 }

@@ -1277,7 +1277,8 @@ classed_entry(const GlClassedTable *t, uint32_t state, unsigned char b)
 
 /*
  * Classed tables of Aho–Corasick programs (classed_table.h), in both
- * forms, against the CPU engine, without a GPU: values streamed one after
+ * forms (the windowed one's states in order or numbered for a sample of
+ * text), against the CPU engine, without a GPU: values streamed one after
  * another, each followed by its separator, whose entry alone may carry
  * the flag, and only after a matching value; SKIP keeps to the separator.
  */
@@ -1285,6 +1286,7 @@ static void
 run_classed_table_cases(int n)
 {
 	int			built = 0,
+				numbered = 0,
 				letters = 0,
 				printable = 0,
 				refused = 0,
@@ -1304,13 +1306,21 @@ run_classed_table_cases(int n)
 
 		if (prog == NULL)
 			continue;
-		if (!gl_build_classed_table(prog, 227 * 1024, rnd(2), &t))
+		/* half the tables numbered for a sample of values like those matched */
+		std::string sample;
+		bool		sampled = rnd(2);
+
+		for (int k = 0; k < 200 && sampled; k++)
+			sample += value_for(prog->utf8 != 0, lits[rnd(lits.size())]) + std::string(1, '\0');
+		if (!gl_build_classed_table(prog, 227 * 1024, rnd(2), (const uint8_t *) sample.data(),
+									(uint32_t) sample.size(), &t))
 		{
 			refused++;
 			free(prog);
 			continue;
 		}
 		built++;
+		numbered += sampled && t.window_flip != 0;
 		letters += t.window_flip == 0x40;
 		printable += t.window_flip == 0x60;
 		if (t.window_flip != 0)
@@ -1346,11 +1356,13 @@ run_classed_table_cases(int n)
 		free(prog);
 	}
 	tap(failure.empty() && built > n && letters > n / 8 && printable > n / 8 &&
+		numbered > n / 8 &&
 		built - letters - printable > n &&
 		refused > 0 && matched > built * 30,
 		"classed tables equal the CPU engine over " + std::to_string(built) +
 		" Aho-Corasick programs (" + std::to_string(letters) + " in the letters' window, " +
 		std::to_string(printable) + " in the printable one, " +
+		std::to_string(numbered) + " windowed ones numbered for a sample, " +
 		std::to_string(refused) + " over the limits, " +
 		std::to_string(matched) + " matching values)" + (failure.empty() ? "" : ": " + failure));
 }
