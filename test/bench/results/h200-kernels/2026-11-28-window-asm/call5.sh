@@ -1,13 +1,12 @@
 #!/bin/bash
-# Calls 5 (H100) and 6 (H200): the windowed table's states in order
+# Call 5 (H100): the windowed table's states in order
 # (7b92b7f) against numbered for the banks on the column's sample (main
 # at the commit after it): kernel_test of each, then kernel_bench's
 # "AC 200" and "AC 20" (the only list whose table is windowed is 200
 # literals'), two rounds each.  Here first:
 #   test/kernels/compare-revs build .carry/s18b 7b92b7f main
 #   tar -cJf .carry/s18b.txz -C .carry s18b
-# then run this with carry [".carry/s18b.txz"], kind nvidia-h100-x1 (call
-# 5) and nvidia-h200 (call 6).
+# then run this with carry [".carry/s18b.txz"], kind nvidia-h100-x1.
 set -o pipefail
 cd "$(dirname "$0")/../../../../.."
 nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader
