@@ -1,5 +1,5 @@
 #!/bin/bash
-# Call 9 (H200): the session's start (278edcb) against its end (main at
+# Calls 9 (an H100 came) and 10 (H200): the session's start (278edcb) against its end (main at
 # be7d8d2: the windowed load as one multiply-add, the states numbered
 # for the banks; kernel_bench's "AC 200 letters" is main's alone):
 # kernel_test of each and the whole kernel_bench, two rounds each.
