@@ -7,7 +7,7 @@
 # IMAD.IADD count: 498 in main, 48 in ef8f80e), then kernel_test of each
 # and the whole kernel_bench, two rounds.  Here first:
 #   test/kernels/compare-revs studies .carry/s18a \
-#       test/bench/results/h200-kernels/2026-11-28-window-asm/window-asm.patch
+#       test/bench/results/h200-kernels/2026-11-27-window-asm/window-asm.patch
 # then run this with carry [".carry/s18a.txz"].
 set -o pipefail
 cd "$(dirname "$0")/../../../../.."
