@@ -150,7 +150,8 @@ free_number_on(const Automaton *a, const uint32_t residue[BANKS], const bool *ta
 
 /*
  * number[s] for each state s of a windowed automaton, from the sample
- * (see the header comment); false on out-of-memory, number untouched.
+ * (see the header comment); false on out-of-memory (or a row of an even
+ * number of words), number untouched.
  */
 static bool
 state_numbers(const Automaton *a, const uint8_t *sample, uint32_t sample_bytes,
@@ -167,7 +168,8 @@ state_numbers(const Automaton *a, const uint8_t *sample, uint32_t sample_bytes,
 	uint32_t	residue[BANKS];
 	uint32_t	next_free = 1;
 
-	if (visits == NULL || order == NULL || place == NULL || taken == NULL)
+	/* an even row would reach half the banks' starts: both windows' rows are odd */
+	if (row_words % 2 == 0 || visits == NULL || order == NULL || place == NULL || taken == NULL)
 	{
 		free(visits);
 		free(order);
