@@ -8,14 +8,6 @@
 #       test/bench/results/h200-kernels/2026-11-27-window-asm/skip-hits.patch
 # then run this with carry [".carry/s19a.txz"], kind nvidia-h200.  After
 # it, the suite at main with a limit the H100 also meets (call 8 was cut
-# at 480 s): timeout 560 in call8.sh.
-set -o pipefail
+# at 480 s): timeout 560.
 cd "$(dirname "$0")/../../../../.."
-nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader
-rm -rf /tmp/out /tmp/s19a
-tar -xJf .carry/s19a.txz -C /tmp
-mkdir -p /tmp/out
-OUT=/tmp/out timeout 420 test/kernels/compare-revs run /tmp/s19a "rows pass,AC 20,AC 200,DFA" |
-	tee /tmp/out/log-tail.txt
-cp /tmp/out/log-tail.txt $OUT/
-tar -czf $OUT/outputs.tgz -C /tmp out
+timeout 420 test/kernels/compare-revs carried .carry/s19a.txz "rows pass,AC 20,AC 200,DFA"
