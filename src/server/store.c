@@ -349,8 +349,8 @@ gl_store_load_end(int slot, uint64 generation, char *err, size_t errlen)
 		return GL_LOAD_FAILED;
 	if (sc->missed || !gl_deferred_replay(&sc->deferred, &sc->col))
 	{
-		/* a change missed while queued: out of memory (defer_change) */
-		describe_append_failure(sc, sc->missed ? ENOMEM : errno,
+		/* a change missed while queued says why (apply_delta) */
+		describe_append_failure(sc, sc->missed ? sc->missed_errno : errno,
 								"applying changes to a column being loaded", err, errlen);
 		gl_store_load_abort(slot, generation);
 		return GL_LOAD_FAILED;

@@ -409,9 +409,10 @@ multi(int n, const char *const *fixed, int nfixed, bool letters_only = false)
 
 			w[rnd((uint32_t) w.size())] = 'q';
 			/* "x-ray" puts a list in the printable window; "xqray", the letters' */
-			for (char &c : w)
-				if (letters_only && !isalpha((unsigned char) c))
-					c = 'q';
+			if (letters_only)
+				for (char &c : w)
+					if (!isalpha((unsigned char) c))
+						c = 'q';
 			lits.push_back(w);
 		}
 	}
