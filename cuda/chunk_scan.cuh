@@ -210,12 +210,33 @@ typedef struct GlHitWord
 	uint32_t	record;
 } GlHitWord;
 
-/* Bit i for each byte i of flags that is 0xFF (the others 0x00). */
-__device__ __forceinline__ uint32_t
+/* Bit i for each byte i of flags whose top bit is set. */
+__host__ __device__ __forceinline__ uint32_t
 gl_byte_flags_to_bits(uint32_t flags)
 {
-	/* byte i's low bit lands on bit 24 + i; the other products stay below bit 24 */
-	return ((flags & 0x01010101) * 0x01020408) >> 24;
+	/* byte i's flag, moved to its low bit, lands on bit 24 + i; the other products stay below */
+	return (((flags >> 7) & 0x01010101) * 0x01020408) >> 24;
+}
+
+/*
+ * The top bit of each byte of x that is 1, exactly (a byte's sum below
+ * never carries into the next: the top bits are taken off first).
+ */
+__host__ __device__ __forceinline__ uint32_t
+gl_bytes_one(uint32_t x)
+{
+	uint32_t	low = ((x ^ 0x01010101) & 0x7F7F7F7F) + 0x7F7F7F7F;	/* top bit: low 7 bits not 1 */
+
+	return ~(low | x) & 0x80808080;
+}
+
+/* The top bit of each byte of x below 32, exactly. */
+__host__ __device__ __forceinline__ uint32_t
+gl_bytes_below_32(uint32_t x)
+{
+	uint32_t	low = (x & 0x7F7F7F7F) + 0x60606060;	/* top bit: low 7 bits 32 or more */
+
+	return ~(low | x) & 0x80808080;
 }
 
 /* The words of this lane's chunk with hits (bit g: word g). */
@@ -247,11 +268,24 @@ gl_words_with_hits(const A &a, const uint32_t records[GL_HIT_WORDS])
  * the warp's list are left to read and count bytes (H100, '%e_e%', 32% of
  * the rows: 49.1 -> 56.8-57.3% of the read bandwidth; 20 literals 45.9 ->
  * 49.4%).  The eight words are looked at together, four counts to an
- * instruction, and their rows go to the result as one 64-row mask,
+ * instruction, and their rows go to the result as one 32-row mask,
  * instead of a loop with a branch per word (219 instructions a chunk, 12
  * of 32 lanes active, where 32% of the rows match: Nsight Compute,
  * '%e_e%'): H100, 20 literals 49.7-49.8 -> 51.0-51.1% of the read
- * bandwidth, the other classes unchanged.  The skim's hits fall anywhere
+ * bandwidth, the other classes unchanged.  The counts take plain integer
+ * instructions: a word's count is a byte of one subtraction (the counts
+ * never fall, so no byte borrows), and a byte's test for 1 or for less
+ * than 32 is exact in three (gl_bytes_one()); CUDA's byte-SIMD
+ * intrinsics, which Hopper runs as sequences, the rows as a 64-row mask
+ * and the list written slot by slot took about 100 of the 400
+ * instructions the hit path cost a chunk where nearly every chunk has
+ * hits (Nsight Compute, '%e_e%', against 965 to step the chunk; H200, %
+ * of the read bandwidth: '%e_e%' 55.7-55.8 -> 56.1-56.9, AC 1 63.9-64.1
+ * -> 64.8-65.8, 20 literals 51.7-52.0 -> 52.3-53.2, 200 literals 41.4-41.7
+ * -> 42.2-43.0, '~ furiously' 63.8-64.5 -> 64.7-66.0, '%special%requests%'
+ * unchanged; test/bench/results/h200-kernels/2026-11-28-lane-table, call
+ * 4).  Without any of the hit path, an upper bound, '%e_e%' ran at
+ * 63.8-64.1 and 200 literals at 47.4-47.9 (call 2).  The skim's hits fall anywhere
  * in a row, so only its words with no separator could be set so: no gain
  * (H100, 200 literals, 43.5 -> 42.1% in one run); it lists them all.
  */
@@ -262,29 +296,33 @@ gl_words_to_list(const A &a, uint64_t chunk, const uint32_t records[GL_HIT_WORDS
 				 uint32_t *result)
 {
 	uint4		e = __ldg(reinterpret_cast<const uint4 *>(&chunks[chunk]));
-	/* byte g: the separators in word g (0..6), zeros_before[g + 1] - zeros_before[g] */
-	uint32_t	in_low = __vsub4(__funnelshift_r(e.z, e.w, 8), e.z);
-	uint32_t	in_high = __vsub4(e.w >> 8, e.w);
+	/*
+	 * byte g: the separators in word g (0..6), zeros_before[g + 1] -
+	 * zeros_before[g]; the counts never fall, so no byte's difference
+	 * borrows from the next (in_high's top byte is 0 less word 7's count:
+	 * not a count, and left out below)
+	 */
+	uint32_t	in_low = __funnelshift_r(e.z, e.w, 8) - e.z;
+	uint32_t	in_high = (e.w >> 8) - e.w;
 	/*
 	 * word 7: the chunk's separators, the next chunk's row less this one's,
 	 * less those before it (the column's last chunk has the zero tail)
 	 */
 	uint32_t	in_last = chunk + 1 < nchunks ?
 		__ldg(&chunks[chunk + 1].row) - e.x - (e.w >> 24) : 0;
-	/* one separator, fewer than 64 before it (its row then fits the mask) */
+	/* one separator, fewer than 32 before it (its row then fits a 32-row mask) */
 	uint32_t	one_row =
-		gl_byte_flags_to_bits(__vcmpeq4(in_low, 0x01010101) & __vcmpltu4(e.z, 0x40404040)) |
-		gl_byte_flags_to_bits(__vcmpeq4(in_high, 0x01010101) & __vcmpltu4(e.w, 0x40404040) &
-							  0x00FFFFFF) << 4 |
-		(uint32_t) (in_last == 1 && (e.w >> 24) < 64) << 7;
+		gl_byte_flags_to_bits(gl_bytes_one(in_low) & gl_bytes_below_32(e.z)) |
+		gl_byte_flags_to_bits(gl_bytes_one(in_high) & gl_bytes_below_32(e.w) & 0x00FFFFFF) << 4 |
+		(uint32_t) (in_last == 1 && (e.w >> 24) < 32) << 7;
 	uint32_t	words = gl_words_with_hits(a, records);
 	uint32_t	set = words & one_row;
-	uint64_t	rows = 0;		/* bit k: row e.x + k */
+	uint32_t	rows = 0;		/* bit k: row e.x + k */
 
 #pragma unroll
 	for (int g = 0; g < GL_HIT_WORDS; g++)
 		if ((set >> g) & 1)
-			rows |= (uint64_t) 1 << gl_zeros_before_word(e, g);
+			rows |= 1u << gl_zeros_before_word(e, g);
 	gl_set_rows(result, e.x, rows, nrows);
 	return words & ~one_row;
 }
@@ -318,11 +356,15 @@ gl_resolve_warp_hits(const A &a, const uint8_t *__restrict__ data, uint64_t chun
 	count = __popc(listed);
 	at = gl_warp_inclusive_sum(count);
 	total = __shfl_sync(0xFFFFFFFF, at, 31);
-	at -= count;
+	{
+		GlHitWord  *out = list + at - count;
+		uint32_t	where = lane << 3;
+
 #pragma unroll
-	for (int g = 0; g < GL_HIT_WORDS; g++)
-		if ((listed >> g) & 1)
-			list[at++] = {lane << 3 | g, records[g]};
+		for (int g = 0; g < GL_HIT_WORDS; g++)
+			if ((listed >> g) & 1)
+				*out++ = {where | g, records[g]};
+	}
 	__syncwarp();
 
 	for (uint32_t first = 0; first < total; first += 32)

@@ -312,7 +312,7 @@ struct GlUtf8Decoder
  * The result bitmap has a bit per row; rows >= nrows (the zero tail after
  * the last row, which reads as empty rows) are never set.  Three ways to
  * set bits, each where it is cheapest: one row (gl_set_row()), the rows
- * of a 64-row mask (gl_set_rows()), and consecutive rows one by one
+ * of a 32-row mask (gl_set_rows()), and consecutive rows one by one
  * (GlResultWriter).
  */
 
@@ -336,27 +336,24 @@ gl_set_row(uint32_t *result, uint32_t row, uint32_t nrows)
 
 /*
  * Set the result bits of rows first + k for the bits k of rows, those
- * below nrows: at most three atomic ORs, one a result word.
+ * below nrows: at most two atomic ORs, one a result word.
  */
 __device__ __forceinline__ void
-gl_set_rows(uint32_t *result, uint32_t first, uint64_t rows, uint32_t nrows)
+gl_set_rows(uint32_t *result, uint32_t first, uint32_t rows, uint32_t nrows)
 {
 	uint32_t	shift = first % 32;
 	uint32_t   *at = result + first / 32;
-	uint32_t	spill;
+	uint64_t	placed;
 
 	if (first >= nrows)
 		return;
-	if (nrows - first < 64)
-		rows &= ((uint64_t) 1 << (nrows - first)) - 1;
-	spill = shift ? (uint32_t) (rows >> (64 - shift)) : 0;
-	rows <<= shift;
-	if ((uint32_t) rows != 0)
-		atomicOr(at, (uint32_t) rows);
-	if ((uint32_t) (rows >> 32) != 0)
-		atomicOr(at + 1, (uint32_t) (rows >> 32));
-	if (spill != 0)
-		atomicOr(at + 2, spill);
+	if (nrows - first < 32)
+		rows &= (1u << (nrows - first)) - 1;
+	placed = (uint64_t) rows << shift;
+	if ((uint32_t) placed != 0)
+		atomicOr(at, (uint32_t) placed);
+	if ((uint32_t) (placed >> 32) != 0)
+		atomicOr(at + 1, (uint32_t) (placed >> 32));
 }
 
 /*

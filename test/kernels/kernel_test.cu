@@ -45,6 +45,7 @@ extern "C"
 }
 #include "gpulike_cuda.h"
 #include "program_prep.h"
+#include "chunk_scan.cuh"
 #include "test_random.h"
 
 static int	test_number = 0;
@@ -1265,6 +1266,43 @@ run_byte_dfa_cases(int n)
 		(failure.empty() ? "" : ": " + failure));
 }
 
+/*
+ * The byte tests the hit path counts a chunk's separators with
+ * (chunk_scan.cuh), for every value of each byte among random others.
+ */
+static void
+run_byte_flag_case(void)
+{
+	std::string failure;
+
+	for (int pos = 0; pos < 4 && failure.empty(); pos++)
+		for (uint32_t b = 0; b < 256 && failure.empty(); b++)
+			for (int k = 0; k < 16 && failure.empty(); k++)
+			{
+				uint32_t	x = (rnd(1 << 16) << 16 | rnd(1 << 16)) & ~(0xFFu << 8 * pos) |
+					b << 8 * pos;
+				uint32_t	one = 0,
+							below = 0;
+
+				for (int i = 0; i < 4; i++)
+				{
+					uint32_t	byte = (x >> 8 * i) & 0xFF;
+
+					one |= (byte == 1) << i;
+					below |= (byte < 32) << i;
+				}
+				if (gl_byte_flags_to_bits(gl_bytes_one(x)) != one ||
+					gl_byte_flags_to_bits(gl_bytes_below_32(x)) != below)
+				{
+					char		msg[64];
+
+					snprintf(msg, sizeof(msg), ": 0x%08x", x);
+					failure = msg;
+				}
+			}
+	tap(failure.empty(), "bytes equal to 1 and below 32 are found exactly" + failure);
+}
+
 /* One byte through a classed table, as the stream kernel takes it: the entry. */
 static uint32_t
 classed_entry(const GlClassedTable *t, uint32_t state, unsigned char b)
@@ -1677,6 +1715,7 @@ main(int argc, char **argv)
 	run_classed_table_cases(n);
 	run_classed_plan_cases(n / 4);
 	run_malformed_cases();
+	run_byte_flag_case();
 	if (host_only)
 		return tap_plan("the host-side checks alone: --host-only");
 	if (!gl_cuda_probe(&info, 0, err, sizeof(err)))
