@@ -173,6 +173,23 @@ stage_bytes(uint32_t block, uint32_t buffers)
 static const uint32_t SMALLEST_STAGE_BYTES = stage_bytes(256, 1);
 
 /*
+ * The stage begins at the first 128-byte line after the table.  A copy
+ * instruction's 512 bytes go to the stage as four 128-byte writes where
+ * its lines are the shared memory's, six where they straddle them: 200
+ * literals' windowed table (154 848 bytes) left the stage 96 bytes past
+ * a line, and its copies took 12 wavefronts an instruction against rows
+ * pass's 8 (H200, Nsight Compute; 8 is the column's side: eight chunks'
+ * 64-byte slices an instruction).
+ */
+static const uint32_t STAGE_ALIGN = 128;
+
+__host__ __device__ constexpr uint32_t
+stage_offset(uint32_t table_bytes)
+{
+	return (table_bytes + STAGE_ALIGN - 1) / STAGE_ALIGN * STAGE_ALIGN;
+}
+
+/*
  * Consecutive chunks stepped by one thread (A::chunks_per_thread): the
  * row open at the start of the first is skipped and the row open at the
  * end of the last followed, once per group instead of once per chunk
@@ -603,7 +620,7 @@ stream_kernel(const uint8_t *__restrict__ data, uint64_t nchunks,
 	uint32_t	lane = threadIdx.x % 32;
 	uint64_t	tail = (uint64_t) gridDim.x * (blockDim.x / 32) * TAIL_CHUNKS_PER_WARP;
 	uint64_t	whole_tickets = nchunks > tail ? (nchunks - tail) / TicketChunks : 0;
-	uint4	   *warp_stage = gl_warp_stage(stream_shared + table_bytes / 16, Buffers);
+	uint4	   *warp_stage = gl_warp_stage(stream_shared + stage_offset(table_bytes) / 16, Buffers);
 
 	for (uint32_t i = threadIdx.x; i < table_bytes / 16; i += blockDim.x)
 		stream_shared[i] = __ldg(&table[i]);
@@ -642,7 +659,7 @@ launch_shaped(const GlLaunch *l, const A &a, const GlStreamTable *table, uint32_
 {
 	constexpr uint32_t Block = stream_shapes[S].block;
 	const GlDeviceColumn *dcol = l->dcol;
-	uint32_t	shared = stage_bytes(Block, stream_shapes[S].buffers) + table->bytes;
+	uint32_t	shared = stage_offset(table->bytes) + stage_bytes(Block, stream_shapes[S].buffers);
 	uint64_t	threads = (dcol->nchunks + A::chunks_per_thread - 1) / A::chunks_per_thread;
 	unsigned	grid;
 
@@ -675,7 +692,7 @@ choose_shape(const GlLaunch *l, const GlStreamTable *table, int *best,
 	for (size_t i = 0; i < sizeof...(I); i++)
 	{
 		const StreamShape *shape = &stream_shapes[i];
-		uint32_t	shared = stage_bytes(shape->block, shape->buffers) + table->bytes;
+		uint32_t	shared = stage_offset(table->bytes) + stage_bytes(shape->block, shape->buffers);
 		int			blocks;
 
 		if (shared > limit)
@@ -752,7 +769,9 @@ gl_launch_stream(const GlLaunch *l, const GlStreamTable *table, uint32_t *ticket
 uint32_t
 gl_stream_table_room(uint32_t shared_limit)
 {
-	return shared_limit > SMALLEST_STAGE_BYTES ? shared_limit - SMALLEST_STAGE_BYTES : 0;
+	/* a table of this size or less leaves the stage its line */
+	return shared_limit > SMALLEST_STAGE_BYTES ?
+		(shared_limit - SMALLEST_STAGE_BYTES) / STAGE_ALIGN * STAGE_ALIGN : 0;
 }
 
 uint32_t
