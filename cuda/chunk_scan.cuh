@@ -277,17 +277,18 @@ gl_words_with_hits(const A &a, const uint32_t records[GL_HIT_WORDS])
  * never fall, so no byte borrows), and a byte's test for 1 or for less
  * than 32 is exact in three (gl_bytes_one()); CUDA's byte-SIMD
  * intrinsics, which Hopper runs as sequences, the rows as a 64-row mask
- * and the list written slot by slot took about 100 of the 400
+ * and the list written slot by slot took 42 more of the 390
  * instructions the hit path cost a chunk where nearly every chunk has
  * hits (Nsight Compute, '%e_e%', against 965 to step the chunk; H200, %
  * of the read bandwidth: '%e_e%' 55.7-55.8 -> 56.1-56.9, AC 1 63.9-64.1
  * -> 64.8-65.8, 20 literals 51.7-52.0 -> 52.3-53.2, 200 literals 41.4-41.7
  * -> 42.2-43.0, '~ furiously' 63.8-64.5 -> 64.7-66.0, '%special%requests%'
- * unchanged; test/bench/results/h200-kernels/2026-11-28-lane-table, call
- * 4).  Without any of the hit path, an upper bound, '%e_e%' ran at
- * 63.8-64.1 and 200 literals at 47.4-47.9 (call 2).  The skim's hits fall anywhere
- * in a row, so only its words with no separator could be set so: no gain
- * (H100, 200 literals, 43.5 -> 42.1% in one run); it lists them all.
+ * unchanged; test/bench/results/h200-kernels/2026-11-27-hit-path, calls
+ * 3-5).  With the records kept and never resolved, an upper bound (wrong
+ * answers), '%e_e%' ran at 63.8-64.1 and 200 literals at 47.4-47.9 (call
+ * 2).  The skim's hits fall anywhere in a row, so only its words with no
+ * separator could be set so: no gain (H100, 200 literals, 43.5 -> 42.1%
+ * in one run); it lists them all.
  */
 template <class A>
 __device__ __forceinline__ uint32_t
