@@ -81,9 +81,12 @@
  * 46% busy, 1.4-way bank conflicts, 45% occupancy at 64 registers; warps
  * stalled mostly on memory, then shared memory: 5.6 and 3.9 of 14.7
  * cycles per instruction).  Following the open row at the end of each
- * thread's chunks costs about 6%; splitting the column into one run per
- * thread to save it spread the lanes' reads 15 kB apart and lost more
- * where rows match (2026-11-26-sticky-flag/study/).
+ * thread's chunks costs about 6% where few rows match, and 14% of the
+ * stall samples where 32% do ('%e_e%', 12% for 200 literals: the warp
+ * follows until its longest rest of a row ends; finish_open_row());
+ * splitting the column into one run per thread to save it spread the
+ * lanes' reads 15 kB apart and lost more where rows match
+ * (2026-11-26-sticky-flag/study/).
  *
  *-------------------------------------------------------------------------
  */
@@ -515,7 +518,11 @@ step_to_separator(const A &a, uint32_t &state, const uint4 &word, bool *matches)
  * with the bytes, to learn from it whether a row is open, cost 2 points
  * on every stream class; loading 64 bytes at once, and prefetching them
  * into L2 while the thread's last chunk is stepped, were both slower:
- * H200, '%special%requests%', 1.18 ms without either, 1.23 with both.)
+ * H200, '%special%requests%', 1.18 ms without either, 1.23 with both.
+ * Stepping each 32 bytes whole, as the scan does, and taking the answer
+ * from the separator's hit bit, with no branch a byte, was slower too:
+ * '%e_e%' 56.1-56.2 -> 55.5-55.8%, 200 literals 42.2-42.5 -> 41.6-41.8%;
+ * 2026-11-27-hit-path, call 8.)
  */
 template <class A>
 __device__ static __noinline__ void
