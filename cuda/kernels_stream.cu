@@ -176,13 +176,12 @@ stage_bytes(uint32_t block, uint32_t buffers)
 static const uint32_t SMALLEST_STAGE_BYTES = stage_bytes(256, 1);
 
 /*
- * The stage begins at the first 128-byte line after the table.  A copy
- * instruction's 512 bytes go to the stage as four 128-byte writes where
- * its lines are the shared memory's, six where they straddle them: 200
- * literals' windowed table (154 848 bytes) left the stage 96 bytes past
- * a line, and its copies took 12 wavefronts an instruction against rows
- * pass's 8 (H200, Nsight Compute; 8 is the column's side: eight chunks'
- * 64-byte slices an instruction).
+ * The stage begins at the first 128-byte line after the table.  200
+ * literals' windowed table (154 848 bytes) left it 96 bytes past a line,
+ * and a copy instruction took 12 shared-memory wavefronts, where on a
+ * line it takes 8 (H200, Nsight Compute, 200 literals before and after,
+ * rows pass; 8 is twice the ideal, an instruction gathering eight
+ * chunks' 64-byte slices).
  */
 static const uint32_t STAGE_ALIGN = 128;
 
