@@ -42,15 +42,12 @@ static bool
 grow(void **array, uint64_t *capacity, uint64_t needed, size_t elem_size)
 {
 	uint64_t	newcap;
-	void	   *p;
 
 	if (needed <= *capacity)
 		return true;
 	newcap = grown_capacity(*capacity, needed);
-	p = realloc(*array, newcap * elem_size);
-	if (p == NULL)
+	if (!gl_resize_array(array, newcap, elem_size))
 		return false;
-	*array = p;
 	*capacity = newcap;
 	return true;
 }
@@ -286,7 +283,6 @@ gl_column_trim(GlColumn *col)
 {
 	uint64_t	rows = col->nrows > 0 ? col->nrows : 1;
 	uint64_t	bytes = col->nbytes > 0 ? col->nbytes : 1;
-	void	   *p;
 
 	if (bytes < col->capacity_bytes &&
 		(col->values_in_file ?
@@ -298,12 +294,9 @@ gl_column_trim(GlColumn *col)
 		return;
 	(void) gl_row_tids_resize(&col->tids, rows);
 	(void) gl_row_offsets_resize(&col->offsets, rows + 1);
-	if ((p = realloc(col->nulls, gl_bitmap_words(rows) * sizeof(uint64_t))) != NULL)
-		col->nulls = p;
-	if ((p = realloc(col->superseded, gl_bitmap_words(rows) * sizeof(uint64_t))) != NULL)
-		col->superseded = p;
-	if ((p = realloc(col->known_live, gl_bitmap_words(rows) * sizeof(uint64_t))) != NULL)
-		col->known_live = p;
+	(void) gl_resize_array((void **) &col->nulls, gl_bitmap_words(rows), sizeof(uint64_t));
+	(void) gl_resize_array((void **) &col->superseded, gl_bitmap_words(rows), sizeof(uint64_t));
+	(void) gl_resize_array((void **) &col->known_live, gl_bitmap_words(rows), sizeof(uint64_t));
 	col->capacity_rows = rows;
 }
 

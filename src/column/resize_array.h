@@ -2,7 +2,7 @@
  *
  * resize_array.h
  *	  realloc for the arrays a column keeps a row or a group of rows
- *	  (row_tids.c, row_offsets.c): a leaf, like column.h.
+ *	  (column.c, row_tids.c, row_offsets.c): a leaf, like column.h.
  *
  *-------------------------------------------------------------------------
  */
