@@ -49,6 +49,8 @@
 #include "kernels_common.cuh"
 
 constexpr int GL_HIT_WORDS = GL_DEV_CHUNK_WORDS;
+static_assert(GL_DEV_TAIL_PAD >= GL_SLICE_BYTES,
+			  "the slice after the column's last chunk (stage_next) is in its tail pad");
 static_assert(GL_HIT_WORDS == 8, "a hit word's place in a list is lane << 3 | word");
 
 /* Bit 31 of entry appended to hits. */
@@ -116,7 +118,10 @@ gl_scan_hit_word(const A &a, uint32_t state, const uint4 &w0, const uint4 &w1, u
  * nchunks; every lane of the warp must call this, for the stage of
  * Buffers slice buffers).  Returns the state after the chunk's last byte;
  * *last_bytes, if wanted, gets the chunk's last four bytes (the last in
- * bits 24..31).
+ * bits 24..31).  With stage_next (the same in every lane), the first
+ * slice of each lane's next chunk is copied into buffer
+ * gl_next_slice_buffer(Buffers) while the last slice is stepped: wait for
+ * it with gl_stage_wait_all().
  *
  * With two or three buffers, the copies of the next one or two slices
  * run while a slice is stepped; with one, the next slice's copy starts
@@ -131,7 +136,7 @@ template <int Buffers, class A>
 __device__ __forceinline__ uint32_t
 gl_scan_chunk(const A &a, uint32_t state, const uint8_t *__restrict__ data, uint64_t warp_first,
 			  uint32_t stride, uint64_t nchunks, uint4 *warp_stage, uint32_t records[GL_HIT_WORDS],
-			  uint32_t *last_bytes = nullptr)
+			  uint32_t *last_bytes = nullptr, bool stage_next = false)
 {
 	/* slices whose copies run while one is stepped */
 	constexpr uint32_t Ahead = Buffers - 1;
@@ -161,6 +166,9 @@ gl_scan_chunk(const A &a, uint32_t state, const uint8_t *__restrict__ data, uint
 			if (Ahead == 0 && later > 0)
 				gl_stage_fetch(copies, 0, t + 1);
 		}
+		/* slice GL_SLICES_PER_CHUNK: the next chunk's first (the column's tail pad past the last) */
+		if (stage_next && later == 0)
+			gl_stage_fetch(copies, gl_next_slice_buffer(Buffers), GL_SLICES_PER_CHUNK);
 		state = gl_scan_hit_word(a, state, words[0], words[1], records[2 * t]);
 		state = gl_scan_hit_word(a, state, words[2], words[3], records[2 * t + 1]);
 		if (last_bytes != nullptr && t + 1 == GL_SLICES_PER_CHUNK)

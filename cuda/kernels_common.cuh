@@ -210,6 +210,24 @@ gl_stage_read(const uint4 *warp_stage, uint32_t which, uint32_t pending, uint4 w
 }
 
 /*
+ * The buffer a chunk's slice GL_SLICES_PER_CHUNK would take, free once the
+ * chunk's last slice has been read: the next chunk's first slice goes there.
+ */
+__host__ __device__ constexpr uint32_t
+gl_next_slice_buffer(uint32_t buffers)
+{
+	return GL_SLICES_PER_CHUNK % buffers;
+}
+
+/* Wait for every fetch of this warp's stage: its buffers then hold what was fetched. */
+__device__ __forceinline__ void
+gl_stage_wait_all(void)
+{
+	asm volatile("cp.async.wait_group 0;" ::: "memory");
+	__syncwarp();
+}
+
+/*
  * 0x80 in the zero bytes of w, and maybe in a byte just above a zero byte
  * (the borrow of the subtraction): two instructions, exact as to whether
  * w has any zero byte, a superset as to which (gl_zero_byte_flags(),

@@ -19,9 +19,10 @@
  *	  next separator and then enters START: that row belongs to an
  *	  earlier thread;
  *	- a row still open at the end of its last chunk (state not SKIP, last
- *	  byte not a separator) is followed past the end, 32 bytes at a time,
- *	  to its separator; a row longer than that costs its owner alone the
- *	  walk.
+ *	  byte not a separator) is followed past the end to its separator:
+ *	  through the next chunk's first 64 bytes, which the stage copied
+ *	  while the last slice was stepped, then 32 bytes at a time from the
+ *	  column; a row longer than that costs its owner alone the walk.
  * Flags become result bits by gl_resolve_warp_hits(), chunk by chunk;
  * the tail row is the row of the next chunk's first byte.
  * The zero bytes after the last row look like empty rows: their bits
@@ -504,10 +505,21 @@ step_to_separator(const A &a, uint32_t &state, const uint4 &word, bool *matches)
 
 /*
  * The row open, in state, at the end of a thread's last chunk runs on
- * into chunk `next`: follow it to its separator, 32 bytes at a time (two
- * loads at once: most rows end within the first 32 bytes, rows averaging
- * about 50), and set its bit -- its row is the one the next chunk starts
- * in -- if it matches.  Whether a row is open at all the caller knows
+ * into chunk `next`: follow it to its separator -- through next's first
+ * slice, which the stage holds (next_slice: gl_scan_chunk()'s
+ * stage_next), then 32 bytes at a time from the column (two loads at
+ * once) -- and set its bit -- its row is the one the next chunk starts
+ * in -- if it matches.  The warp waits for its lane with the longest rest
+ * of a row, and each of them waited on the column's bytes, where most
+ * rests end within 64 bytes.  Copied into the stage, a coalesced 2 kB a
+ * warp beside the last slice's steps (H200, % of the read bandwidth,
+ * from the column -> staged): '%e_e%' 55.8-56.4 -> 56.9-57.4, AC 1
+ * 64.4-65.1 -> 65.4-66.2, 20 literals 52.0-52.4 -> 52.4-53.2, ILIKE libc
+ * 64.2-65.2 -> 66.5-66.6, '~ furiously' 64.2-65.4 -> 65.3-66.8, the others
+ * within a point.  Two slices where the stage has room for them (every
+ * shape of two buffers or three) lost 1-2 points on '%special%requests%'
+ * and its DFA and gained nothing (2026-11-27-staged-walk, calls 1-2).
+ * Whether a row is open at all the caller knows
  * from the chunk's last byte, still in registers, and the row's number
  * is loaded only for a matching row: before, a load of that byte, then
  * 16 bytes at a time, each waiting on the one before, were 17% of the
@@ -527,21 +539,24 @@ step_to_separator(const A &a, uint32_t &state, const uint4 &word, bool *matches)
  */
 template <class A>
 __device__ static __noinline__ void
-finish_open_row(const A &a, uint32_t state, const uint8_t *__restrict__ data,
-				const GlChunkIndex *__restrict__ chunks, uint64_t next, uint32_t nrows,
-				uint32_t *result)
+finish_open_row(const A &a, uint32_t state, const uint4 *next_slice,
+				const uint8_t *__restrict__ data, const GlChunkIndex *__restrict__ chunks,
+				uint64_t next, uint32_t nrows, uint32_t *result)
 {
-	const uint8_t *from = data + next * GL_DEV_CHUNK_BYTES;
+	const uint8_t *from = data + next * GL_DEV_CHUNK_BYTES + GL_SLICE_BYTES;
+	uint32_t	lane = threadIdx.x % 32;
 	bool		matches = false;
+	bool		ended = false;
 
-	for (;; from += 32)
+	for (uint32_t j = 0; j < GL_SLICE_BYTES / 16 && !ended; j++)
+		ended = step_to_separator(a, state, next_slice[gl_stage_slot(lane, j)], &matches);
+	for (; !ended; from += 32)
 	{
 		uint4		first = gl_load16(from);
 		uint4		second = gl_load16(from + 16);
 
-		if (step_to_separator(a, state, first, &matches) ||
-			step_to_separator(a, state, second, &matches))
-			break;
+		ended = step_to_separator(a, state, first, &matches) ||
+			step_to_separator(a, state, second, &matches);
 	}
 	if (matches)
 		gl_set_row(result, chunks[next].row, nrows);
@@ -578,7 +593,7 @@ stream_group(const A &a, const uint8_t *__restrict__ data, uint64_t first, uint3
 		bool		inside;
 
 		state = gl_scan_chunk<Buffers>(a, state, data, chunk - lane * group, group, nchunks,
-									   warp_stage, records, &last_bytes);
+									   warp_stage, records, &last_bytes, c + 1 == group);
 		inside = chunk < nchunks;
 		/*
 		 * The row open at the end of this thread's chunks, if its last
@@ -586,8 +601,15 @@ stream_group(const A &a, const uint8_t *__restrict__ data, uint64_t first, uint3
 		 * zero byte, the last separator or the zero tail, so no row is
 		 * open there.)
 		 */
-		if (inside && c + 1 == group && state != a.skip && (last_bytes >> 24) != 0)
-			finish_open_row(a, state, data, chunks, chunk + 1, nrows, result);
+		if (c + 1 == group)
+		{
+			gl_stage_wait_all();
+			if (inside && state != a.skip && (last_bytes >> 24) != 0)
+				finish_open_row(a, state, warp_stage + gl_next_slice_buffer(Buffers) *
+								(GL_SLICE_BUFFER_BYTES / 16),
+								data, chunks, chunk + 1, nrows, result);
+			__syncwarp();		/* the resolve's list may take that buffer */
+		}
 		if (__any_sync(0xFFFFFFFF, inside && gl_any_hit(a, records)))
 			gl_resolve_warp_hits(a, data, chunk, inside, records, chunks, nchunks, nrows,
 								 result, reinterpret_cast<GlHitWord *>(warp_stage));
