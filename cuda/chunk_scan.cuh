@@ -130,7 +130,9 @@ gl_scan_hit_word(const A &a, uint32_t state, const uint4 &w0, const uint4 &w1, u
  * slower, 0.99 against 0.86 ms on the H200 for '%special%requests%'; and
  * with three buffers, the next chunk's first two during this one's last
  * two, H100: 70-71 -> 55% of the read bandwidth, 8% more instructions
- * and the slice buffers no longer constants.)
+ * and the slice buffers no longer constants.  Fetching each slice as
+ * soon as its buffer is read, one slice earlier than here, changed
+ * nothing: H200, 2026-11-27-staged-walk, call 4.)
  */
 template <int Buffers, class A>
 __device__ __forceinline__ uint32_t
