@@ -18,6 +18,7 @@
  *
  *-------------------------------------------------------------------------
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -382,6 +383,13 @@ gl_column_host_bytes(const GlColumn *col)
 		3 * gl_bitmap_words(col->capacity_rows) * sizeof(uint64_t) +
 		col->later_rows.capacity * (sizeof(GlTid) + sizeof(uint64_t)) +
 		col->pages.capacity * (sizeof(uint32_t) + sizeof(uint64_t));
+}
+
+bool
+gl_column_append_failed_in_file(const GlColumn *col, int why)
+{
+	/* the rest of a column is in memory, whose failures are ENOMEM */
+	return col->values_in_file && why != ENOMEM;
 }
 
 uint64_t

@@ -206,6 +206,13 @@ extern bool gl_column_values_to_file(GlColumn *col, const char *directory);
  */
 extern bool gl_column_index_pages(GlColumn *col);
 
+/*
+ * Whether an append that failed with errno why failed for the values'
+ * file, which could not grow (a full disk, most likely), rather than for
+ * memory.
+ */
+extern bool gl_column_append_failed_in_file(const GlColumn *col, int why);
+
 extern void gl_column_free(GlColumn *col);
 /* Memory the column holds; and the bytes of its values' file, if any. */
 extern size_t gl_column_host_bytes(const GlColumn *col);

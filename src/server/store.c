@@ -253,7 +253,7 @@ static void
 describe_append_failure(const GlStoredColumn *sc, int why, const char *doing, char *err,
 						size_t errlen)
 {
-	if (sc->col.values_in_file && why != ENOMEM)
+	if (gl_column_append_failed_in_file(&sc->col, why))
 		snprintf(err, errlen, "gpulike: could not extend a values file %s: %s", doing,
 				 strerror(why));
 	else
@@ -483,8 +483,9 @@ invalidate_serving(int slot, int why)
 	ereport(LOG,
 			(errmsg("gpulike server: could not apply changes to cache slot %d: %s; marking it stale",
 					slot, strerror(why))));
-	drop_serving(slot, why == ENOMEM ? "server out of memory applying changes" :
-				 "server could not extend a values file applying changes");
+	drop_serving(slot, gl_column_append_failed_in_file(&slots[slot].serving->col, why) ?
+				 "server could not extend a values file applying changes" :
+				 "server out of memory applying changes");
 }
 
 bool

@@ -7,7 +7,10 @@
  *	  the file's figure has them, a directory that cannot hold the file
  *	  leaves the values in memory, and a file that cannot grow (a file
  *	  size limit, as a full disk would) fails the append that needed it
- *	  with every earlier row intact -- not a SIGBUS on a later write.
+ *	  with every earlier row intact -- not a SIGBUS on a later write --
+ *	  and the failure is told from running out of memory
+ *	  (gl_column_append_failed_in_file(), whose answer picks the server's
+ *	  message).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -138,6 +141,8 @@ main(void)
 	tap_ok(!gl_column_values_to_file(&col, "/nonexistent/gpulike") && errno == ENOENT &&
 		   !col.values_in_file,
 		   "no such directory: false, ENOENT, the values in memory");
+	tap_ok(!gl_column_append_failed_in_file(&col, EFBIG),
+		   "a column in memory never takes a failure for its file's");
 	tap_ok(append_rows(&col, 100, 2000) && rows_intact(&col, 2000),
 		   "and the column goes on in memory");
 	gl_column_free(&col);
@@ -157,6 +162,8 @@ main(void)
 
 		small.rlim_cur = 4 << 20;
 		setrlimit(RLIMIT_FSIZE, &small);
+		int			why = 0;
+
 		failed = false;
 		for (r = 0; r < 1000000 && !failed; r++)
 		{
@@ -164,11 +171,16 @@ main(void)
 
 			failed = !gl_column_append(&col, (GlTid) ((r / 100 + 1) << 16 | (r % 100 + 1)),
 									   buf, len, 0);
+			why = errno;
 		}
 		setrlimit(RLIMIT_FSIZE, &limit);
 		tap_ok(failed && col.nrows == r - 1 && col.nbytes <= (4u << 20),
 			   "past the file size limit an append fails (after %llu rows, %llu bytes)",
 			   (unsigned long long) col.nrows, (unsigned long long) col.nbytes);
+		tap_ok(gl_column_append_failed_in_file(&col, why) &&
+			   !gl_column_append_failed_in_file(&col, ENOMEM),
+			   "the failure is the file's (%s), and out of memory would not be",
+			   strerror(why));
 		tap_ok(rows_intact(&col, col.nrows), "every row before it reads back");
 		tap_ok(append_rows(&col, col.nrows, col.nrows + 1000) && rows_intact(&col, r + 999),
 			   "with the limit lifted the column grows again");
