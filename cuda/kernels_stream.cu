@@ -505,11 +505,11 @@ step_to_separator(const A &a, uint32_t &state, const uint4 &word, bool *matches)
 
 /*
  * The row open, in state, at the end of a thread's last chunk runs on
- * into chunk `next`: follow it to its separator -- through next's first
- * slice, which the stage holds (next_slice: gl_scan_chunk()'s
+ * into chunk `next`: follow it to its separator, first through next's
+ * first slice, which the stage holds (next_slice: gl_scan_chunk()'s
  * stage_next), then 32 bytes at a time from the column (two loads at
- * once) -- and set its bit -- its row is the one the next chunk starts
- * in -- if it matches.  The warp waits for its lane with the longest rest
+ * once), and set its bit if it matches: its row is the one the next
+ * chunk starts in.  The warp waits for its lane with the longest rest
  * of a row, and each of them waited on the column's bytes, where most
  * rests end within 64 bytes.  Copied into the stage, a coalesced 2 kB a
  * warp beside the last slice's steps (H200, % of the read bandwidth,
