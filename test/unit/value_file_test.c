@@ -159,11 +159,10 @@ main(void)
 		struct rlimit small = limit;
 		uint64_t	r;
 		char		buf[160];
+		int			why = 0;
 
 		small.rlim_cur = 4 << 20;
 		setrlimit(RLIMIT_FSIZE, &small);
-		int			why = 0;
-
 		failed = false;
 		for (r = 0; r < 1000000 && !failed; r++)
 		{
