@@ -191,6 +191,13 @@ gl_stage_fetch(const GlStageCopies &c, uint32_t which, uint32_t t)
 	asm volatile("cp.async.commit_group;" ::: "memory");
 }
 
+/* Buffer `which` of this warp's stage. */
+__device__ __forceinline__ const uint4 *
+gl_stage_buffer(const uint4 *warp_stage, uint32_t which)
+{
+	return warp_stage + which * (GL_SLICE_BUFFER_BYTES / 16);
+}
+
 /*
  * This lane's slice from buffer `which`, once all fetches but the
  * `pending` most recent ones (0, 1 or 2: a constant where the caller's
@@ -199,7 +206,7 @@ gl_stage_fetch(const GlStageCopies &c, uint32_t which, uint32_t t)
 __device__ __forceinline__ void
 gl_stage_read(const uint4 *warp_stage, uint32_t which, uint32_t pending, uint4 words[4])
 {
-	const uint4 *buffer = warp_stage + which * (GL_SLICE_BUFFER_BYTES / 16);
+	const uint4 *buffer = gl_stage_buffer(warp_stage, which);
 	uint32_t	lane = threadIdx.x % 32;
 
 	if (pending >= 2)

@@ -605,8 +605,8 @@ stream_group(const A &a, const uint8_t *__restrict__ data, uint64_t first, uint3
 		{
 			gl_stage_wait_all();
 			if (inside && state != a.skip && (last_bytes >> 24) != 0)
-				finish_open_row(a, state, warp_stage + gl_next_slice_buffer(Buffers) *
-								(GL_SLICE_BUFFER_BYTES / 16),
+				finish_open_row(a, state,
+								gl_stage_buffer(warp_stage, gl_next_slice_buffer(Buffers)),
 								data, chunks, chunk + 1, nrows, result);
 			__syncwarp();		/* the resolve's list may take that buffer */
 		}
