@@ -9,7 +9,7 @@
  * automaton A steps byte k (0..3, a constant after unrolling) of the
  * 32-bit word part of the text -- the word, not the byte, so that an
  * automaton may take the byte with a byte permute of its own.  Each
- * 32-byte word of a chunk leaves a record, one of two kinds:
+ * 32-byte word of a chunk leaves a record, one of three kinds:
  *	- hit bits (GlRecordedHits): state = a.step(state, part, k, hits)
  *	  also shifts one bit into hits, 1 where this byte completed a hit,
  *	  with one funnel shift; automata shift towards bit 31 or towards bit
@@ -18,7 +18,12 @@
  *	- a sticky flag (A::flag_sticks): state = a.step(state, part, k)
  *	  records nothing; a hit flags the state and every state after it, so
  *	  the word's end state says whether it had hits, and the record keeps
- *	  the state it began in, from which a.hits_of() finds them again.
+ *	  the state it began in, from which a.hits_of() finds them again;
+ *	- a state entered on hits (A::hits_by_twin): the step keeps the
+ *	  largest entry in its fourth argument, and a hit's state is the
+ *	  largest there is, so each 16 bytes' largest says whether they had
+ *	  hits; a.word_record() keeps them and the state the word began in,
+ *	  for a.hits_of() as above.
  * A chunk is read as four 64-byte slices through the warp's coalescing
  * stage (kernels_common.cuh), the next one or two slices in flight while
  * the current one is stepped; the slice loop is unrolled so the eight
@@ -102,6 +107,17 @@ gl_scan_hit_word(const A &a, uint32_t state, const uint4 &w0, const uint4 &w1, u
 		/* bytes 0, 1, 2: the states at the start, middle and end (each below 256) */
 		record = __byte_perm(__byte_perm(start, mid, 0x7740), state, 0x3410);
 		return a.without_flag(state);
+	}
+	else if constexpr (A::hits_by_twin)
+	{
+		uint32_t	start = state;
+		uint32_t	first = 0;
+		uint32_t	second = 0;
+
+		state = gl_scan_word(a, state, w0, first);
+		state = gl_scan_word(a, state, w1, second);
+		record = a.word_record(start, first, second);
+		return state;
 	}
 	else
 	{
@@ -188,6 +204,7 @@ gl_scan_chunk(const A &a, uint32_t state, const uint8_t *__restrict__ data, uint
 struct GlRecordedHits
 {
 	static constexpr bool flag_sticks = false;
+	static constexpr bool hits_by_twin = false;
 
 	__device__ __forceinline__ static bool has_hits(uint32_t record)
 	{

@@ -40,8 +40,9 @@ static const uint32_t MAX_ROW_WORDS = 64;
 
 /*
  * The automaton as the table holds it, by state id: 0 the root, 1
- * MATCHED, then the program's states (its state t is t + 1), SKIP last;
- * a column's program class, or GL_CLASSED_MAX_CLASSES for the separator.
+ * MATCHED, then the program's states (its state t is t + 1), SKIP, and
+ * the root's twin last; a column's program class, or
+ * GL_CLASSED_MAX_CLASSES for the separator.
  */
 typedef struct Automaton
 {
@@ -51,6 +52,7 @@ typedef struct Automaton
 	const uint8_t *accept;
 	uint32_t	nstates;
 	uint32_t	skip;
+	uint32_t	twin;
 	uint32_t	ncolumns;
 	uint32_t	flip;			/* the windowed form's; 0: classed */
 	uint32_t	column_class[GL_CLASSED_MAX_CLASSES];
@@ -90,25 +92,23 @@ choose_window(const uint8_t *byte_class, uint64_t nstates, uint32_t max_bytes,
 	return 0;
 }
 
-/* State s's successor on column col, and whether the entry is flagged. */
+/* State s's successor on column col. */
 static uint32_t
-successor(const Automaton *a, uint32_t s, uint32_t col, bool *flagged)
+successor(const Automaton *a, uint32_t s, uint32_t col)
 {
 	uint32_t	c = a->column_class[col];
 	size_t		from;
 	uint32_t	t;
 
-	*flagged = false;
 	if (c == GL_CLASSED_MAX_CLASSES)
 	{
-		/* the separator: back to the root, flagged after a matching row */
-		*flagged = s == GL_CLASSED_MATCHED;
-		return GL_CLASSED_ROOT;
+		/* the separator: back to the root, or its twin after a matching row */
+		return s == GL_CLASSED_MATCHED ? a->twin : GL_CLASSED_ROOT;
 	}
 	if (s == GL_CLASSED_MATCHED || s == a->skip)
 		return s;				/* both keep to the separator */
-	/* the program's state: its root, or s - 1 */
-	from = s == GL_CLASSED_ROOT ? 0 : s - 1;
+	/* the program's state: its root (the root's twin too), or s - 1 */
+	from = s == GL_CLASSED_ROOT || s == a->twin ? 0 : s - 1;
 	t = a->next[from * a->multi->nclasses + c];
 	return a->accept[t] ? GL_CLASSED_MATCHED : t == 0 ? GL_CLASSED_ROOT : t + 1;
 }
@@ -123,7 +123,6 @@ walk_sample(const Automaton *a, const uint8_t *sample, uint32_t sample_bytes,
 			const int *place, uint32_t *visits, double (*words)[MAX_ROW_WORDS])
 {
 	uint32_t	s = GL_CLASSED_ROOT;
-	bool		flagged;
 
 	for (uint32_t i = 0; i < sample_bytes; i++)
 	{
@@ -133,7 +132,7 @@ walk_sample(const Automaton *a, const uint8_t *sample, uint32_t sample_bytes,
 			visits[s]++;
 		if (words != NULL && place[s] >= 0)
 			words[place[s]][col / 2]++;
-		s = successor(a, s, col, &flagged);
+		s = successor(a, s, col);
 	}
 }
 
@@ -178,7 +177,7 @@ state_numbers(const Automaton *a, const uint8_t *sample, uint32_t sample_bytes,
 		return false;
 	}
 
-	/* the root first, then the others by visits (not SKIP: it keeps the last number) */
+	/* the root first, then the others by visits (not SKIP or the twin: they keep the last numbers) */
 	walk_sample(a, sample, sample_bytes, NULL, visits, NULL);
 	for (uint32_t s = 0; s < a->skip; s++)
 		order[s] = s;
@@ -232,7 +231,7 @@ state_numbers(const Automaton *a, const uint8_t *sample, uint32_t sample_bytes,
 		}
 		taken[number[order[k]]] = true;
 	}
-	/* the others, in their order, in the numbers left; SKIP last */
+	/* the others, in their order, in the numbers left; SKIP and the twin last */
 	for (uint32_t s = 1; s < a->skip; s++)
 	{
 		if (place[s] >= 0)
@@ -243,6 +242,7 @@ state_numbers(const Automaton *a, const uint8_t *sample, uint32_t sample_bytes,
 		taken[next_free] = true;
 	}
 	number[a->skip] = a->skip;
+	number[a->twin] = a->twin;
 
 	free(visits);
 	free(order);
@@ -266,8 +266,9 @@ gl_build_classed_table(const GlProgram *prog, uint32_t max_bytes, bool windowed_
 	a.byte_class = (const uint8_t *) gl_program_section(prog, a.multi->byte_class_off);
 	a.next = (const uint16_t *) gl_program_section(prog, a.multi->next_off);
 	a.accept = (const uint8_t *) gl_program_section(prog, a.multi->accept_off);
-	a.nstates = a.multi->nstates + 2;
-	a.skip = a.nstates - 1;
+	a.nstates = a.multi->nstates + 3;
+	a.skip = a.nstates - 2;
+	a.twin = a.nstates - 1;
 	a.ncolumns = a.multi->nclasses + 1;
 	a.flip = 0;
 	if (a.ncolumns > GL_CLASSED_MAX_CLASSES)
@@ -317,13 +318,7 @@ gl_build_classed_table(const GlProgram *prog, uint32_t max_bytes, bool windowed_
 		uint16_t   *row = entries + (size_t) number[s] * a.ncolumns;
 
 		for (uint32_t col = 0; col < a.ncolumns; col++)
-		{
-			bool		flagged;
-			uint32_t	to = successor(&a, s, col, &flagged);
-
-			row[col] = (uint16_t) (gl_classed_value(out, number[to]) |
-								   (flagged ? GL_CLASSED_FLAG : 0));
-		}
+			row[col] = (uint16_t) gl_classed_value(out, number[successor(&a, s, col)]);
 	}
 	free(number);
 	out->nstates = a.nstates;

@@ -10,21 +10,26 @@
  *	- a class of its own for the 0x00 separator, on which every state
  *	  goes back to the root;
  *	- MATCHED, where every transition into an accepting state goes
- *	  instead, and which stays there until the separator, whose entry
- *	  then carries the row's flag: one flag per matching row, on the byte
- *	  that ends it, however many literals it holds;
+ *	  instead, and which stays there until the separator, which then
+ *	  leads to the root's TWIN instead of the root: the twin's row is the
+ *	  root's, and entering it says that the row the separator ended
+ *	  matched, once per matching row however many literals it holds;
  *	- SKIP, the state of a thread whose first chunk begins inside a row
  *	  (kernels_stream.cu), left at the next separator.
+ * The twin is numbered last, so its value is the table's largest: the
+ * stream kernel keeps the largest entry of each 16 bytes (one integer
+ * max a byte, off the chain of loads) and knows from it whether they
+ * ended a matching row, where a flag bit in every entry cost a funnel
+ * shift to record it and an AND to take it off, the latter on the chain.
  *
  * Layout, as shared memory holds it from offset 0:
  *	classes	256 bytes: byte b's class times two (its entries' byte offset
  *			within a row), so at most 128 classes;
  *	entries	nstates rows of nclasses uint16 entries, row r from byte
  *			2 * r * nclasses: the next state's row start (its byte
- *			offset, always even, so at most 32 768 entries in all), bit 0
- *			the flag.  The stream kernel adds the class's offset and
- *			loads the next entry; a funnel shift records the flag and an
- *			AND takes it off.
+ *			offset, always even, so at most 32 768 entries in all).  The
+ *			stream kernel adds the class's offset and loads the next
+ *			entry.
  * The windowed forms, where the program's bytes allow: no class table and
  * no class load.  Byte b's column is computed, min(b ^ flip, flip + 1)
  * (gl_classed_window_column()), and rows of flip + 2 entries start at
@@ -37,7 +42,7 @@
  * it serves literals of printable ASCII, with spaces, digits and
  * hyphens.  Either needs every byte outside its window but the separator
  * in one program class.  An entry holds the next state's number times
- * two (bit 0 the flag), which the kernel multiplies by the row's length
+ * two, which the kernel multiplies by the row's length
  * and adds the column's offset to (one IMAD): 200 literals' rows pass the
  * 64 kB a byte offset can reach.  The rows are two or three times as long
  * as 200 literals' 30 classes make them, but each byte is one shared load
@@ -48,9 +53,9 @@
  * (test/bench/results/h200-kernels/2026-11-27-h200-windowed, call 2).
  *
  * States: 0 the root, 1 MATCHED, then the program's others (its state s
- * is s + 1), SKIP last; a windowed table built with a sample of the
- * column's text numbers its busiest states for the banks instead (the
- * root stays 0 and SKIP last: classed_table.cu).  Two bytes an entry keep 200 literals' automaton
+ * is s + 1), SKIP, the root's twin last; a windowed table built with a
+ * sample of the column's text numbers its busiest states for the banks
+ * instead (the root stays 0, SKIP and the twin last: classed_table.cu).  Two bytes an entry keep 200 literals' automaton
  * (752 states of 30 classes, kernel_bench's "AC 200") in 45 kB of shared
  * memory, three blocks to an SM beside the stage, and neighbouring
  * entries share a bank word.  The two rows most lanes are in, the root
@@ -70,7 +75,6 @@
 
 constexpr uint32_t GL_CLASSED_MAX_CLASSES = 128;
 constexpr uint32_t GL_CLASSED_MAX_ENTRIES = 32768;
-constexpr uint32_t GL_CLASSED_FLAG = 1;
 
 /* The windowed forms' flips, the smaller table first: letters, printable. */
 constexpr uint32_t GL_CLASSED_WINDOW_FLIPS[] = {0x40, 0x60};
@@ -119,6 +123,13 @@ gl_classed_value(const GlClassedTable *t, uint32_t s)
 /* SKIP's value. */
 static inline uint32_t
 gl_classed_skip(const GlClassedTable *t)
+{
+	return gl_classed_value(t, t->nstates - 2);
+}
+
+/* The root's twin's value, the largest: the state after a matching row. */
+static inline uint32_t
+gl_classed_twin(const GlClassedTable *t)
 {
 	return gl_classed_value(t, t->nstates - 1);
 }

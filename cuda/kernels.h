@@ -124,6 +124,7 @@ typedef struct GlStreamTable
 	uint32_t	bytes;
 	GlStreamForm form;
 	uint32_t	classed_skip;	/* GL_STREAM_CLASSED, _WINDOWED: SKIP's value */
+	uint32_t	classed_twin;	/* and the root's twin's (classed_table.h) */
 	uint32_t	window_flip;	/* GL_STREAM_WINDOWED: its flip */
 	int			shape;			/* its launch shape on the device (gl_stream_shape()) */
 } GlStreamTable;

@@ -54,7 +54,7 @@
  *			wavefronts a load against 2.0, '%special%requests%');
  *	classed	(Aho–Corasick automata past the compact table, classed_table.h)
  *			two-byte entries over the program's byte classes: the class's
- *			load, an add, the entry's load, the funnel shift and a mask.
+ *			load, an add, the entry's load and an integer max.
  *			Where many rows match it decides rows where the skim
  *			reported every literal (H100, 200 literals, 44% of the rows:
  *			46.1-46.6% of the read bandwidth, the skim 42.5-43.0);
@@ -62,9 +62,11 @@
  *			to printable ASCII) the classed table with a column for each
  *			byte of a 64- or 96-byte window instead of the classes, the
  *			column computed: an XOR, a permute, a min, the entry's load
- *			(one IMAD addresses it), the funnel shift and a mask.  One
- *			shared load a byte instead of two (H200, 200 literals:
- *			34.8 -> 38.8-39.2%).
+ *			(one IMAD addresses it) and an integer max that keeps the
+ *			largest entry (a matching row's separator leads to the root's
+ *			twin, the largest state: classed_table.h).  One shared load a
+ *			byte instead of two (H200, 200 literals: 34.8 ->
+ *			38.8-39.2%).
  *
  * Measured on an H200 (kernel_bench, 2.1 GB of comment text, read 4.4
  * TB/s; test/bench/results/h200-kernels/2026-11-26-sticky-flag/): 2.61-
@@ -369,40 +371,79 @@ struct CompactAutomaton
 
 /*
  * What the classed table's two forms share (classed_table.h): two-byte
- * entries holding the next state's value with the flag in bit 0, which a
- * funnel shift records (shifted in from the top: hit_word() reverses the
- * word) and an AND takes off.  SKIP's value depends on the automaton (its
- * states and classes), so it travels with the automaton into the kernel.
+ * entries holding the next state's value, the root's twin's the largest,
+ * entered by the separator of a matching row.  The largest entry of each
+ * 16 bytes, one integer max a byte off the chain of loads, says whether
+ * a separator in them ended a matching row; a word's record keeps the
+ * state it began in (bits 0..15) and the two answers (bits 16, 17), from
+ * which hits_of() finds those separators as the compact table's sticky
+ * flag does: each half's only separator, where each has one at most, or
+ * the word stepped again.  SKIP's and the twin's values depend on the
+ * automaton (its states and classes), so they travel with it into the
+ * kernel.  Form is the automaton (CRTP: hits_of() steps its entries).
  */
-struct ClassedEntries : GlRecordedHits
+template <class Form>
+struct ClassedEntries
 {
+	static constexpr bool flag_sticks = false;
+	static constexpr bool hits_by_twin = true;
 	/* a row's answer comes on its separator (gl_words_to_list()) */
 	static constexpr bool hits_end_rows = true;
 	static constexpr uint32_t chunks_per_thread = CHUNKS_PER_THREAD;
 	static constexpr uint32_t start = GL_CLASSED_ROOT;
 	uint32_t	skip;
+	uint32_t	twin;
 
-	/* record entry e's flag in hits; the next state */
-	__device__ __forceinline__ static uint32_t record(uint32_t e, uint32_t &hits)
+	/* keep the largest entry in most; the next state */
+	__device__ __forceinline__ static uint32_t record(uint32_t e, uint32_t &most)
 	{
-		hits = __funnelshift_r(hits, e, 1);
-		return e & ~GL_CLASSED_FLAG;
+		most = max(most, e);
+		return e;
 	}
 
-	/* the first byte's flag ended in bit 0 */
-	__device__ __forceinline__ uint32_t hit_word(uint32_t hits) const
+	/* a word's record: the state it began in, its halves' largest entries */
+	__device__ __forceinline__ uint32_t word_record(uint32_t start_state, uint32_t first,
+													uint32_t second) const
 	{
-		return __brev(hits);
+		return start_state | (uint32_t) (first == twin) << 16 | (uint32_t) (second == twin) << 17;
+	}
+
+	__device__ __forceinline__ static bool has_hits(uint32_t record)
+	{
+		return (record & 0x30000) != 0;
+	}
+
+	/* its hit bits, first byte in bit 31: zeros has bit i set for a 0x00 byte i */
+	__device__ __forceinline__ uint32_t hits_of(uint32_t record, const uint32_t parts[8],
+												uint32_t zeros) const
+	{
+		uint32_t	first = zeros & 0xFFFF;
+		uint32_t	second = zeros & 0xFFFF0000;
+		uint32_t	state = record & 0xFFFF;
+		uint32_t	hits = 0;
+
+		if (__popc(first) <= 1 && __popc(second) <= 1)
+			return __brev(((record & 0x10000) ? first : 0) | ((record & 0x20000) ? second : 0));
+#pragma unroll
+		for (int k = 0; k < 32; k++)
+		{
+			uint32_t	e = static_cast<const Form *>(this)->entry(state,
+																  gl_byte_in(parts[k / 4], k % 4));
+
+			hits |= (uint32_t) (e == twin) << (31 - k);
+			state = e;
+		}
+		return hits;
 	}
 
 	__device__ __forceinline__ bool flagged(uint32_t e) const
 	{
-		return (e & GL_CLASSED_FLAG) != 0;
+		return e == twin;
 	}
 
 	__device__ __forceinline__ uint32_t next(uint32_t e) const
 	{
-		return e & ~GL_CLASSED_FLAG;
+		return e;
 	}
 };
 
@@ -411,7 +452,7 @@ struct ClassedEntries : GlRecordedHits
  * table: the byte's class offset from the first 256 bytes, added to the
  * state (its row's byte offset), then the entry's load from 256 bytes on.
  */
-struct ClassedAutomaton : ClassedEntries
+struct ClassedAutomaton : ClassedEntries<ClassedAutomaton>
 {
 	__device__ __forceinline__ uint32_t entry(uint32_t state, uint32_t b) const
 	{
@@ -435,7 +476,7 @@ struct ClassedAutomaton : ClassedEntries
  * permute, a min -- doubled and added to the state times the row's length
  * (the state is twice its number: one IMAD) is the entry's address.
  */
-struct WindowedAutomaton : ClassedEntries
+struct WindowedAutomaton : ClassedEntries<WindowedAutomaton>
 {
 	uint32_t	flip;
 
@@ -770,11 +811,12 @@ with_automaton(const GlStreamTable *table, F f)
 		case GL_STREAM_WIDE:
 			return f(WideAutomaton());
 		case GL_STREAM_WINDOWED:
-			return f(WindowedAutomaton{{{}, table->classed_skip}, table->window_flip});
+			return f(WindowedAutomaton{{table->classed_skip, table->classed_twin},
+									   table->window_flip});
 		case GL_STREAM_CLASSED:
 			break;
 	}
-	return f(ClassedAutomaton{{{}, table->classed_skip}});
+	return f(ClassedAutomaton{{table->classed_skip, table->classed_twin}});
 }
 
 bool

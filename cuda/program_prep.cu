@@ -453,6 +453,7 @@ gl_stream_table_host(const GlPreparedProgram *pp, GlStreamTable *table)
 		table->table = pp->classed.table;
 		table->bytes = pp->classed.bytes;
 		table->classed_skip = gl_classed_skip(&pp->classed);
+		table->classed_twin = gl_classed_twin(&pp->classed);
 	}
 	else if (pp->compact)
 	{

@@ -199,7 +199,7 @@ simulate_classed(int n, const GlProgram *prog, bool windowed_ok, uint32_t sample
 				class_at[lane] = b;
 				entry_at[lane] = gl_classed_entry_offset(&t, state[lane], (uint8_t) b);
 				memcpy(&e, t.table + entry_at[lane], 2);
-				state[lane] = e & ~GL_CLASSED_FLAG;
+				state[lane] = e;
 			}
 			if (t.window_flip == 0)
 				class_waves += wavefronts(class_at);

@@ -1317,8 +1317,9 @@ classed_entry(const GlClassedTable *t, uint32_t state, unsigned char b)
  * Classed tables of Aho–Corasick programs (classed_table.h), in both
  * forms (the windowed one's states in order or numbered for a sample of
  * text), against the CPU engine, without a GPU: values streamed one after
- * another, each followed by its separator, whose entry alone may carry
- * the flag, and only after a matching value; SKIP keeps to the separator.
+ * another, each followed by its separator, which alone may lead to the
+ * root's twin (the table's largest value), and only after a matching
+ * value; the twin goes on as the root does; SKIP keeps to the separator.
  */
 static void
 run_classed_table_cases(int n)
@@ -1363,32 +1364,43 @@ run_classed_table_cases(int n)
 		printable += t.window_flip == 0x60;
 		if (t.window_flip != 0)
 			what += " (window flip " + std::to_string(t.window_flip) + ")";
+		uint32_t	skip = gl_classed_skip(&t);
+		uint32_t	twin = gl_classed_twin(&t);
+
+		for (uint32_t c = 0; c < 256 && failure.empty(); c++)
+			if (classed_entry(&t, twin, (unsigned char) c) !=
+				classed_entry(&t, GL_CLASSED_ROOT, (unsigned char) c))
+				failure = what + ": the root's twin differs from the root on byte " +
+					std::to_string(c);
+		for (uint32_t st = 0; st < t.nstates && failure.empty(); st++)
+			for (uint32_t c = 0; c < 256; c++)
+				if (classed_entry(&t, gl_classed_value(&t, st), (unsigned char) c) > twin)
+					failure = what + ": an entry is larger than the root's twin";
+		/* from the root, then from where each value's separator led */
 		state = GL_CLASSED_ROOT;
 		for (int k = 0; k < 300 && failure.empty(); k++)
 		{
 			std::string v = k == 0 ? "" : value_for(prog->utf8 != 0, lits[rnd(lits.size())]);
 			bool		cpu = gl_cpu_match_value(prog, v.data(), (uint32_t) v.size());
-			uint32_t	skip = gl_classed_skip(&t);
 			uint32_t	end;
 
 			for (unsigned char c : v)
 			{
 				uint32_t	e = classed_entry(&t, state, c);
 
-				if ((e & GL_CLASSED_FLAG) || classed_entry(&t, skip, c) != skip)
-					failure = what + " on '" + v + "': a byte not a separator is flagged, " +
-						"or SKIP left before the separator";
+				if (e == twin || classed_entry(&t, skip, c) != skip)
+					failure = what + " on '" + v + "': a byte not a separator leads to the " +
+						"root's twin, or SKIP left before the separator";
 				state = e;
 			}
 			end = classed_entry(&t, state, 0);
 			matched += cpu;
 			if (failure.empty() &&
-				((end & GL_CLASSED_FLAG) != (uint32_t) cpu ||
-				 (end & ~GL_CLASSED_FLAG) != GL_CLASSED_ROOT ||
+				(end != (cpu ? twin : GL_CLASSED_ROOT) ||
 				 classed_entry(&t, skip, 0) != GL_CLASSED_ROOT))
 				failure = what + " on '" + v + "': cpu " + std::to_string(cpu) +
 					", the separator's entry differs";
-			state = GL_CLASSED_ROOT;
+			state = end;
 		}
 		gl_classed_table_free(&t);
 		free(prog);
