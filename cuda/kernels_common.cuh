@@ -106,11 +106,14 @@ gl_byte_of(const uint4 &w, int k)
  * meets seven other rows' piece j in seven other bank groups.  So neither
  * conflicts (a plain pitch cannot do both: 80-byte rows left the writes
  * two-way conflicted, 8 wavefronts instead of 4 under Nsight Compute).
- * The reads take 4 wavefronts, the ideal; the copies still take 8, twice
- * the ideal, and not because an instruction reads eight half lines:
- * copying two slices at once, eight lanes to a chunk's whole 128-byte
- * line and the second slice's rows in the other half of the banks, left
- * them at 7.3 (H200, '%e_e%', Nsight Compute), and cost registers
+ * The reads take 4 wavefronts, the ideal; the copies take 8, twice the
+ * ideal, because a copy instruction takes a wavefront for each 128-byte
+ * line it reads, and one line's bytes must land in one 128-byte row of
+ * the stage: eight chunks' slices 8.00 an instruction whatever the
+ * destination, four whole lines 4.00 (H200, Nsight Compute,
+ * test/bench/results/h200-kernels/2026-11-27-walk-pieces, ldgsts_probe).
+ * Copying two slices at once, eight lanes to a chunk's line but its two
+ * halves into two buffers, left them at 7.3 and cost registers
  * (2026-11-27-staged-walk, call 3).
  */
 constexpr uint32_t GL_SLICE_BYTES = 64;
