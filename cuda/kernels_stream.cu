@@ -274,6 +274,25 @@ struct WideAutomaton : GlRecordedHits
 };
 
 /*
+ * A word's hit bits (first byte in bit 31) from its halves' answers,
+ * where each half holds one separator at most, as in any text whose rows
+ * are 16 bytes or longer: a half's hit is then on its only separator.
+ * zeros has bit i set for a 0x00 byte i.  False where a half holds more:
+ * the automaton steps the word again (hits_of()).
+ */
+__device__ __forceinline__ bool
+hits_by_halves(uint32_t zeros, bool first_hit, bool second_hit, uint32_t *hits)
+{
+	uint32_t	first = zeros & 0xFFFF;
+	uint32_t	second = zeros & 0xFFFF0000;
+
+	if (__popc(first) > 1 || __popc(second) > 1)
+		return false;
+	*hits = __brev((first_hit ? first : 0) | (second_hit ? second : 0));
+	return true;
+}
+
+/*
  * One-byte entries: state = the entry that led to it (byte_dfa.h), the
  * next entry at ((state << 8) | byte) ^ (state & 0x7C): a byte permute
  * and a three-input logical operation, then the load -- nothing else per
@@ -332,21 +351,18 @@ struct CompactAutomaton
 
 	/*
 	 * its hit bits, first byte in bit 31: zeros has bit i set for a 0x00
-	 * byte i.  Where each half has one separator at most, as in any text
-	 * whose rows are 16 bytes or longer, the halves' flags say which
-	 * ended matching rows; otherwise the word is stepped again from the
-	 * state it began in.
+	 * byte i.  The halves' flags say which separators ended matching rows
+	 * (hits_by_halves()), or the word is stepped again from the state it
+	 * began in.
 	 */
 	__device__ __forceinline__ uint32_t hits_of(uint32_t record, const uint32_t parts[8],
 												uint32_t zeros) const
 	{
-		uint32_t	first = zeros & 0xFFFF;
-		uint32_t	second = zeros & 0xFFFF0000;
 		uint32_t	state = record & 0xFF;
 		uint32_t	hits = 0;
 
-		if (__popc(first) <= 1 && __popc(second) <= 1)
-			return __brev(((record & 0x100) ? first : 0) | ((record & 0x10000) ? second : 0));
+		if (hits_by_halves(zeros, record & 0x100, record & 0x10000, &hits))
+			return hits;
 #pragma unroll
 		for (int k = 0; k < 32; k++)
 		{
@@ -413,17 +429,15 @@ struct ClassedEntries
 		return (record & 0x30000) != 0;
 	}
 
-	/* its hit bits, first byte in bit 31: zeros has bit i set for a 0x00 byte i */
+	/* its hit bits, first byte in bit 31, as the compact table's (hits_by_halves()) */
 	__device__ __forceinline__ uint32_t hits_of(uint32_t record, const uint32_t parts[8],
 												uint32_t zeros) const
 	{
-		uint32_t	first = zeros & 0xFFFF;
-		uint32_t	second = zeros & 0xFFFF0000;
 		uint32_t	state = record & 0xFFFF;
 		uint32_t	hits = 0;
 
-		if (__popc(first) <= 1 && __popc(second) <= 1)
-			return __brev(((record & 0x10000) ? first : 0) | ((record & 0x20000) ? second : 0));
+		if (hits_by_halves(zeros, record & 0x10000, record & 0x20000, &hits))
+			return hits;
 #pragma unroll
 		for (int k = 0; k < 32; k++)
 		{
