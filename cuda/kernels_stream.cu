@@ -274,22 +274,35 @@ struct WideAutomaton : GlRecordedHits
 };
 
 /*
- * A word's hit bits (first byte in bit 31) from its halves' answers,
- * where each half holds one separator at most, as in any text whose rows
- * are 16 bytes or longer: a half's hit is then on its only separator.
- * zeros has bit i set for a 0x00 byte i.  False where a half holds more:
- * the automaton steps the word again (hits_of()).
+ * A word's hit bits (first byte in bit 31) for automata whose record
+ * says only whether each 16-byte half ended a matching row (the compact
+ * table's sticky flag, the classed tables' root's twin).  Where each half
+ * holds one separator at most, as in any text whose rows are 16 bytes or
+ * longer, a half's hit is on its only separator; otherwise the word is
+ * stepped again from the state it began in: step(state, part, k, &hit)
+ * gives the state after byte k of part, and hit 1 where that byte
+ * completed a hit, else 0.  zeros has bit i set for a 0x00 byte i.
  */
-__device__ __forceinline__ bool
-hits_by_halves(uint32_t zeros, bool first_hit, bool second_hit, uint32_t *hits)
+template <class Step>
+__device__ __forceinline__ uint32_t
+hits_by_halves(uint32_t zeros, bool first_hit, bool second_hit, uint32_t state,
+			   const uint32_t parts[8], Step step)
 {
 	uint32_t	first = zeros & 0xFFFF;
 	uint32_t	second = zeros & 0xFFFF0000;
+	uint32_t	hits = 0;
 
-	if (__popc(first) > 1 || __popc(second) > 1)
-		return false;
-	*hits = __brev((first_hit ? first : 0) | (second_hit ? second : 0));
-	return true;
+	if (__popc(first) <= 1 && __popc(second) <= 1)
+		return __brev((first_hit ? first : 0) | (second_hit ? second : 0));
+#pragma unroll
+	for (int k = 0; k < 32; k++)
+	{
+		uint32_t	hit;
+
+		state = step(state, parts[k / 4], k % 4, &hit);
+		hits |= hit << (31 - k);
+	}
+	return hits;
 }
 
 /*
@@ -358,20 +371,13 @@ struct CompactAutomaton
 	__device__ __forceinline__ uint32_t hits_of(uint32_t record, const uint32_t parts[8],
 												uint32_t zeros) const
 	{
-		uint32_t	state = record & 0xFF;
-		uint32_t	hits = 0;
+		return hits_by_halves(zeros, record & 0x100, record & 0x10000, record & 0xFF, parts,
+							  [this](uint32_t state, uint32_t part, int k, uint32_t *hit) {
+								  uint32_t	e = step(state, part, k);
 
-		if (hits_by_halves(zeros, record & 0x100, record & 0x10000, &hits))
-			return hits;
-#pragma unroll
-		for (int k = 0; k < 32; k++)
-		{
-			uint32_t	e = step(state, parts[k / 4], k % 4);
-
-			hits |= (e & 1) << (31 - k);
-			state = without_flag(e);
-		}
-		return hits;
+								  *hit = e & 1;
+								  return without_flag(e);
+							  });
 	}
 
 	__device__ __forceinline__ bool flagged(uint32_t e) const
@@ -433,21 +439,14 @@ struct ClassedEntries
 	__device__ __forceinline__ uint32_t hits_of(uint32_t record, const uint32_t parts[8],
 												uint32_t zeros) const
 	{
-		uint32_t	state = record & 0xFFFF;
-		uint32_t	hits = 0;
+		return hits_by_halves(zeros, record & 0x10000, record & 0x20000, record & 0xFFFF, parts,
+							  [this](uint32_t state, uint32_t part, int k, uint32_t *hit) {
+								  uint32_t	e = static_cast<const Form *>(this)->entry(state,
+																						  gl_byte_in(part, k));
 
-		if (hits_by_halves(zeros, record & 0x10000, record & 0x20000, &hits))
-			return hits;
-#pragma unroll
-		for (int k = 0; k < 32; k++)
-		{
-			uint32_t	e = static_cast<const Form *>(this)->entry(state,
-																  gl_byte_in(parts[k / 4], k % 4));
-
-			hits |= (uint32_t) (e == twin) << (31 - k);
-			state = e;
-		}
-		return hits;
+								  *hit = (uint32_t) (e == twin);
+								  return e;
+							  });
 	}
 
 	__device__ __forceinline__ bool flagged(uint32_t e) const
