@@ -196,6 +196,48 @@ gl_scan_chunk(const A &a, uint32_t state, const uint8_t *__restrict__ data, uint
 }
 
 /*
+ * gl_scan_chunk() through the line stage (kernels_common.cuh): the
+ * chunk's second line is fetched once its first has been read, and with
+ * stage_next the next chunk's first line once the second has (wait for
+ * it with gl_stage_wait_all()).  So the second line's copy runs while the
+ * first line's second slice is stepped; the slice stage of three buffers
+ * keeps two slices in flight, but its copies take twice the wavefronts
+ * (kernels_stream.cu has the figures).
+ */
+template <class A>
+__device__ __forceinline__ uint32_t
+gl_scan_chunk_lines(const A &a, uint32_t state, const uint8_t *__restrict__ data,
+					uint64_t warp_first, uint32_t stride, uint64_t nchunks, uint4 *warp_stage,
+					uint32_t records[GL_HIT_WORDS], uint32_t *last_bytes, bool stage_next)
+{
+	GlLineCopies copies = gl_line_copies(warp_stage, data, warp_first, stride, nchunks);
+
+	gl_line_fetch(copies, 0);
+#pragma unroll
+	for (uint32_t t = 0; t < GL_SLICES_PER_CHUNK; t++)
+	{
+		uint4		words[4];
+		uint32_t	line = t / 2;
+		uint32_t	half = t % 2;
+
+		if (half == 0)
+			gl_stage_wait_all();
+		gl_line_read(warp_stage, half, words);
+		if (half == 1)
+		{
+			__syncwarp();		/* read by all before it is fetched into again */
+			if (line + 1 < GL_LINES_PER_CHUNK || stage_next)
+				gl_line_fetch(copies, line + 1);
+		}
+		state = gl_scan_hit_word(a, state, words[0], words[1], records[2 * t]);
+		state = gl_scan_hit_word(a, state, words[2], words[3], records[2 * t + 1]);
+		if (t + 1 == GL_SLICES_PER_CHUNK)
+			*last_bytes = words[3].w;
+	}
+	return state;
+}
+
+/*
  * What the record of a 32-byte word says for automata that record hit
  * bits as they step: a word has hits where its record is not zero, and
  * the record is the hit bits.  (Automata whose flag sticks say it their

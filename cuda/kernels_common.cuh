@@ -107,14 +107,8 @@ gl_byte_of(const uint4 &w, int k)
  * conflicts (a plain pitch cannot do both: 80-byte rows left the writes
  * two-way conflicted, 8 wavefronts instead of 4 under Nsight Compute).
  * The reads take 4 wavefronts, the ideal; the copies take 8, twice the
- * ideal, because a copy instruction takes a wavefront for each 128-byte
- * line it reads, and one line's bytes must land in one 128-byte row of
- * the stage: eight chunks' slices 8.00 an instruction whatever the
- * destination, four whole lines 4.00 (H200, Nsight Compute,
- * test/bench/results/h200-kernels/2026-11-27-walk-pieces, ldgsts_probe).
- * Copying two slices at once, eight lanes to a chunk's line but its two
- * halves into two buffers, left them at 7.3 and cost registers
- * (2026-11-27-staged-walk, call 3).
+ * ideal, because a copy instruction takes a wavefront for every 128-byte
+ * line it reads, and these read eight (the line stage below takes 4).
  */
 constexpr uint32_t GL_SLICE_BYTES = 64;
 constexpr uint32_t GL_SLICES_PER_CHUNK = GL_DEV_CHUNK_BYTES / GL_SLICE_BYTES;
@@ -192,6 +186,111 @@ gl_stage_fetch(const GlStageCopies &c, uint32_t which, uint32_t t)
 					 :: "r"(c.to + which * GL_SLICE_BUFFER_BYTES + j * 32 * 16),
 					 "l"(c.from[j] + t * GL_SLICE_BYTES), "r"(c.bytes[j]) : "memory");
 	asm volatile("cp.async.commit_group;" ::: "memory");
+}
+
+/*
+ * The line stage: the same, a whole 128-byte line (two slices) of each
+ * chunk at a time, into one line buffer a warp.  A cp.async instruction
+ * takes one shared-memory wavefront for each 128-byte line it reads, and
+ * one line's bytes must land in one 128-byte row of the stage (Nsight
+ * Compute, H200, test/bench/results/h200-kernels/2026-11-27-walk-pieces,
+ * ldgsts_probe: eight chunks' 64-byte slices 8.00 wavefronts an
+ * instruction, whatever the destination; four whole lines, or eight
+ * 64-byte runs two to a line, 4.00; every lane a line of its own, 32; a
+ * line split between two buffers' rows, an earlier study, 7.3).  So
+ * eight lanes copy a chunk's line into the 128 bytes of its row: the
+ * line buffer holds 32 rows of eight 16-byte pieces, piece k of row r in
+ * slot r * 8 + (k ^ (r & 7)), so that eight lanes reading the same piece
+ * of their rows meet eight bank groups.  Copy instruction i takes row
+ * i * 4 + q (q = lane / 8), piece lane % 8: 4 wavefronts, the ideal, and
+ * 4 to read a slice back.  A line buffer is twice a slice buffer, so it
+ * serves where the table leaves room for it (kernels_stream.cu).
+ */
+constexpr uint32_t GL_LINE_BYTES = 128;
+constexpr uint32_t GL_LINE_BUFFER_BYTES = 32 * GL_LINE_BYTES;
+constexpr uint32_t GL_LINES_PER_CHUNK = GL_DEV_CHUNK_BYTES / GL_LINE_BYTES;
+
+/* This warp's line buffer within the block's stages. */
+__device__ __forceinline__ uint4 *
+gl_warp_line_stage(uint4 *stages)
+{
+	return stages + (threadIdx.x / 32) * (GL_LINE_BUFFER_BYTES / 16);
+}
+
+__device__ __forceinline__ uint32_t
+gl_line_slot(uint32_t row, uint32_t piece)
+{
+	return row * 8 + (piece ^ (row & 7));
+}
+
+/*
+ * Where this lane's eight copies of each line of a chunk come from and go
+ * to, worked out once for the chunk: instruction i's source is i * step
+ * past instruction 0's, its slot i * 512 bytes past even or odd i's.
+ */
+typedef struct GlLineCopies
+{
+	const uint8_t *from;		/* instruction 0's piece of line 0 */
+	uint32_t	step;			/* bytes from instruction i's chunk to i + 1's */
+	uint32_t	inside;			/* bit i: instruction i's chunk is a chunk; bit 8 + i: its next too */
+	uint32_t	to_even;		/* instruction 0's slot's shared address */
+	uint32_t	to_odd;			/* and instruction 1's, less 512 */
+} GlLineCopies;
+
+__device__ __forceinline__ GlLineCopies
+gl_line_copies(uint4 *warp_stage, const uint8_t *data, uint64_t warp_first, uint32_t stride,
+			   uint64_t nchunks)
+{
+	uint32_t	lane = threadIdx.x % 32;
+	uint32_t	q = lane / 8;
+	uint32_t	k = lane % 8;
+	uint32_t	base = (uint32_t) __cvta_generic_to_shared(warp_stage);
+	GlLineCopies c;
+
+	c.from = data + (warp_first + q * stride) * GL_DEV_CHUNK_BYTES + k * 16;
+	c.step = 4 * stride * GL_DEV_CHUNK_BYTES;
+	c.inside = 0;
+#pragma unroll
+	for (int i = 0; i < 8; i++)
+	{
+		uint64_t	chunk = warp_first + (uint64_t) (i * 4 + q) * stride;
+
+		c.inside |= (uint32_t) (chunk < nchunks) << i | (uint32_t) (chunk + 1 < nchunks) << (8 + i);
+	}
+	/* row i * 4 + q: its low three bits are q, or q + 4 for odd i */
+	c.to_even = base + (q * 8 + (k ^ q)) * 16;
+	c.to_odd = base + (q * 8 + (k ^ (q | 4))) * 16;
+	return c;
+}
+
+/*
+ * Start copying line `line` of the chunks into the line buffer, as one
+ * cp.async group; line GL_LINES_PER_CHUNK is the next chunk's first.  A
+ * piece past nchunks copies no bytes (zeros).
+ */
+__device__ __forceinline__ void
+gl_line_fetch(const GlLineCopies &c, uint32_t line)
+{
+	uint32_t	inside = line < GL_LINES_PER_CHUNK ? c.inside : c.inside >> 8;
+
+#pragma unroll
+	for (int i = 0; i < 8; i++)
+		asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;"
+					 :: "r"(((i & 1) ? c.to_odd : c.to_even) + i * 512),
+					 "l"(c.from + i * c.step + line * GL_LINE_BYTES),
+					 "r"(((inside >> i) & 1) * 16) : "memory");
+	asm volatile("cp.async.commit_group;" ::: "memory");
+}
+
+/* This lane's half `half` (a slice) of the line buffer, as it stands. */
+__device__ __forceinline__ void
+gl_line_read(const uint4 *warp_stage, uint32_t half, uint4 words[4])
+{
+	uint32_t	lane = threadIdx.x % 32;
+
+#pragma unroll
+	for (int j = 0; j < 4; j++)
+		words[j] = warp_stage[gl_line_slot(lane, half * 4 + j)];
 }
 
 /* Buffer `which` of this warp's stage. */

@@ -102,17 +102,34 @@
 #include "chunk_scan.cuh"
 
 /*
- * A launch's shape: threads a block, and slice buffers in each warp's
- * stage -- three, so the next two slices' copies are in flight while one
- * is stepped; two, the next one's; or one, where that lets the SM hold
- * more warps.  At 64 registers an SM holds 32 warps at most; what keeps
+ * A launch's shape: threads a block, and each warp's stage -- one line
+ * buffer (kernels_common.cuh: its copies take half the shared-memory
+ * wavefronts of slices'), or slice buffers: three, so the next two
+ * slices' copies are in flight while one is stepped; two, the next one's;
+ * or one, where that lets the SM hold more warps.  At 64 registers an SM holds 32 warps at most; what keeps
  * it from them is the shared memory each block takes, its own copy of
  * the table beside its warps' stages.  Bigger blocks share one table
  * among more warps, so a large table takes the bigger block: the launch
  * takes, of the shapes below, the one with the most resident warps, and
- * of those the first (more buffers before fewer: where both give as many
- * warps, two win over one -- the byte DFAs' classes lose 9 points with
- * one -- and three over two; then the smaller block).
+ * of those the first (the line buffer first; then more slice buffers
+ * before fewer: where both give as many warps, two win over one -- the
+ * byte DFAs' classes lose 9 points with one -- and three over two; then
+ * the smaller block).
+ *
+ * The line buffer, 4 kB a warp, keeps 32 warps where the table is under
+ * about 25 kB (256-thread blocks) or 99 kB (1024): the compact tables,
+ * and with them most LIKE patterns, regexes and literal sets to about
+ * 150 states.  There it won over three slice buffers (H200, kernel_bench,
+ * % of the read bandwidth, two rounds in one call: '%e_e%' 57.0-57.2 ->
+ * 58.0-58.6, '%special%requests%' 71.9-72.0 -> 72.6-72.8, ILIKE
+ * 71.7-72.0 -> 72.9-73.0, '%s_ecial%r_quests%' 72.0-72.1 -> 72.4-72.7,
+ * one literal as a DFA 65.3-65.6 -> 66.4-66.9, two literals 63.4-63.6 ->
+ * 64.3-64.8, twenty 53.3-53.4 -> 53.8-54.3, '~ special.*requests'
+ * 71.9-72.0 -> 72.9-73.1, '~ furiously' 65.1-65.8 -> 66.4-66.5; its
+ * shared-memory wavefronts 8.2% fewer, '%e_e%', Nsight Compute).  Two
+ * line buffers keep only 16 warps, and lost 14-20 points; 200 literals'
+ * windowed table (154 kB) leaves room for 8 warps of it, and stays with
+ * slices (2026-11-27-walk-pieces, calls 7-8).
  *
  * Three buffers fit 32 warps in 512-thread blocks where the table is
  * under about 17 kB: compact automata of up to 34 states (the compact
@@ -157,10 +174,11 @@
 struct StreamShape
 {
 	uint32_t	block;
-	uint32_t	buffers;
+	uint32_t	buffers;		/* slice buffers; 0: the line buffer */
 };
 
 static constexpr StreamShape stream_shapes[] = {
+	{256, 0}, {1024, 0},
 	{512, 3}, {256, 2}, {512, 2}, {1024, 2}, {256, 1}, {512, 1}, {1024, 1}
 };
 
@@ -170,13 +188,14 @@ static constexpr size_t STREAM_SHAPES = sizeof(stream_shapes) / sizeof(stream_sh
 static const uint32_t STREAM_THREADS_PER_SM = 1024;
 
 __host__ __device__ constexpr uint32_t
-stage_bytes(uint32_t block, uint32_t buffers)
+stage_bytes(const StreamShape &shape)
 {
-	return (block / 32) * buffers * GL_SLICE_BUFFER_BYTES;
+	return (shape.block / 32) *
+		(shape.buffers == 0 ? GL_LINE_BUFFER_BYTES : shape.buffers * GL_SLICE_BUFFER_BYTES);
 }
 
 /* The smallest stage of any shape: the room a table has is what it leaves. */
-static const uint32_t SMALLEST_STAGE_BYTES = stage_bytes(256, 1);
+static const uint32_t SMALLEST_STAGE_BYTES = stage_bytes(StreamShape{256, 1});
 
 /*
  * The stage begins at the first 128-byte line after the table.  200
@@ -560,8 +579,8 @@ step_to_separator(const A &a, uint32_t &state, const uint4 &word, bool *matches)
 /*
  * The row open, in state, at the end of a thread's last chunk runs on
  * into chunk `next`: follow it to its separator, first through next's
- * first slice, which the stage holds (next_slice: gl_scan_chunk()'s
- * stage_next), then 32 bytes at a time from the column (two loads at
+ * first slice, or line (Line), which the stage holds (staged:
+ * gl_scan_chunk()'s stage_next), then 32 bytes at a time from the column (two loads at
  * once), and set its bit if it matches: its row is the one the next
  * chunk starts in.  The warp waits for its lane with the longest rest
  * of a row, and each of them waited on the column's bytes, where most
@@ -591,19 +610,22 @@ step_to_separator(const A &a, uint32_t &state, const uint4 &word, bool *matches)
  * '%e_e%' 55.5-55.8 -> 54.5-54.6%, 200 literals 41.9-42.1 -> 39.4-39.6%;
  * 2026-11-27-hit-path, calls 8 and 11.)
  */
-template <class A>
+template <bool Line, class A>
 __device__ static __noinline__ void
-finish_open_row(const A &a, uint32_t state, const uint4 *next_slice,
+finish_open_row(const A &a, uint32_t state, const uint4 *staged,
 				const uint8_t *__restrict__ data, const GlChunkIndex *__restrict__ chunks,
 				uint64_t next, uint32_t nrows, uint32_t *result)
 {
-	const uint8_t *from = data + next * GL_DEV_CHUNK_BYTES + GL_SLICE_BYTES;
+	constexpr uint32_t StagedBytes = Line ? GL_LINE_BYTES : GL_SLICE_BYTES;
+	const uint8_t *from = data + next * GL_DEV_CHUNK_BYTES + StagedBytes;
 	uint32_t	lane = threadIdx.x % 32;
 	bool		matches = false;
 	bool		ended = false;
 
-	for (uint32_t j = 0; j < GL_SLICE_BYTES / 16 && !ended; j++)
-		ended = step_to_separator(a, state, next_slice[gl_stage_slot(lane, j)], &matches);
+	for (uint32_t j = 0; j < StagedBytes / 16 && !ended; j++)
+		ended = step_to_separator(a, state,
+								  staged[Line ? gl_line_slot(lane, j) : gl_stage_slot(lane, j)],
+								  &matches);
 	for (; !ended; from += 32)
 	{
 		uint4		first = gl_load16(from);
@@ -619,7 +641,8 @@ finish_open_row(const A &a, uint32_t state, const uint4 *next_slice,
 /*
  * One thread's group of consecutive chunks, from first (the lanes of a
  * warp own consecutive groups, lane L's from first - L * group), chunk c
- * of every lane's group stepped at once.  Keep an eye on the table loads
+ * of every lane's group stepped at once, through a stage of Buffers slice
+ * buffers, or the line buffer (Buffers 0).  Keep an eye on the table loads
  * in the SASS: LDS.U8 [R+UR], the table's address in a uniform register.
  * Variants of this loop that carried more across it (the next group's
  * chunk index entry; the next chunk's first slice) got a separate add
@@ -646,8 +669,12 @@ stream_group(const A &a, const uint8_t *__restrict__ data, uint64_t first, uint3
 		uint32_t	last_bytes;
 		bool		inside;
 
-		state = gl_scan_chunk<Buffers>(a, state, data, chunk - lane * group, group, nchunks,
-									   warp_stage, records, &last_bytes, c + 1 == group);
+		if constexpr (Buffers == 0)
+			state = gl_scan_chunk_lines(a, state, data, chunk - lane * group, group, nchunks,
+										warp_stage, records, &last_bytes, c + 1 == group);
+		else
+			state = gl_scan_chunk<Buffers>(a, state, data, chunk - lane * group, group, nchunks,
+										   warp_stage, records, &last_bytes, c + 1 == group);
 		inside = chunk < nchunks;
 		/*
 		 * The row open at the end of this thread's chunks, if its last
@@ -659,9 +686,16 @@ stream_group(const A &a, const uint8_t *__restrict__ data, uint64_t first, uint3
 		{
 			gl_stage_wait_all();
 			if (inside && state != a.skip && (last_bytes >> 24) != 0)
-				finish_open_row(a, state,
-								gl_stage_buffer(warp_stage, gl_next_slice_buffer(Buffers)),
-								data, chunks, chunk + 1, nrows, result);
+			{
+				if constexpr (Buffers == 0)
+					finish_open_row<true>(a, state, warp_stage, data, chunks, chunk + 1, nrows,
+										  result);
+				else
+					finish_open_row<false>(a, state,
+										   gl_stage_buffer(warp_stage,
+														   gl_next_slice_buffer(Buffers)),
+										   data, chunks, chunk + 1, nrows, result);
+			}
 			__syncwarp();		/* the resolve's list may take that buffer */
 		}
 		if (__any_sync(0xFFFFFFFF, inside && gl_any_hit(a, records)))
@@ -704,7 +738,8 @@ stream_kernel(const uint8_t *__restrict__ data, uint64_t nchunks,
 	uint32_t	lane = threadIdx.x % 32;
 	uint64_t	tail = (uint64_t) gridDim.x * (blockDim.x / 32) * TAIL_CHUNKS_PER_WARP;
 	uint64_t	whole_tickets = nchunks > tail ? (nchunks - tail) / TicketChunks : 0;
-	uint4	   *warp_stage = gl_warp_stage(stream_shared + stage_offset(table_bytes) / 16, Buffers);
+	uint4	   *stages = stream_shared + stage_offset(table_bytes) / 16;
+	uint4	   *warp_stage = Buffers == 0 ? gl_warp_line_stage(stages) : gl_warp_stage(stages, Buffers);
 
 	for (uint32_t i = threadIdx.x; i < table_bytes / 16; i += blockDim.x)
 		stream_shared[i] = __ldg(&table[i]);
@@ -743,7 +778,7 @@ launch_shaped(const GlLaunch *l, const A &a, const GlStreamTable *table, uint32_
 {
 	constexpr uint32_t Block = stream_shapes[S].block;
 	const GlDeviceColumn *dcol = l->dcol;
-	uint32_t	shared = stage_offset(table->bytes) + stage_bytes(Block, stream_shapes[S].buffers);
+	uint32_t	shared = stage_offset(table->bytes) + stage_bytes(stream_shapes[S]);
 	uint64_t	threads = (dcol->nchunks + A::chunks_per_thread - 1) / A::chunks_per_thread;
 	unsigned	grid;
 
@@ -776,7 +811,7 @@ choose_shape(const GlLaunch *l, const GlStreamTable *table, int *best,
 	for (size_t i = 0; i < sizeof...(I); i++)
 	{
 		const StreamShape *shape = &stream_shapes[i];
-		uint32_t	shared = stage_offset(table->bytes) + stage_bytes(shape->block, shape->buffers);
+		uint32_t	shared = stage_offset(table->bytes) + stage_bytes(*shape);
 		int			blocks;
 
 		if (shared > limit)
