@@ -115,6 +115,15 @@ gl_byte_dfa_compact_bytes(uint32_t nstates)
 }
 
 /*
+ * The compact table of nrows rows renumbered for the banks on sample
+ * (rows ending in 0x00; compact_for_text.cu), malloc'd, in at most
+ * max(nrows, max_rows) rows, its row count in *out_rows; NULL on
+ * out-of-memory or no sample.
+ */
+extern uint8_t *gl_compact_for_text(const uint8_t *table, uint32_t nrows, const uint8_t *sample,
+									uint32_t sample_bytes, uint32_t max_rows, uint32_t *out_rows);
+
+/*
  * The wide table: the same automaton with two bytes per entry, for
  * automata of at most GL_BYTE_DFA_WIDE_STATES states past the compact
  * table (or where it is refused).  State number n has the value

@@ -301,12 +301,38 @@ fold_dfa(const GlProgram *prog, size_t shared_limit, GlPreparedProgram *pp,
 }
 
 /*
+ * The compact table renumbered for the banks on the column's text where it
+ * was sampled (compact_for_text.cu), in as many rows as the room allows.
+ */
+static void
+number_compact_for_text(const GlBytePairs *pairs, uint32_t limit, GlPreparedProgram *pp)
+{
+	uint32_t	nrows = gl_byte_dfa_compact_bytes(pp->byte_dfa.nstates) /
+		GL_BYTE_DFA_COMPACT_ROW_BYTES;
+	uint32_t	rows;
+	uint8_t    *numbered;
+
+	pp->compact_bytes = nrows * GL_BYTE_DFA_COMPACT_ROW_BYTES;
+	if (pairs == NULL || pairs->text_bytes == 0)
+		return;
+	numbered = gl_compact_for_text(pp->byte_dfa.compact, nrows, pairs->text, pairs->text_bytes,
+								   gl_stream_table_room(limit) / GL_BYTE_DFA_COMPACT_ROW_BYTES,
+								   &rows);
+	if (numbered == NULL)
+		return;					/* out of memory: the table as numbered, as good */
+	free(pp->byte_dfa.compact);
+	pp->byte_dfa.compact = numbered;
+	pp->compact_bytes = rows * GL_BYTE_DFA_COMPACT_ROW_BYTES;
+}
+
+/*
  * The byte DFA, where it fits, and its compact table where the automaton
  * has one that fits; a program without either is still run exactly.
  */
 static void
 try_byte_dfa(const GlProgram *prog, size_t shared_limit, uint32_t max_states,
-			 bool compact_ok, bool sieve_first, GlPreparedProgram *pp)
+			 bool compact_ok, bool sieve_first, const GlBytePairs *pairs,
+			 GlPreparedProgram *pp)
 {
 	uint32_t	limit = shared_limit > UINT32_MAX ? UINT32_MAX : (uint32_t) shared_limit;
 	uint32_t	fit = gl_stream_max_states(limit, false);
@@ -326,6 +352,8 @@ try_byte_dfa(const GlProgram *prog, size_t shared_limit, uint32_t max_states,
 	if (!gl_byte_dfa_for(prog, max_states < cap ? max_states : cap, &pp->byte_dfa))
 		return;
 	pp->compact = pp->byte_dfa.compact != NULL && pp->byte_dfa.nstates <= compact_fit;
+	if (pp->compact)
+		number_compact_for_text(pairs, limit, pp);
 	/*
 	 * A prepared program lives in the program cache: only the table the
 	 * stream kernel copies stays (the 32-bit table took up to 255 kB, a
@@ -410,7 +438,7 @@ gl_prepare_program_with(const GlProgram *prog, size_t shared_limit,
 	if (!prepare_kind(prog, shared_limit, pp, errbuf, errlen))
 		return false;
 	try_byte_dfa(prog, shared_limit, choices->max_stream_states, choices->compact_ok,
-				 choices->sieve_first, pp);
+				 choices->sieve_first, choices->pairs, pp);
 	try_classed_table(prog, shared_limit, choices->max_stream_states, choices->pairs, pp);
 	/* the skim's and the per-row kernel's tables, only where no stream kernel runs */
 	if (pp->byte_dfa.nstates == 0 && pp->classed.nstates == 0)
@@ -459,7 +487,7 @@ gl_stream_table_host(const GlPreparedProgram *pp, GlStreamTable *table)
 	{
 		table->form = GL_STREAM_COMPACT;
 		table->table = pp->byte_dfa.compact;
-		table->bytes = gl_byte_dfa_compact_bytes(pp->byte_dfa.nstates);
+		table->bytes = pp->compact_bytes;
 	}
 	else
 	{
@@ -475,6 +503,7 @@ gl_prepared_free(GlPreparedProgram *pp)
 	free(pp->blob);
 	pp->blob = NULL;
 	pp->compact = false;
+	pp->compact_bytes = 0;
 	free(pp->wide);
 	pp->wide = NULL;
 	gl_byte_dfa_free(&pp->byte_dfa);

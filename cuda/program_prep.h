@@ -38,7 +38,8 @@ typedef struct GlPreparedProgram
 	 * or wide; the automaton's other tables are freed once that one is made
 	 */
 	GlByteDfa	byte_dfa;
-	bool		compact;		/* the stream kernel takes byte_dfa.compact */
+	bool		compact;		/* the stream kernel takes byte_dfa.compact, */
+	uint32_t	compact_bytes;	/* this long (renumbered for the column's text) */
 	uint16_t   *wide;			/* malloc'd, else its wide table (byte_dfa.h) */
 	GlClassedTable classed;		/* nstates > 0: the stream kernel decides
 								 * (Aho–Corasick with no byte DFA) */
@@ -66,7 +67,8 @@ typedef struct GlPrepareChoices
 	bool		sieve_first;	/* false; true: no byte DFA where a sieve
 								 * narrows the rows (gl_cuda_match()) */
 	const GlBytePairs *pairs;	/* NULL; the column's text, for the probes
-								 * and the windowed table's numbering */
+								 * and the compact and windowed tables'
+								 * numbering */
 } GlPrepareChoices;
 
 extern bool gl_prepare_program_with(const GlProgram *prog, size_t shared_limit,

@@ -99,7 +99,10 @@ simulate(const char *pattern, const std::vector<uint8_t> &text)
 	uint64_t	groups = text.size() / (CHUNK * CHUNKS_PER_THREAD);
 	uint64_t	loads = 0,
 				wide_waves = 0,
-				compact_waves = 0;
+				compact_waves = 0,
+				numbered_waves = 0;
+	uint8_t    *numbered = NULL;
+	uint32_t	numbered_rows = 0;
 
 	if (prog == NULL || !gl_build_byte_dfa(prog, GL_BYTE_DFA_COMPACT_STATES, &dfa) ||
 		dfa.compact == NULL || (wide_table = gl_byte_dfa_wide_table(&dfa)) == NULL)
@@ -109,10 +112,13 @@ simulate(const char *pattern, const std::vector<uint8_t> &text)
 		free(prog);
 		return;
 	}
+	numbered = gl_compact_for_text(dfa.compact, gl_byte_dfa_compact_bytes(dfa.nstates) / GL_BYTE_DFA_COMPACT_ROW_BYTES,
+								   text.data(), GL_TEXT_SAMPLE_BYTES, 64, &numbered_rows);
 	for (uint64_t warp = 0; warp + 32 <= groups; warp += 32)
 	{
 		uint32_t	wide[32],
-					small[32];
+					small[32],
+					other[32];
 
 		for (int lane = 0; lane < 32; lane++)
 		{
@@ -121,11 +127,13 @@ simulate(const char *pattern, const std::vector<uint8_t> &text)
 
 			wide[lane] = gl_byte_dfa_wide_value(inside_row ? GL_BYTE_DFA_SKIP : GL_BYTE_DFA_START);
 			small[lane] = inside_row ? GL_BYTE_DFA_COMPACT_SKIP : GL_BYTE_DFA_COMPACT_START;
+			other[lane] = small[lane];
 		}
 		for (uint32_t pos = 0; pos < CHUNKS_PER_THREAD * CHUNK; pos++)
 		{
 			uint32_t	wide_at[32],
-						small_at[32];
+						small_at[32],
+						other_at[32];
 
 			for (int lane = 0; lane < 32; lane++)
 			{
@@ -136,16 +144,24 @@ simulate(const char *pattern, const std::vector<uint8_t> &text)
 				wide[lane] = wide_table[wide_at[lane] / 2];
 				small[lane] = dfa.compact[small_at[lane]];
 				/* the kernel takes the sticky flag off at each 16 bytes (mid-word and end) */
+				other_at[lane] = gl_byte_dfa_compact_slot(other[lane], b);
+				other[lane] = numbered[other_at[lane]];
 				if (pos % 16 == 15)
+				{
 					small[lane] &= ~1u;
+					other[lane] &= ~1u;
+				}
 			}
 			wide_waves += wavefronts(wide_at);
 			compact_waves += wavefronts(small_at);
+			numbered_waves += wavefronts(other_at);
 			loads++;
 		}
 	}
-	printf("%-24s %3u states   wide %.2f   compact %.2f\n", pattern, dfa.nstates,
-		   (double) wide_waves / loads, (double) compact_waves / loads);
+	printf("%-24s %3u states   wide %.2f   compact %.2f   numbered %.2f (%u rows)\n", pattern,
+		   dfa.nstates, (double) wide_waves / loads, (double) compact_waves / loads,
+		   (double) numbered_waves / loads, numbered_rows);
+	free(numbered);
 	free(wide_table);
 	gl_byte_dfa_free(&dfa);
 	free(prog);

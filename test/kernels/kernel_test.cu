@@ -1141,6 +1141,7 @@ run_byte_dfa_cases(int n)
 	int			built = 0,
 				over_cap = 0,
 				compacted = 0,
+				numbered_compacts = 0,
 				widened = 0;
 	std::string failure;
 
@@ -1234,6 +1235,35 @@ run_byte_dfa_cases(int n)
 		if ((wide != NULL) != (dfa.nstates <= GL_BYTE_DFA_WIDE_STATES))
 			failure = what + ": wide table " + (wide != NULL ? "made" : "refused") + " for " +
 				std::to_string(dfa.nstates) + " states";
+		/* and renumbered for the banks on a sample of such values (compact_for_text.cu) */
+		uint8_t    *numbered = NULL;
+		uint32_t	numbered_rows = 0;
+		uint32_t	numbered_state = GL_BYTE_DFA_COMPACT_START;
+
+		if (has_compact)
+		{
+			std::string sample;
+
+			while (sample.size() < 2048)
+				sample += value_for(prog->utf8 != 0, kind == 0 ? piece : "") + '\0';
+			numbered = gl_compact_for_text(dfa.compact, gl_byte_dfa_compact_bytes(dfa.nstates) /
+										   GL_BYTE_DFA_COMPACT_ROW_BYTES,
+										   (const uint8_t *) sample.data(), (uint32_t) sample.size(),
+										   64, &numbered_rows);
+			if (numbered == NULL)
+				failure = what + ": no renumbered compact table";
+			else if (numbered[gl_byte_dfa_compact_slot(GL_BYTE_DFA_COMPACT_SKIP, 'a')] !=
+					 GL_BYTE_DFA_COMPACT_SKIP ||
+					 numbered[gl_byte_dfa_compact_slot(GL_BYTE_DFA_COMPACT_SKIP, 0)] !=
+					 GL_BYTE_DFA_COMPACT_START ||
+					 numbered_rows < GL_BYTE_DFA_COMPACT_MIN_ROWS ||
+					 numbered_rows > std::max<uint32_t>(64, gl_byte_dfa_compact_bytes(dfa.nstates) /
+														GL_BYTE_DFA_COMPACT_ROW_BYTES))
+				failure = what + ": the renumbered compact table moved SKIP, or has " +
+					std::to_string(numbered_rows) + " rows";
+			numbered_compacts += numbered != NULL && numbered_rows >
+				gl_byte_dfa_compact_bytes(dfa.nstates) / GL_BYTE_DFA_COMPACT_ROW_BYTES;
+		}
 		compacted += has_compact;
 		widened += wide != NULL;
 		for (int k = 0; k < 400 && failure.empty(); k++)
@@ -1246,6 +1276,10 @@ run_byte_dfa_cases(int n)
 			else if (has_compact && cpu != compact_matches(dfa.compact, &compact_state, v, &twins_ok))
 				failure = what + " on '" + v + "': cpu " + std::to_string(cpu) +
 					", compact table differs";
+			else if (numbered != NULL &&
+					 cpu != compact_matches(numbered, &numbered_state, v, &twins_ok))
+				failure = what + " on '" + v + "': cpu " + std::to_string(cpu) +
+					", renumbered compact table differs";
 			else if (!twins_ok)
 				failure = what + " on '" + v + "': a flagged twin walks another way, " +
 					"or a byte not a separator is flagged";
@@ -1256,13 +1290,16 @@ run_byte_dfa_cases(int n)
 				failure = what + " on '" + v + "': the wide table flags a byte not a separator";
 		}
 		free(wide);
+		free(numbered);
 		gl_byte_dfa_free(&dfa);
 		free(prog);
 	}
-	tap(failure.empty() && built > n && compacted > n && widened > n,
+	tap(failure.empty() && built > n && compacted > n && widened > n && numbered_compacts > 0,
 		"byte DFAs equal the CPU engine over " + std::to_string(built) + " programs (" +
 		std::to_string(over_cap) + " over the cap, " + std::to_string(compacted) +
-		" also as compact tables, " + std::to_string(widened) + " as wide tables)" +
+		" also as compact tables, renumbered for their values' text too (" +
+		std::to_string(numbered_compacts) + " of them in more rows), " +
+		std::to_string(widened) + " as wide tables)" +
 		(failure.empty() ? "" : ": " + failure));
 }
 
