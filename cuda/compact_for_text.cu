@@ -64,14 +64,18 @@ next_row(const uint8_t *table, uint32_t r, uint32_t b)
 	return table[gl_byte_dfa_compact_slot(2 * r, b)] >> 1;
 }
 
-/* How often lanes in rows j (placed at offset xj) and k (at xk) ask one bank for words. */
+/*
+ * How often lanes in a row placed at bank offset x would ask the banks
+ * that lanes in the rows placed before it ask, by bank (load[bank]: their
+ * words' counts, summed).
+ */
 static double
-meet(const double *words_k, uint32_t xk, const double *words_j, uint32_t xj)
+meet(const double *words, uint32_t x, const double *load)
 {
 	double		m = 0;
 
 	for (uint32_t w = 0; w < BANKS; w++)
-		m += words_k[w] * words_j[w ^ xk ^ xj];
+		m += words[w] * load[w ^ x];
 	return m;
 }
 
@@ -86,7 +90,7 @@ gl_compact_for_text(const uint8_t *table, uint32_t nrows, const uint8_t *sample,
 	bool		taken[GL_BYTE_DFA_COMPACT_STATES + 1] = {false};
 	uint32_t	row[GL_BYTE_DFA_COMPACT_STATES + 1];
 	uint32_t	order[GL_BYTE_DFA_COMPACT_STATES + 1];
-	uint32_t	placed[NUMBERED_ROWS];
+	double		load[BANKS] = {0};
 	uint32_t	nplaced = 0,
 				norder = 0,
 				rows = 0,
@@ -137,7 +141,9 @@ gl_compact_for_text(const uint8_t *table, uint32_t nrows, const uint8_t *sample,
 	row[START_ROW] = START_ROW;
 	row[SKIP_ROW] = SKIP_ROW;
 	taken[START_ROW] = taken[SKIP_ROW] = true;
-	placed[nplaced++] = START_ROW;
+	for (uint32_t w = 0; w < BANKS; w++)
+		load[w ^ bank_offset(START_ROW)] += words[START_ROW][w];
+	nplaced++;
 	for (uint32_t r = 0; r < nrows; r++)
 		if (used[r] && visits[r] > 0 && r != START_ROW && r != SKIP_ROW)
 			order[norder++] = r;
@@ -151,12 +157,11 @@ gl_compact_for_text(const uint8_t *table, uint32_t nrows, const uint8_t *sample,
 
 		for (uint32_t to = 1; to < limit; to++)
 		{
-			double		m = 0;
+			double		m;
 
 			if (taken[to])
 				continue;
-			for (uint32_t j = 0; j < nplaced; j++)
-				m += meet(words[r], bank_offset(to), words[placed[j]], bank_offset(row[placed[j]]));
+			m = meet(words[r], bank_offset(to), load);
 			if (best == NO_ROW || m < least)
 			{
 				best = to;
@@ -165,7 +170,9 @@ gl_compact_for_text(const uint8_t *table, uint32_t nrows, const uint8_t *sample,
 		}
 		row[r] = best;
 		taken[best] = true;
-		placed[nplaced++] = r;
+		for (uint32_t w = 0; w < BANKS; w++)
+			load[w ^ bank_offset(best)] += words[r][w];
+		nplaced++;
 	}
 	/* the other rows in use, in their order, in the numbers left */
 	for (uint32_t r = 0; r < nrows; r++)
