@@ -1,6 +1,6 @@
 #!/bin/bash
 # Call 3 (H200): the whole suite with gpulike.device = gpu on main
-# (681842d: the line stage and the compact tables numbered for the text).
+# (43ddfe2: the line stage and the compact tables numbered for the text).
 # Run with carry [".carry/pg15.txz", ".carry/pg-env"].
 set -uo pipefail
 cd "$(dirname "$0")/../../../../.."
