@@ -85,7 +85,9 @@ typedef struct GlByteDfa
  * them.  (Bank conflicts on average, simulated on kernel_bench's text
  * and matching Nsight Compute where both were measured: 2.2-way without
  * the XOR, 1.8 with states in order, 1.1-1.2 so, for '%special%requests%',
- * '%final%', '%quickly%'.)  The flag, bit 0, comes with a separator that
+ * '%final%', '%quickly%'.  Where the column's text was sampled, its rows
+ * are numbered for that text instead, in up to 64 rows:
+ * compact_for_text.cu.)  The flag, bit 0, comes with a separator that
  * ends a matching row, and then sticks: each state has a flagged twin,
  * value + 1, in the other half of its half kB, whose transitions are the
  * state's own, flagged.  So the stream kernel need not record the flag

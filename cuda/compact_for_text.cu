@@ -9,7 +9,7 @@
  * (a row's 64 words cover the 32 banks twice, and ASCII text reads only
  * its first 128 bytes), so what costs is lanes in two states whose bytes
  * fall on one bank.  The entry of byte b in row r sits on bank
- * (b / 4) ^ ((r / 2) % 32): the row's number moves its bytes across the
+ * (b / 4 % 32) ^ (r / 2 % 32): the row's number moves its bytes across the
  * banks.  The fixed numbering (byte_dfa.cu) puts the states after START
  * on banks START does not use for letters and the space, which serves
  * text where START is busiest and the others take turns; it cannot serve
@@ -27,9 +27,19 @@
  * the fewest rows) where the room allows; START and SKIP keep their rows
  * (the kernel has them as constants), the other rows fill the numbers
  * left.  Simulated (test/kernels/bank_sim), wavefronts a load, fixed ->
- * numbered: '%e_e%' 2.07 -> 1.73,
- * '%s_ecial%r_quests%' 1.52 -> 1.16, '%special%requests%' 1.20 -> 1.09,
- * '%final%' 1.29 -> 1.23 (the table 32 kB each).
+ * numbered: '%e_e%' 2.07 -> 1.73, '%s_ecial%r_quests%' 1.52 -> 1.16,
+ * '%special%requests%' 1.20 -> 1.09, '%final%' 1.29 -> 1.23 (the table
+ * 32 kB each, which still leaves the stream kernel's line buffers their
+ * 32 warps).  Measured ('%e_e%', Nsight Compute, H200): 2.08 -> 1.77
+ * wavefronts a shared load.  kernel_bench, % of the read bandwidth, two
+ * rounds (test/bench/results/h200-kernels/2026-11-28-line-shapes, calls
+ * 2 and 4), fixed -> numbered, with the line stage: H200 '%e_e%'
+ * 56.8-56.9 -> 61.6-61.8, 20 literals 51.7-52.0 -> 56.0-56.1, two
+ * 63.1-63.9 -> 65.8-65.9; H100 62.2 -> 64.2-64.5, 59.5-59.6 ->
+ * 61.6-61.9 and 65.9-66.2 -> 67.6-68.0; the other classes within 1.2
+ * points but the H100's wide DFA, 70.0-71.0 -> 79.3-80.3 (the line
+ * stage's).  (Numbered alone, with three slice buffers: H200 '%e_e%'
+ * 59.6-60.4, 20 literals 55.5-56.0.)
  *
  *-------------------------------------------------------------------------
  */

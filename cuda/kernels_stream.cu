@@ -129,7 +129,16 @@
  * shared-memory wavefronts 8.2% fewer, '%e_e%', Nsight Compute).  Two
  * line buffers keep only 16 warps, and lost 14-20 points; 200 literals'
  * windowed table (154 kB) leaves room for 8 warps of it, and stays with
- * slices (2026-11-27-walk-pieces, calls 7-8).
+ * slices (2026-11-27-walk-pieces, calls 7-8).  As built here, against
+ * the slice shapes alone (H200, whole bench, two rounds: 2026-11-28-
+ * line-shapes, call 1): '%e_e%' 56.8-57.0 -> 57.5-58.0, two literals
+ * 63.8-63.9 -> 64.4-64.5, twenty 51.7-52.1 -> 52.5; where it costs:
+ * '~ special.*requests' 74.2-74.8 -> 73.1-73.4, and 200 literals of
+ * letters, whose windowed table (98 kB) now takes the line buffer
+ * instead of two slice buffers, 44.2-45.0 -> 43.5-43.6.  With the
+ * compact tables' rows numbered for the text (compact_for_text.cu) the
+ * line stage gains more (call 2: '%e_e%' 59.6-60.4 with three slice
+ * buffers, 61.6-61.8 with the line buffer).
  *
  * Three buffers fit 32 warps in 512-thread blocks where the table is
  * under about 17 kB: compact automata of up to 34 states (the compact
@@ -144,11 +153,9 @@
  * '%special%requests%' 65.9-66.7 -> 70.1-71.6, '%s_ecial%r_quests%'
  * 65.9-66.6 -> 70.1-71.3, ILIKE libc 61.0-61.7 -> 65.1-65.2, '%e_e%'
  * 56.9-57.7 -> 58.8-59.3, two literals 59.8-59.9 -> 63.5-63.6, '~
- * furiously' 61.2-62.0 -> 65.1-65.7.  1024-thread blocks of three
- * buffers hold 32 warps with tables to 35 kB: the compact tables whose
- * rows are numbered for the text take up to 32 kB (compact_for_text.cu).
- * (For 20 literals, 108 states, they gained nothing over two buffers:
- * 55.4-55.7 either way.)  More warps at fewer registers lost where
+ * furiously' 61.2-62.0 -> 65.1-65.7.  A 1024-thread shape of three
+ * buffers, for tables to 35 kB, gained nothing (20 literals, 108 states:
+ * 55.4-55.7 either way), and more warps at fewer registers lost where
  * two buffers had been (48 registers, 40 warps: '%special%requests%' 51%,
  * the warps waiting on shared memory longer; 40 registers, 48 warps: 45%;
  * test/bench/results/h100-kernels/2026-11-27-three-buffers/).
@@ -181,7 +188,7 @@ struct StreamShape
 
 static constexpr StreamShape stream_shapes[] = {
 	{256, 0}, {1024, 0},
-	{512, 3}, {1024, 3}, {256, 2}, {512, 2}, {1024, 2}, {256, 1}, {512, 1}, {1024, 1}
+	{512, 3}, {256, 2}, {512, 2}, {1024, 2}, {256, 1}, {512, 1}, {1024, 1}
 };
 
 static constexpr size_t STREAM_SHAPES = sizeof(stream_shapes) / sizeof(stream_shapes[0]);

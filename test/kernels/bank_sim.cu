@@ -15,7 +15,9 @@
  * lane L of a warp starting at chunk group L, in SKIP when its group opens
  * inside a row -- with the engine's own byte DFA, and averages the
  * wavefronts per load for the wide table (byte_dfa.h's 16-bit entries)
- * and the compact one (one byte per entry, rows numbered for text).
+ * and the compact one (one byte per entry, rows numbered for text), as
+ * byte_dfa.cu numbers its rows and as compact_for_text.cu renumbers them
+ * for the text's first GL_TEXT_SAMPLE_BYTES.
  *
  * The averages matched Nsight Compute where both were measured on an
  * H200 ('%special%requests%': the wide table's first form, 32-bit
