@@ -106,15 +106,16 @@
  * buffer (kernels_common.cuh: its copies take half the shared-memory
  * wavefronts of slices'), or slice buffers: three, so the next two
  * slices' copies are in flight while one is stepped; two, the next one's;
- * or one, where that lets the SM hold more warps.  At 64 registers an SM holds 32 warps at most; what keeps
- * it from them is the shared memory each block takes, its own copy of
- * the table beside its warps' stages.  Bigger blocks share one table
- * among more warps, so a large table takes the bigger block: the launch
- * takes, of the shapes below, the one with the most resident warps, and
- * of those the first (the line buffer first; then more slice buffers
- * before fewer: where both give as many warps, two win over one -- the
- * byte DFAs' classes lose 9 points with one -- and three over two; then
- * the smaller block).
+ * or one, where that lets the SM hold more warps.  At 64 registers an SM
+ * holds 32 warps at most; what keeps it from them is the shared memory
+ * each block takes, its own copy of the table beside its warps' stages.
+ * Bigger blocks share one table among more warps, so a large table takes
+ * the bigger block: the launch takes, of the shapes below, the one with
+ * the most resident warps, and of those the first (the line buffer
+ * first, but for the classed tables, which keep to slices:
+ * ClassedEntries::line_stage; then more slice buffers before fewer: where
+ * both give as many warps, two win over one -- the byte DFAs' classes
+ * lose 9 points with one -- and three over two; then the smaller block).
  *
  * The line buffer, 4 kB a warp, keeps 32 warps where the table is under
  * about 25 kB (256-thread blocks) or 99 kB (1024): the compact tables,
@@ -134,8 +135,9 @@
  * line-shapes, call 1): '%e_e%' 56.8-57.0 -> 57.5-58.0, two literals
  * 63.8-63.9 -> 64.4-64.5, twenty 51.7-52.1 -> 52.5; where it costs:
  * '~ special.*requests' 74.2-74.8 -> 73.1-73.4, and 200 literals of
- * letters, whose windowed table (98 kB) now takes the line buffer
- * instead of two slice buffers, 44.2-45.0 -> 43.5-43.6.  With the
+ * letters, whose windowed table (98 kB) took the line buffer instead of
+ * two slice buffers, 44.2-45.0 -> 43.5-43.6 (so the classed tables keep
+ * to slices).  With the
  * compact tables' rows numbered for the text (compact_for_text.cu) the
  * line stage gains more (call 2: '%e_e%' 59.6-60.4 with three slice
  * buffers, 61.6-61.8 with the line buffer).
@@ -260,6 +262,7 @@ struct WideAutomaton : GlRecordedHits
 	/* a row's answer comes on its separator (gl_words_to_list()) */
 	static constexpr bool hits_end_rows = true;
 	static constexpr uint32_t chunks_per_thread = WIDE_CHUNKS_PER_THREAD;
+	static constexpr bool line_stage = true;
 	static constexpr uint32_t skip = gl_byte_dfa_wide_value(GL_BYTE_DFA_SKIP);
 	static constexpr uint32_t start = gl_byte_dfa_wide_value(GL_BYTE_DFA_START);
 
@@ -359,6 +362,7 @@ struct CompactAutomaton
 	/* a row's answer comes on its separator (gl_words_to_list()) */
 	static constexpr bool hits_end_rows = true;
 	static constexpr uint32_t chunks_per_thread = CHUNKS_PER_THREAD;
+	static constexpr bool line_stage = true;
 	static constexpr uint32_t skip = GL_BYTE_DFA_COMPACT_SKIP;
 	static constexpr uint32_t start = GL_BYTE_DFA_COMPACT_START;
 
@@ -440,6 +444,14 @@ struct ClassedEntries
 	/* a row's answer comes on its separator (gl_words_to_list()) */
 	static constexpr bool hits_end_rows = true;
 	static constexpr uint32_t chunks_per_thread = CHUNKS_PER_THREAD;
+	/*
+	 * slices only: two slice buffers hide the entry loads (2.9 wavefronts
+	 * each) better than one line buffer at as many warps (H200, 200
+	 * literals of letters, 98 kB table: 44.2-45.0% of the read bandwidth
+	 * -> 43.5-43.6 with the line buffer; H100 57.7-58.7 -> 57.4-58.0;
+	 * 2026-11-28-line-shapes, calls 1, 2, 4)
+	 */
+	static constexpr bool line_stage = false;
 	static constexpr uint32_t start = GL_CLASSED_ROOT;
 	uint32_t	skip;
 	uint32_t	twin;
@@ -780,23 +792,45 @@ stream_kernel(const uint8_t *__restrict__ data, uint64_t nchunks,
 	}
 }
 
+/* Whether automaton A runs in shape S (A::line_stage: the line buffer's shapes too). */
+template <class A, size_t S>
+constexpr bool runs_in = stream_shapes[S].buffers != 0 || A::line_stage;
+
+/* The kernel of A in shape S, or NULL where A does not run in it (never built). */
+template <class A, size_t S>
+static const void *
+shape_kernel(void)
+{
+	if constexpr (runs_in<A, S>)
+		return (const void *) stream_kernel<A, S>;
+	else
+		return NULL;
+}
+
 template <class A, size_t S>
 static bool
 launch_shaped(const GlLaunch *l, const A &a, const GlStreamTable *table, uint32_t *tickets,
 			  uint32_t *result)
 {
-	constexpr uint32_t Block = stream_shapes[S].block;
-	const GlDeviceColumn *dcol = l->dcol;
-	uint32_t	shared = stage_offset(table->bytes) + stage_bytes(stream_shapes[S]);
-	uint64_t	threads = (dcol->nchunks + A::chunks_per_thread - 1) / A::chunks_per_thread;
-	unsigned	grid;
+	if constexpr (!runs_in<A, S>)
+		return gl_cuda_fail("the stream kernel's table form has no such shape", l->errbuf,
+							l->errlen);
+	else
+	{
+		constexpr uint32_t Block = stream_shapes[S].block;
+		const GlDeviceColumn *dcol = l->dcol;
+		uint32_t	shared = stage_offset(table->bytes) + stage_bytes(stream_shapes[S]);
+		uint64_t	threads = (dcol->nchunks + A::chunks_per_thread - 1) / A::chunks_per_thread;
+		unsigned	grid;
 
-	if (!gl_resident_grid((const void *) stream_kernel<A, S>, Block, shared, threads, l, &grid))
-		return false;
-	stream_kernel<A, S><<<grid, Block, shared, l->stream>>>
-		(dcol->data, dcol->nchunks, dcol->chunks, (uint32_t) dcol->nrows,
-		 (const uint4 *) table->table, table->bytes, a, tickets, result);
-	return gl_cuda_ok(cudaGetLastError(), "launching the stream kernel", l->errbuf, l->errlen);
+		if (!gl_resident_grid(shape_kernel<A, S>(), Block, shared, threads, l, &grid))
+			return false;
+		stream_kernel<A, S><<<grid, Block, shared, l->stream>>>
+			(dcol->data, dcol->nchunks, dcol->chunks, (uint32_t) dcol->nrows,
+			 (const uint4 *) table->table, table->bytes, a, tickets, result);
+		return gl_cuda_ok(cudaGetLastError(), "launching the stream kernel", l->errbuf,
+						  l->errlen);
+	}
 }
 
 /*
@@ -809,7 +843,7 @@ choose_shape(const GlLaunch *l, const GlStreamTable *table, int *best,
 			 std::index_sequence<I...>)
 {
 	const void *kernel[] = {
-		(const void *) stream_kernel<A, I>...
+		shape_kernel<A, I>()...
 	};
 	size_t		limit;
 	int			best_warps = 0;
@@ -823,7 +857,7 @@ choose_shape(const GlLaunch *l, const GlStreamTable *table, int *best,
 		uint32_t	shared = stage_offset(table->bytes) + stage_bytes(*shape);
 		int			blocks;
 
-		if (shared > limit)
+		if (kernel[i] == NULL || shared > limit)
 			continue;
 		if (!gl_blocks_per_sm(kernel[i], (int) shape->block, shared, l, &blocks))
 			return false;
