@@ -760,7 +760,8 @@ stream_kernel(const uint8_t *__restrict__ data, uint64_t nchunks,
 	uint64_t	tail = (uint64_t) gridDim.x * (blockDim.x / 32) * TAIL_CHUNKS_PER_WARP;
 	uint64_t	whole_tickets = nchunks > tail ? (nchunks - tail) / TicketChunks : 0;
 	uint4	   *stages = stream_shared + stage_offset(table_bytes) / 16;
-	uint4	   *warp_stage = Buffers == 0 ? gl_warp_line_stage(stages) : gl_warp_stage(stages, Buffers);
+	uint4	   *warp_stage = Buffers == 0 ? gl_warp_line_stage(stages) :
+		gl_warp_stage(stages, Buffers);
 
 	for (uint32_t i = threadIdx.x; i < table_bytes / 16; i += blockDim.x)
 		stream_shared[i] = __ldg(&table[i]);
