@@ -119,8 +119,8 @@ gl_byte_dfa_compact_bytes(uint32_t nstates)
 /*
  * The compact table of nrows rows renumbered for the banks on sample
  * (rows ending in 0x00; compact_for_text.cu), malloc'd, in at most
- * max(nrows, max_rows) rows, its row count in *out_rows; NULL on
- * out-of-memory or no sample.
+ * max(nrows, max_rows) rows, its row count in *out_rows; NULL where
+ * there is no sample, no memory, or a transition past nrows rows.
  */
 extern uint8_t *gl_compact_for_text(const uint8_t *table, uint32_t nrows, const uint8_t *sample,
 									uint32_t sample_bytes, uint32_t max_rows, uint32_t *out_rows);

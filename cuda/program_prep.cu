@@ -313,13 +313,14 @@ number_compact_for_text(const GlBytePairs *pairs, uint32_t limit, GlPreparedProg
 	uint8_t    *numbered;
 
 	pp->compact_bytes = nrows * GL_BYTE_DFA_COMPACT_ROW_BYTES;
-	if (pairs == NULL || pairs->text_bytes == 0)
-		return;
-	numbered = gl_compact_for_text(pp->byte_dfa.compact, nrows, pairs->text, pairs->text_bytes,
+	numbered = gl_compact_for_text(pp->byte_dfa.compact, nrows,
+								   pairs != NULL ? pairs->text : NULL,
+								   pairs != NULL ? pairs->text_bytes : 0,
 								   gl_stream_table_room(limit) / GL_BYTE_DFA_COMPACT_ROW_BYTES,
 								   &rows);
 	if (numbered == NULL)
-		return;					/* out of memory: the table as numbered, as good */
+		return;					/* no sample, or no memory: the fixed numbering,
+								 * as exact, with more bank conflicts */
 	free(pp->byte_dfa.compact);
 	pp->byte_dfa.compact = numbered;
 	pp->compact_bytes = rows * GL_BYTE_DFA_COMPACT_ROW_BYTES;
