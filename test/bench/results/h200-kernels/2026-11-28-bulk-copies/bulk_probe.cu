@@ -20,11 +20,17 @@
  *   2  as 0, copies and read-back only (no table loads)
  *   3  as 1, copies and read-back only
  *   4  table loads only, on a slice staged once
+ *   5  a TMA tensor copy, one a warp: the 2D box of its 32 chunks' slice t
+ *      (64 bytes x 32 rows of 256), swizzled 64B, one mbarrier a buffer
+ *      (call 3; modes 0-4 ran alone in call 1)
+ *   6  as 5, copies and read-back only
  * and Buffers (1 or 2: the next slice's copy in flight while one is
  * stepped).  Prints GB/s for each; run it alone and under Nsight Compute
  * (--section MemoryWorkloadAnalysis_Tables) for the shared wavefronts.
  *   nvcc -O3 -std=c++17 -arch=sm_90 bulk_probe.cu -o bulk_probe
  */
+#include <cuda.h>
+#include <cudaTypedefs.h>
 #include <cstdio>
 #include <cstdint>
 #include <cstdlib>
@@ -40,7 +46,8 @@ constexpr uint32_t TABLE_BYTES = 96 * 1024;
 constexpr uint64_t DATA_BYTES = 1ull << 30;
 constexpr uint64_t WARP_SPAN = 32 * CHUNK;	/* the bytes a warp takes at a time */
 
-extern __shared__ __align__(128) uint8_t shared_bytes[];
+/* 1024: a 64B-swizzled TMA box lands on 512-byte boundaries */
+extern __shared__ __align__(1024) uint8_t shared_bytes[];
 
 /* the stage's slot of lane row's piece (as gl_stage_slot(): swizzled) */
 __device__ __forceinline__ uint32_t
@@ -60,6 +67,14 @@ bulk_copy(uint32_t to, const uint8_t *from, uint32_t bytes, uint32_t bar)
 {
 	asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
 				 :: "r"(to), "l"(from), "r"(bytes), "r"(bar) : "memory");
+}
+
+__device__ __forceinline__ void
+tensor_copy(uint32_t to, const CUtensorMap *map, uint32_t x, uint32_t y, uint32_t bar)
+{
+	asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+				 " [%0], [%1, {%2, %3}], [%4];"
+				 :: "r"(to), "l"((uint64_t) map), "r"(x), "r"(y), "r"(bar) : "memory");
 }
 
 __device__ __forceinline__ void
@@ -87,7 +102,8 @@ bar_wait(uint32_t bar, uint32_t phase)
 
 template <int Mode, int Buffers>
 __global__ void __launch_bounds__(BLOCK, 1)
-probe(const uint8_t *data, const uint16_t *table, uint32_t *sink)
+probe(const uint8_t *data, const uint16_t *table, uint32_t *sink,
+	  const __grid_constant__ CUtensorMap map)
 {
 	uint32_t	lane = threadIdx.x % 32;
 	uint32_t	warp = threadIdx.x / 32;
@@ -114,7 +130,17 @@ probe(const uint8_t *data, const uint16_t *table, uint32_t *sink)
 		const uint8_t *span = data + s * WARP_SPAN;
 		uint32_t	buffer = stage + b * SLICE_BUFFER;
 
-		if (Mode == 1 || Mode == 3)
+		if (Mode == 5 || Mode == 6)
+		{
+			asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+			__syncwarp();
+			if (lane == 0)
+			{
+				bar_expect(bar0 + b * 8, SLICE_BUFFER);
+				tensor_copy(buffer, &map, t * SLICE, (uint32_t) (s * 32), bar0 + b * 8);
+			}
+		}
+		else if (Mode == 1 || Mode == 3)
 		{
 			/* the async proxy writes where the generic one read: order them */
 			asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
@@ -140,7 +166,7 @@ probe(const uint8_t *data, const uint16_t *table, uint32_t *sink)
 	};
 	/* buffer b's copy, with another (the next buffer's) in flight after it or not */
 	auto wait = [&](uint32_t b, bool another) {
-		if (Mode == 1 || Mode == 3)
+		if (Mode == 1 || Mode == 3 || Mode == 5 || Mode == 6)
 		{
 			bar_wait(bar0 + b * 8, phase[b]);
 			phase[b] ^= 1;
@@ -181,9 +207,9 @@ probe(const uint8_t *data, const uint16_t *table, uint32_t *sink)
 			 * an order that puts eight lanes on the 32 banks */
 #pragma unroll
 			for (uint32_t j = 0; j < 4; j++)
-				words[j] = Mode == 1 || Mode == 3 ? buffer[lane * 4 + (j ^ ((lane >> 1) & 3))] :
+				words[j] = Mode == 1 || Mode == 3 || Mode == 5 || Mode == 6 ? buffer[lane * 4 + (j ^ ((lane >> 1) & 3))] :
 					buffer[stage_slot(lane, j)];
-			if (Mode == 2 || Mode == 3)
+			if (Mode == 2 || Mode == 3 || Mode == 6)
 				acc += words[0].x ^ words[1].y ^ words[2].z ^ words[3].w;
 			else
 			{
@@ -216,7 +242,8 @@ probe(const uint8_t *data, const uint16_t *table, uint32_t *sink)
 
 template <int Mode, int Buffers>
 static void
-run(const char *name, const uint8_t *data, const uint16_t *table, uint32_t *sink, int blocks)
+run(const char *name, const uint8_t *data, const uint16_t *table, uint32_t *sink, int blocks,
+	const CUtensorMap &map)
 {
 	size_t		shared = TABLE_BYTES + WARPS * Buffers * (SLICE_BUFFER + 8);
 	cudaEvent_t start, stop;
@@ -226,14 +253,21 @@ run(const char *name, const uint8_t *data, const uint16_t *table, uint32_t *sink
 						 (int) shared);
 	cudaEventCreate(&start);
 	cudaEventCreate(&stop);
-	probe<Mode, Buffers><<<blocks, BLOCK, shared>>>(data, table, sink);	/* warm */
+	probe<Mode, Buffers><<<blocks, BLOCK, shared>>>(data, table, sink, map);	/* warm */
 	cudaEventRecord(start);
-	probe<Mode, Buffers><<<blocks, BLOCK, shared>>>(data, table, sink);
+	probe<Mode, Buffers><<<blocks, BLOCK, shared>>>(data, table, sink, map);
 	cudaEventRecord(stop);
 	cudaEventSynchronize(stop);
 	cudaEventElapsedTime(&ms, start, stop);
-	printf("%-40s buffers %d  %8.1f GB/s  %s\n", name, Buffers, DATA_BYTES / (ms * 1e6),
-		   cudaGetErrorString(cudaGetLastError()));
+	/* the same sum for the modes that read the same words (2 and 6, if the swizzle is right) */
+	std::vector<uint32_t> out((size_t) blocks * BLOCK);
+	uint32_t	sum = 0;
+
+	cudaMemcpy(out.data(), sink, out.size() * sizeof(uint32_t), cudaMemcpyDeviceToHost);
+	for (uint32_t v : out)
+		sum += v;
+	printf("%-40s buffers %d  %8.1f GB/s  sum %08x  %s\n", name, Buffers,
+		   DATA_BYTES / (ms * 1e6), sum, cudaGetErrorString(cudaGetLastError()));
 }
 
 int
@@ -260,14 +294,38 @@ main()
 	cudaMemcpy(data, host.data(), DATA_BYTES, cudaMemcpyHostToDevice);
 	cudaMemcpy(table, host_table.data(), TABLE_BYTES, cudaMemcpyHostToDevice);
 
-	run<0, 1>("cp.async stage + table loads", data, table, sink, sms);
-	run<1, 1>("bulk copies + table loads", data, table, sink, sms);
-	run<2, 1>("cp.async stage alone", data, table, sink, sms);
-	run<3, 1>("bulk copies alone", data, table, sink, sms);
-	run<4, 1>("table loads alone", data, table, sink, sms);
-	run<0, 2>("cp.async stage + table loads", data, table, sink, sms);
-	run<1, 2>("bulk copies + table loads", data, table, sink, sms);
-	run<2, 2>("cp.async stage alone", data, table, sink, sms);
-	run<3, 2>("bulk copies alone", data, table, sink, sms);
+	/* the column as a 2D tensor: a row a chunk */
+	PFN_cuTensorMapEncodeTiled_v12000 encode = NULL;
+	cudaDriverEntryPointQueryResult found;
+	CUtensorMap map = {};
+	cuuint64_t	dims[2] = {CHUNK, DATA_BYTES / CHUNK};
+	cuuint64_t	strides[1] = {CHUNK};
+	cuuint32_t	box[2] = {SLICE, 32};
+	cuuint32_t	element_strides[2] = {1, 1};
+
+	if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", (void **) &encode, 12000,
+										 cudaEnableDefault, &found) != cudaSuccess ||
+		encode == NULL ||
+		encode(&map, CU_TENSOR_MAP_DATA_TYPE_UINT8, 2, data, dims, strides, box,
+			   element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_64B,
+			   CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) != CUDA_SUCCESS)
+	{
+		fprintf(stderr, "cuTensorMapEncodeTiled failed\n");
+		return 1;
+	}
+
+	run<0, 1>("cp.async stage + table loads", data, table, sink, sms, map);
+	run<1, 1>("bulk copies + table loads", data, table, sink, sms, map);
+	run<2, 1>("cp.async stage alone", data, table, sink, sms, map);
+	run<3, 1>("bulk copies alone", data, table, sink, sms, map);
+	run<4, 1>("table loads alone", data, table, sink, sms, map);
+	run<0, 2>("cp.async stage + table loads", data, table, sink, sms, map);
+	run<1, 2>("bulk copies + table loads", data, table, sink, sms, map);
+	run<2, 2>("cp.async stage alone", data, table, sink, sms, map);
+	run<3, 2>("bulk copies alone", data, table, sink, sms, map);
+	run<5, 1>("tensor copies + table loads", data, table, sink, sms, map);
+	run<6, 1>("tensor copies alone", data, table, sink, sms, map);
+	run<5, 2>("tensor copies + table loads", data, table, sink, sms, map);
+	run<6, 2>("tensor copies alone", data, table, sink, sms, map);
 	return 0;
 }
