@@ -56,7 +56,8 @@ ask_resident_blocks(const void *kernel, int device, int block, uint32_t shared,
 		  gl_cuda_ok(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, optin),
 					 "cudaFuncSetAttribute", l->errbuf, l->errlen)))
 		return false;
-	return gl_cuda_ok(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&rb->per_sm, kernel, block, shared),
+	return gl_cuda_ok(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&rb->per_sm, kernel, block,
+																	shared),
 					  "cudaOccupancyMaxActiveBlocksPerMultiprocessor", l->errbuf, l->errlen) &&
 		gl_cuda_ok(cudaDeviceGetAttribute(&rb->sms, cudaDevAttrMultiProcessorCount, device),
 				   "cudaDeviceGetAttribute", l->errbuf, l->errlen);

@@ -114,7 +114,9 @@ simulate(const char *pattern, const std::vector<uint8_t> &text)
 		free(prog);
 		return;
 	}
-	numbered = gl_compact_for_text(dfa.compact, gl_byte_dfa_compact_bytes(dfa.nstates) / GL_BYTE_DFA_COMPACT_ROW_BYTES,
+	numbered = gl_compact_for_text(dfa.compact,
+								   gl_byte_dfa_compact_bytes(dfa.nstates) /
+								   GL_BYTE_DFA_COMPACT_ROW_BYTES,
 								   text.data(), GL_TEXT_SAMPLE_BYTES, 64, &numbered_rows);
 	for (uint64_t warp = 0; warp + 32 <= groups; warp += 32)
 	{

@@ -212,5 +212,6 @@ bench_pivoted_layouts(const GlColumn *col, const char *literal, double read_gbps
 	std::sort(lens.begin(), lens.end());
 	for (int w : {4, 8, 16})
 		printf("pivot-%-2d sorted by length: %.3fx raw (tiles + 8 B/tile + 4 B/row length + 4 B/row permutation)\n",
-			   w, (double) (pivot_bytes(lens, w) + (col->nrows + 31) / 32 * 8 + col->nrows * 8) / col->nbytes);
+			   w, (double) (pivot_bytes(lens, w) + (col->nrows + 31) / 32 * 8 + col->nrows * 8) /
+			   col->nbytes);
 }

@@ -714,7 +714,8 @@ sieve_window_ok(const GlSieve *sv)
 static bool
 folded_multi_found(const GlProgram *prog, const GlPreparedProgram *pp, const std::string &v)
 {
-	const uint8_t *byte_class = (const uint8_t *) gl_program_section(prog, prog->u.multi.byte_class_off);
+	const uint8_t *byte_class =
+		(const uint8_t *) gl_program_section(prog, prog->u.multi.byte_class_off);
 	const uint32_t *folded = (const uint32_t *) ((const char *) pp->blob + pp->aux_off);
 	uint32_t	state = 0;
 
