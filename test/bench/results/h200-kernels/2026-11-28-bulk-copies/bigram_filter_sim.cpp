@@ -1,0 +1,52 @@
+/*
+ * Study (host only): how often would a bigram filter in front of the
+ * Aho-Corasick stream pass on kernel_bench's text?  Each literal's rarest
+ * bigram by the first 8 kB's counts (as GlBytePairs would count them),
+ * the set of those tested exactly (a 64 kbit map) and through a bloom
+ * filter of 256-4096 bits, one hash.  The literal lists are drawn as
+ * kernel_bench draws them, from their own seed (not its very draws).
+ *   g++ -O2 -std=c++17 -Itest/kernels -Isrc bigram_filter_sim.cpp -o bigram_filter_sim
+ */
+#include <cstdio>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+#include <algorithm>
+#include "bench_text.h"
+int main()
+{
+	GlXorshift rng = {0x2545F4914F6CDD1DULL};
+	std::vector<uint8_t> text; char row[256];
+	while (text.size() < 64000000) { uint32_t len = gl_bench_comment(&rng, row); text.insert(text.end(), row, row + len); text.push_back(0); }
+	static const char *const words[] = {"special", "Complaints", "pinto", "sauternes", "warthogs", "dinos", "somas", "Tiresias", "dazzle", "snooze"};
+	std::vector<uint64_t> pair(65536, 0), tri_dummy;
+	size_t sample = 8192;
+	for (size_t i = 0; i + 1 < sample; i++) pair[text[i] << 8 | text[i + 1]]++;
+	for (int n : {20, 200}) for (int letters = 0; letters < 2; letters++) {
+		GlXorshift r = {0x1234 + (uint64_t) n};
+		std::vector<std::string> lits;
+		for (int i = 0; i < n; i++) {
+			std::string w = i < 10 ? words[i] : gl_bench_words[r.below(gl_bench_nwords)];
+			if (i >= 10) { w[r.below((uint32_t) w.size())] = 'q'; if (letters) for (char &c : w) if (!isalpha((unsigned char) c)) c = 'q'; }
+			lits.push_back(w);
+		}
+		size_t minlen = 99; for (auto &l : lits) minlen = std::min(minlen, l.size());
+		std::vector<uint8_t> set(65536, 0); std::vector<uint32_t> chosen;
+		for (auto &l : lits) {
+			uint32_t best = 0; uint64_t bc = UINT64_MAX;
+			for (size_t i = 0; i + 1 < l.size(); i++) { uint32_t p = (uint8_t) l[i] << 8 | (uint8_t) l[i + 1]; if (pair[p] < bc) { bc = pair[p]; best = p; } }
+			set[best] = 1; chosen.push_back(best);
+		}
+		for (int bits : {256, 1024, 4096}) {
+			std::vector<uint8_t> bloom(bits, 0);
+			auto h = [&](uint32_t p) { return (uint32_t) ((p * 0x9E3779B1u) >> (32 - __builtin_ctz(bits))); };
+			for (uint32_t p : chosen) bloom[h(p)] = 1;
+			uint64_t pass = 0, exact = 0, nb = 0;
+			for (size_t i = 0; i + 1 < text.size(); i++) { uint32_t p = text[i] << 8 | text[i + 1]; nb++; pass += bloom[h(p)]; exact += set[p]; }
+			int setbits = 0; for (auto b : bloom) setbits += b;
+			printf("AC %3d %-9s min len %zu  bloom %4d bits (%3d set): pass %.2f%%  exact bigram set pass %.3f%%\n", n, letters ? "letters" : "printable", minlen, bits, setbits, 100.0 * pass / nb, 100.0 * exact / nb);
+		}
+	}
+}
