@@ -1,5 +1,5 @@
 #!/bin/bash
-# Call 5 (H100): main's kernels (ccafcd1; as ee40dd1's, the classed tables
+# Call 5 (H100): main's kernels (fa68667; as ee40dd1's, the classed tables
 # on slices since d8f9d1f) on an H100: kernel_test, the whole bench, two
 # rounds.  Built here:
 #   test/kernels/compare-revs build .carry/s26c HEAD (then tar -cJf
