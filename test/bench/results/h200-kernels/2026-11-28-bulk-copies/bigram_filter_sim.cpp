@@ -39,6 +39,37 @@ int main()
 			for (size_t i = 0; i + 1 < l.size(); i++) { uint32_t p = (uint8_t) l[i] << 8 | (uint8_t) l[i + 1]; if (pair[p] < bc) { bc = pair[p]; best = p; } }
 			set[best] = 1; chosen.push_back(best);
 		}
+		/*
+		 * As filter_probe.cu tests it: the bytes' low five bits, 32 x 32; and
+		 * a trigram filter of two such tables (each literal's rarest trigram:
+		 * its first two bytes in one, its last two in the other, both must
+		 * pass), two shuffles a byte.
+		 */
+		{
+			uint32_t t1[32] = {0}, t2[32] = {0}, low[32] = {0};
+			std::vector<uint8_t> tri(1 << 24, 0);
+			std::vector<uint64_t> tricount(1 << 24, 0);
+			for (size_t i = 0; i + 2 < sample; i++) tricount[text[i] << 16 | text[i + 1] << 8 | text[i + 2]]++;
+			for (uint32_t p : chosen) low[(p >> 8) & 31] |= 1u << (p & 31);
+			for (auto &l : lits) {
+				uint32_t best = 0; uint64_t bc = UINT64_MAX;
+				for (size_t i = 0; i + 2 < l.size(); i++) {
+					uint32_t t = (uint8_t) l[i] << 16 | (uint8_t) l[i + 1] << 8 | (uint8_t) l[i + 2];
+					if (tricount[t] < bc) { bc = tricount[t]; best = t; } }
+				t1[(best >> 16) & 31] |= 1u << ((best >> 8) & 31);
+				t2[(best >> 8) & 31] |= 1u << (best & 31);
+				tri[best] = 1;
+			}
+			uint64_t nb = 0, plow = 0, ptri = 0, pexact = 0;
+			for (size_t i = 0; i + 2 < text.size(); i++) {
+				nb++;
+				plow += (low[text[i] & 31] >> (text[i + 1] & 31)) & 1;
+				ptri += ((t1[text[i] & 31] >> (text[i + 1] & 31)) & (t2[text[i + 1] & 31] >> (text[i + 2] & 31))) & 1;
+				pexact += tri[text[i] << 16 | text[i + 1] << 8 | text[i + 2]];
+			}
+			printf("AC %3d %-9s 32 x 32 low bits: pass %.2f%%; trigram as two 32 x 32 tables: pass %.2f%% (exact trigram set %.3f%%)\n",
+				   n, letters ? "letters" : "printable", 100.0 * plow / nb, 100.0 * ptri / nb, 100.0 * pexact / nb);
+		}
 		for (int bits : {256, 1024, 4096}) {
 			std::vector<uint8_t> bloom(bits, 0);
 			auto h = [&](uint32_t p) { return (uint32_t) ((p * 0x9E3779B1u) >> (32 - __builtin_ctz(bits))); };
