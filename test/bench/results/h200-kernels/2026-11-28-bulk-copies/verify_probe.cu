@@ -1,0 +1,462 @@
+/*
+ * Probe (a study, not the extension's code; ready, not yet run): the
+ * bigram filter of filter_probe.cu with the verification it leaves, for
+ * kernel_bench's 200 literals -- does the pair beat the stream kernel's
+ * one table load a byte (43-44% of the H200's read bandwidth)?
+ *
+ * Each warp reads 2 kB spans as the sieve does (four 16-byte loads a lane
+ * in flight, lane 0 also the 16 bytes after the span); a lane tests its
+ * 16 positions against the literals' rarest bigrams (a 32 x 32-bit table
+ * on the bytes' low five bits, a word a lane: one shuffle and one funnel
+ * shift a position).  A lane with candidates walks the windowed
+ * Aho-Corasick table the engine builds (classed_table.cu, in shared
+ * memory) from the longest literal's length before its first candidate
+ * to as far after its last, from the root: every occurrence of a literal
+ * holds its own rarest bigram, so it lies wholly inside some lane's
+ * window, and a walk from the root reports nothing that is not there.
+ * Entering MATCHED marks the position in a bitmap (one bit a byte); the
+ * host checks, row by row, that the rows with a mark are exactly those
+ * its own walk of the whole table matches.
+ *
+ * Printed: GB/s and % of a plain read in the same run, for the filter
+ * alone and with the walks, the share of positions that pass and of the
+ * text the walks step, and the rows' check.
+ *   nvcc -O3 -std=c++17 -arch=sm_90 -lineinfo -I../../../../kernels -I../../../../../src \
+ *       -I../../../../../cuda verify_probe.cu <engine and leaf objects as bank_sim links> \
+ *       -o verify_probe
+ * (test/kernels/Makefile's objects: build/engine/ *.o and build/leaf/ ** /*.o.)
+ */
+#include <cstdio>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+extern "C"
+{
+#include "program/multi_build.h"
+}
+#include "classed_table.h"
+#include "device_column.h"	/* GL_TEXT_SAMPLE_BYTES */
+#include "bench_text.h"
+
+constexpr uint32_t BLOCK = 1024;
+constexpr uint32_t STEPS = 4;
+constexpr uint32_t STEP_BYTES = 32 * 16;
+constexpr uint32_t SPAN_BYTES = STEPS * STEP_BYTES;
+
+struct Walk
+{
+	uint32_t	ncolumns;		/* entries a row */
+	uint32_t	flip;			/* the window's */
+	uint32_t	matched;		/* MATCHED's value */
+	uint32_t	longest;		/* the longest literal's bytes */
+};
+
+extern __shared__ __align__(16) uint16_t entries[];
+
+/* Walk [from, to) from the root, four bytes a load; mark where MATCHED is entered. */
+__device__ static uint32_t
+walk_window(const uint8_t *__restrict__ data, uint64_t from, uint64_t to, const Walk &w,
+			uint32_t *marks)
+{
+	uint32_t	state = 0;
+	uint64_t	at;
+
+	for (at = from & ~3ull; at < to; at += 4)
+	{
+		uint32_t	word = __ldg(reinterpret_cast<const uint32_t *>(data + at));
+
+#pragma unroll
+		for (uint32_t k = 0; k < 4; k++)
+		{
+			uint32_t	b = (word >> (8 * k)) & 0xFF;
+			uint32_t	col = gl_classed_window_column(b, w.flip);
+			uint32_t	next = entries[(state * w.ncolumns + 2 * col) / 2];
+
+			if (next == w.matched && state != w.matched)
+				atomicOr(&marks[(at + k) / 32], 1u << ((at + k) % 32));
+			state = next;
+		}
+	}
+	return (uint32_t) (at - (from & ~3ull));
+}
+
+template <bool Verify>
+__global__ void __launch_bounds__(BLOCK, 1)
+probe(const uint8_t *__restrict__ data, uint64_t bytes, const uint16_t *table,
+	  uint32_t table_bytes, Walk w, const uint32_t *filter, uint32_t *marks,
+	  unsigned long long *counts)
+{
+	uint32_t	lane = threadIdx.x % 32;
+	uint64_t	warp = (blockIdx.x * (uint64_t) BLOCK + threadIdx.x) / 32;
+	uint64_t	nwarps = (uint64_t) gridDim.x * BLOCK / 32;
+	uint32_t	filt = filter[lane];
+	uint32_t	passed = 0;
+	uint32_t	walked = 0;
+
+	if (Verify)
+	{
+		for (uint32_t i = threadIdx.x; i < table_bytes / 2; i += blockDim.x)
+			entries[i] = table[i];
+		__syncthreads();
+	}
+	for (uint64_t span = warp * SPAN_BYTES; span < bytes; span += nwarps * SPAN_BYTES)
+	{
+		const uint4 *p = reinterpret_cast<const uint4 *>(data + span) + lane;
+		uint4		own[STEPS];
+		uint32_t	after;
+
+#pragma unroll
+		for (uint32_t u = 0; u < STEPS; u++)
+			own[u] = __ldg(p + u * 32);
+		after = lane == 0 && span + SPAN_BYTES < bytes ? __ldg(p + STEPS * 32).x : 0;
+#pragma unroll
+		for (uint32_t u = 0; u < STEPS; u++)
+		{
+			uint32_t	v[5] = {own[u].x, own[u].y, own[u].z, own[u].w, 0};
+			uint32_t	next_lane = __shfl_sync(0xFFFFFFFF, own[u].x, (lane + 1) % 32);
+			uint32_t	next_step = __shfl_sync(0xFFFFFFFF,
+												u + 1 < STEPS ? own[u + 1 < STEPS ? u + 1 : u].x :
+												after, 0);
+			uint32_t	cand = 0;
+
+			v[4] = lane < 31 ? next_lane : next_step;
+#pragma unroll
+			for (uint32_t k = 0; k < 16; k++)
+			{
+				uint32_t	g = k / 4;
+				uint32_t	b = k % 4;
+				uint32_t	first = v[g] >> (8 * b);
+				uint32_t	second = b < 3 ? v[g] >> (8 * (b + 1)) : v[g + 1];
+				uint32_t	row = __shfl_sync(0xFFFFFFFF, filt, first);
+
+				cand |= (__funnelshift_r(row, row, second) & 1) << k;
+			}
+			passed += __popc(cand);
+			if (Verify && cand != 0)
+			{
+				uint64_t	base = span + u * STEP_BYTES + lane * 16;
+				uint64_t	first = base + __ffs(cand) - 1;
+				uint64_t	last = base + 31 - __clz(cand);
+				uint64_t	from = first > w.longest - 2 ? first - (w.longest - 2) : 0;
+				uint64_t	to = min(last + w.longest, bytes);
+
+				walked += walk_window(data, from, to, w, marks);
+			}
+		}
+	}
+	for (int o = 16; o > 0; o /= 2)
+	{
+		passed += __shfl_xor_sync(0xFFFFFFFF, passed, o);
+		walked += __shfl_xor_sync(0xFFFFFFFF, walked, o);
+	}
+	if (lane == 0)
+	{
+		atomicAdd(&counts[0], (unsigned long long) passed);
+		atomicAdd(&counts[1], (unsigned long long) walked);
+	}
+}
+
+/* A plain read of the same spans: what the percentages are of. */
+__global__ void __launch_bounds__(BLOCK, 1)
+plain_read(const uint8_t *__restrict__ data, uint64_t bytes, unsigned long long *counts)
+{
+	uint64_t	warp = (blockIdx.x * (uint64_t) BLOCK + threadIdx.x) / 32;
+	uint64_t	nwarps = (uint64_t) gridDim.x * BLOCK / 32;
+	uint32_t	acc = 0;
+
+	for (uint64_t span = warp * SPAN_BYTES; span < bytes; span += nwarps * SPAN_BYTES)
+	{
+		const uint4 *p = reinterpret_cast<const uint4 *>(data + span) + threadIdx.x % 32;
+
+#pragma unroll
+		for (uint32_t u = 0; u < STEPS; u++)
+		{
+			uint4		v = __ldg(p + u * 32);
+
+			acc ^= v.x ^ v.y ^ v.z ^ v.w;
+		}
+	}
+	if (acc == 0x12345678)
+		atomicAdd(&counts[2], 1ull);	/* keeps the loads */
+}
+
+/* Rows whose marks disagree with the host's whole walk. */
+static uint64_t
+wrong_rows(const std::vector<uint8_t> &text, const std::vector<uint8_t> &row_matches,
+		   const std::vector<uint32_t> &marks)
+{
+	uint64_t	rows = 0,
+				wrong = 0,
+				row_start = 0;
+
+	for (uint64_t i = 0; i < text.size(); i++)
+		if (text[i] == 0)
+		{
+			bool		marked = false;
+
+			for (uint64_t j = row_start; j <= i && !marked; j++)
+				marked = (marks[j / 32] >> (j % 32)) & 1;
+			wrong += marked != (row_matches[rows] != 0);
+			rows++;
+			row_start = i + 1;
+		}
+	return wrong;
+}
+
+/*
+ * The kernel's lanes on the host, sixteen positions at a time: the same
+ * filter, windows and walks, so that the method is checked here and the
+ * device run checks only its CUDA.
+ */
+static uint64_t
+emulate(const std::vector<uint8_t> &text, const GlClassedTable &t, const Walk &w,
+		const uint32_t filter[32], std::vector<uint32_t> &marks)
+{
+	uint64_t	bytes = text.size();
+	uint64_t	walked = 0;
+
+	marks.assign(bytes / 32, 0);
+	for (uint64_t base = 0; base < bytes; base += 16)
+	{
+		uint32_t	cand = 0;
+
+		for (uint32_t k = 0; k < 16; k++)
+		{
+			uint32_t	first = text[base + k];
+			uint32_t	second = base + k + 1 < bytes ? text[base + k + 1] : 0;
+
+			cand |= ((filter[first & 31] >> (second & 31)) & 1) << k;
+		}
+		if (cand == 0)
+			continue;
+
+		uint64_t	first = base + __builtin_ctz(cand);
+		uint64_t	last = base + 31 - __builtin_clz(cand);
+		uint64_t	from = (first > w.longest - 2 ? first - (w.longest - 2) : 0) & ~3ull;
+		uint64_t	to = std::min<uint64_t>(last + w.longest, bytes);
+		uint32_t	state = 0;
+
+		walked += to - from;
+		for (uint64_t at = from; at < to; at++)
+		{
+			uint16_t	next;
+
+			memcpy(&next, t.table + gl_classed_entry_offset(&t, state, text[at]), 2);
+			if (next == w.matched && state != w.matched)
+				marks[at / 32] |= 1u << (at % 32);
+			state = next;
+		}
+	}
+	return walked;
+}
+
+/* Best of three timed runs (after one to warm), in GB/s; prepare() runs untimed before each. */
+template <class Prepare, class Launch>
+static double
+best_gbps(uint64_t bytes, Prepare prepare, Launch launch)
+{
+	float		best = 1e30f;
+
+	for (int i = 0; i < 4; i++)
+	{
+		cudaEvent_t start,
+					stop;
+		float		ms;
+
+		prepare();
+		cudaEventCreate(&start);
+		cudaEventCreate(&stop);
+		cudaEventRecord(start);
+		launch();
+		cudaEventRecord(stop);
+		cudaEventSynchronize(stop);
+		cudaEventElapsedTime(&ms, start, stop);
+		if (i > 0 && ms < best)
+			best = ms;
+	}
+	return bytes / (best * 1e6);
+}
+
+int
+main()
+{
+	const uint64_t bytes = 1ull << 30;
+	static const char *const fixed[] = {"special", "Complaints", "pinto", "sauternes",
+	"warthogs", "dinos", "somas", "Tiresias", "dazzle", "snooze"};
+	GlXorshift	rng = {0x2545F4914F6CDD1DULL};
+	std::vector<uint8_t> text;
+	std::vector<std::string> lits;
+	std::vector<const char *> ptrs;
+	std::vector<size_t> lens;
+	char		row[256];
+	uint32_t	filter[32] = {0};
+	std::vector<uint64_t> pairs(65536, 0);
+	const char *error;
+	GlClassedTable t;
+	Walk		w = {};
+	int			sms;
+
+	text.reserve(bytes + 256);
+	while (text.size() < bytes)
+	{
+		uint32_t	len = gl_bench_comment(&rng, row);
+
+		text.insert(text.end(), row, row + len);
+		text.push_back(0);
+	}
+	text.resize(bytes);
+	text[bytes - 1] = 0;
+	for (size_t i = 0; i + 1 < GL_TEXT_SAMPLE_BYTES; i++)
+		pairs[text[i] << 8 | text[i + 1]]++;
+
+	/* kernel_bench's shape of list: its ten words of the text, then made-up words */
+	for (int i = 0; i < 200; i++)
+	{
+		std::string l = i < 10 ? fixed[i] : gl_bench_words[rng.below(gl_bench_nwords)];
+		uint32_t	best = 0;
+		uint64_t	count = UINT64_MAX;
+
+		if (i >= 10)
+			l[rng.below((uint32_t) l.size())] = 'q';
+		for (size_t k = 0; k + 1 < l.size(); k++)
+		{
+			uint32_t	p = (uint8_t) l[k] << 8 | (uint8_t) l[k + 1];
+
+			if (pairs[p] < count)
+			{
+				count = pairs[p];
+				best = p;
+			}
+		}
+		filter[(best >> 8) & 31] |= 1u << (best & 31);
+		w.longest = std::max(w.longest, (uint32_t) l.size());
+		lits.push_back(l);
+	}
+	for (auto &l : lits)
+	{
+		ptrs.push_back(l.data());
+		lens.push_back(l.size());
+	}
+	GlProgram  *prog = gl_build_multi(ptrs.data(), lens.data(), (int) lits.size(), false, true,
+									  &error);
+
+	if (prog == NULL || !gl_build_classed_table(prog, 200 * 1024, true, text.data(),
+												GL_TEXT_SAMPLE_BYTES, &t) || t.window_flip == 0)
+	{
+		fprintf(stderr, "no windowed table\n");
+		return 1;
+	}
+	w.ncolumns = t.nclasses;
+	w.flip = t.window_flip;
+	/*
+	 * MATCHED: the state the separator leads to the root's twin from (a
+	 * table numbered for the text keeps only the root's, SKIP's and the
+	 * twin's numbers in place).
+	 */
+	for (uint32_t s = 0; s < t.nstates; s++)
+	{
+		uint16_t	e;
+
+		memcpy(&e, t.table + gl_classed_entry_offset(&t, gl_classed_value(&t, s), 0), 2);
+		if (e == gl_classed_twin(&t) && s != t.nstates - 1)
+			w.matched = gl_classed_value(&t, s);
+	}
+	printf("200 literals, longest %u; windowed table: flip %#x, %u states, %u bytes\n",
+		   w.longest, w.flip, t.nstates, t.bytes);
+
+	/* the host's rows: walked whole, from the root */
+	std::vector<uint8_t> row_matches;
+	{
+		uint32_t	state = 0;
+		bool		matched = false;
+
+		for (uint64_t i = 0; i < bytes; i++)
+		{
+			uint16_t	e;
+
+			memcpy(&e, t.table + gl_classed_entry_offset(&t, state, text[i]), 2);
+			state = e;
+			matched |= state == w.matched;
+			if (text[i] == 0)
+			{
+				row_matches.push_back(matched);
+				matched = false;
+				state = 0;
+			}
+		}
+	}
+
+	std::vector<uint32_t> host_marks;
+
+	uint64_t	emulated_walk = emulate(text, t, w, filter, host_marks);
+
+	printf("host emulation        %llu rows wrong; bytes walked %.3f a byte of text\n",
+		   (unsigned long long) wrong_rows(text, row_matches, host_marks),
+		   (double) emulated_walk / bytes);
+
+	uint8_t    *data;
+	uint16_t   *dtable;
+	uint32_t   *dfilter,
+			   *marks;
+	unsigned long long *counts,
+				host_counts[3];
+
+	cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+	cudaMalloc(&data, bytes + 64);
+	cudaMalloc(&dtable, t.bytes);
+	cudaMalloc(&dfilter, sizeof(filter));
+	cudaMalloc(&marks, bytes / 8);
+	cudaMalloc(&counts, sizeof(host_counts));
+	cudaMemset(data + bytes, 0, 64);
+	cudaMemcpy(data, text.data(), bytes, cudaMemcpyHostToDevice);
+	cudaMemcpy(dtable, t.table, t.bytes, cudaMemcpyHostToDevice);
+	cudaMemcpy(dfilter, filter, sizeof(filter), cudaMemcpyHostToDevice);
+	cudaFuncSetAttribute(probe<true>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int) t.bytes);
+
+	auto		clear = [&] {
+		cudaMemset(counts, 0, sizeof(host_counts));
+		cudaMemset(marks, 0, bytes / 8);
+	};
+	double		read = best_gbps(bytes, clear, [&] {
+		plain_read<<<sms, BLOCK>>>(data, bytes, counts);
+	});
+	double		filtered = best_gbps(bytes, clear, [&] {
+		probe<false><<<sms, BLOCK>>>(data, bytes, dtable, t.bytes, w, dfilter, marks, counts);
+	});
+	double		verified = best_gbps(bytes, clear, [&] {
+		probe<true><<<sms, BLOCK, t.bytes>>>(data, bytes, dtable, t.bytes, w, dfilter, marks,
+											   counts);
+	});
+
+	cudaMemcpy(host_counts, counts, sizeof(host_counts), cudaMemcpyDeviceToHost);
+
+	uint64_t	matching = 0,
+				wrong;
+
+	host_marks.assign(bytes / 32, 0);
+	if (cudaMemcpy(host_marks.data(), marks, bytes / 8, cudaMemcpyDeviceToHost) != cudaSuccess)
+	{
+		fprintf(stderr, "no marks from the device: %s\n", cudaGetErrorString(cudaGetLastError()));
+		return 1;
+	}
+	wrong = wrong_rows(text, row_matches, host_marks);
+	for (uint8_t m : row_matches)
+		matching += m;
+
+	printf("plain read            %8.1f GB/s\n", read);
+	printf("filter alone          %8.1f GB/s  %5.1f%% of the read\n", filtered,
+		   100.0 * filtered / read);
+	printf("filter and walks      %8.1f GB/s  %5.1f%% of the read\n", verified,
+		   100.0 * verified / read);
+	printf("positions passing     %.2f%%; bytes walked %.3f a byte of text\n",
+		   100.0 * host_counts[0] / bytes, (double) host_counts[1] / bytes);
+	printf("rows                  %zu, %llu matching; %llu wrong (%s)  %s\n",
+		   row_matches.size(), (unsigned long long) matching,
+		   (unsigned long long) wrong, wrong == 0 ? "exact" : "WRONG",
+		   cudaGetErrorString(cudaGetLastError()));
+	gl_classed_table_free(&t);
+	free(prog);
+	return wrong != 0;
+}
