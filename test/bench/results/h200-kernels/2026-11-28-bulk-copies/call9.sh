@@ -3,12 +3,12 @@
 # Aho-Corasick walks it leaves, 200 literals, checked row by row against
 # the host), then kernel_bench's "AC 200" (the stream kernel) in the same
 # call, for the comparison.  Built here:
-#   (cd test/bench/results/h200-kernels/2026-11-28-bulk-copies &&
-#    nvcc -O3 -std=c++17 -arch=sm_90 -lineinfo -I../../../../kernels
-#    -I../../../../../src -I../../../../../cuda verify_probe.cu
-#    build/engine/*.o build/leaf/**/*.o -o .carry/probe/verify_probe -lpthread)
-#   with test/kernels' objects (make -C test/kernels O=build), and
-#   test/kernels/compare-revs build .carry/s27a HEAD;
+#   make -s -C test/kernels CUDA_ARCHS=90 (its objects in test/kernels/build),
+#   nvcc -O3 -std=c++17 -arch=sm_90 -lineinfo -Itest/kernels -Isrc -Icuda \
+#     test/bench/results/h200-kernels/2026-11-28-bulk-copies/verify_probe.cu \
+#     test/kernels/build/engine/*.o $(find test/kernels/build/leaf -name '*.o') \
+#     -o .carry/probe/verify_probe -lpthread
+#   and test/kernels/compare-revs build .carry/s27a HEAD;
 # run with carry [".carry/probe", ".carry/s27a"].
 set -o pipefail
 cd "$(dirname "$0")/../../../../.."

@@ -21,10 +21,12 @@
  * Printed: GB/s and % of a plain read in the same run, for the filter
  * alone and with the walks, the share of positions that pass and of the
  * text the walks step, and the rows' check.
- *   nvcc -O3 -std=c++17 -arch=sm_90 -lineinfo -I../../../../kernels -I../../../../../src \
- *       -I../../../../../cuda verify_probe.cu <engine and leaf objects as bank_sim links> \
- *       -o verify_probe
- * (test/kernels/Makefile's objects: build/engine/ *.o and build/leaf/ ** /*.o.)
+ * Built from the repository's root, with test/kernels' objects
+ * (make -s -C test/kernels CUDA_ARCHS=90):
+ *   nvcc -O3 -std=c++17 -arch=sm_90 -lineinfo -Itest/kernels -Isrc -Icuda \
+ *     test/bench/results/h200-kernels/2026-11-28-bulk-copies/verify_probe.cu \
+ *     test/kernels/build/engine/*.o $(find test/kernels/build/leaf -name '*.o') \
+ *     -o verify_probe -lpthread
  */
 #include <cstdio>
 #include <cstdint>
