@@ -1,8 +1,12 @@
 /*
  * Probe (a study, not the extension's code; ready, not yet run): the
- * bigram filter of filter_probe.cu with the verification it leaves, for
- * kernel_bench's 200 literals -- does the pair beat the stream kernel's
- * one table load a byte (43-44% of the H200's read bandwidth)?
+ * bigram filter with the verification it leaves, for kernel_bench's 200
+ * literals -- does the pair beat the stream kernel's one table load a
+ * byte (43-44% of the H200's read bandwidth)?  The filter alone
+ * (FILTER_ONLY) is what call 8 measured with filter_probe.cu, folded in
+ * here (`git show 0f7b001:` this directory's filter_probe.cu): the same
+ * test a position, in 1024-thread blocks instead of 256, and the bigram
+ * across each span's end tested too.
  *
  * Each warp reads 2 kB spans as the sieve does (four 16-byte loads a lane
  * in flight, lane 0 also the 16 bytes after the span); a lane tests its
