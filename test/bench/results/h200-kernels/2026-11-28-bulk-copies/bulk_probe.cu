@@ -65,7 +65,8 @@ copy16(uint32_t to, const uint8_t *from)
 __device__ __forceinline__ void
 bulk_copy(uint32_t to, const uint8_t *from, uint32_t bytes, uint32_t bar)
 {
-	asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
+	asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"
+				 " [%0], [%1], %2, [%3];"
 				 :: "r"(to), "l"(from), "r"(bytes), "r"(bar) : "memory");
 }
 
@@ -105,6 +106,11 @@ __global__ void __launch_bounds__(BLOCK, 1)
 probe(const uint8_t *data, const uint16_t *table, uint32_t *sink,
 	  const __grid_constant__ CUtensorMap map)
 {
+	/* the copies each mode makes, and what it does with the staged bytes */
+	constexpr bool Tensor = Mode == 5 || Mode == 6;
+	constexpr bool Bulk = Mode == 1 || Mode == 3;
+	constexpr bool OnBarriers = Tensor || Bulk;	/* waited on an mbarrier, read XOR-ordered */
+	constexpr bool CopiesOnly = Mode == 2 || Mode == 3 || Mode == 6;
 	uint32_t	lane = threadIdx.x % 32;
 	uint32_t	warp = threadIdx.x / 32;
 	uint8_t    *stage_base = shared_bytes + TABLE_BYTES + warp * Buffers * SLICE_BUFFER;
@@ -130,7 +136,7 @@ probe(const uint8_t *data, const uint16_t *table, uint32_t *sink,
 		const uint8_t *span = data + s * WARP_SPAN;
 		uint32_t	buffer = stage + b * SLICE_BUFFER;
 
-		if (Mode == 5 || Mode == 6)
+		if (Tensor)
 		{
 			asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
 			__syncwarp();
@@ -140,7 +146,7 @@ probe(const uint8_t *data, const uint16_t *table, uint32_t *sink,
 				tensor_copy(buffer, &map, t * SLICE, (uint32_t) (s * 32), bar0 + b * 8);
 			}
 		}
-		else if (Mode == 1 || Mode == 3)
+		else if (Bulk)
 		{
 			/* the async proxy writes where the generic one read: order them */
 			asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
@@ -166,7 +172,7 @@ probe(const uint8_t *data, const uint16_t *table, uint32_t *sink,
 	};
 	/* buffer b's copy, with another (the next buffer's) in flight after it or not */
 	auto wait = [&](uint32_t b, bool another) {
-		if (Mode == 1 || Mode == 3 || Mode == 5 || Mode == 6)
+		if (OnBarriers)
 		{
 			bar_wait(bar0 + b * 8, phase[b]);
 			phase[b] ^= 1;
@@ -207,9 +213,9 @@ probe(const uint8_t *data, const uint16_t *table, uint32_t *sink,
 			 * an order that puts eight lanes on the 32 banks */
 #pragma unroll
 			for (uint32_t j = 0; j < 4; j++)
-				words[j] = Mode == 1 || Mode == 3 || Mode == 5 || Mode == 6 ? buffer[lane * 4 + (j ^ ((lane >> 1) & 3))] :
+				words[j] = OnBarriers ? buffer[lane * 4 + (j ^ ((lane >> 1) & 3))] :
 					buffer[stage_slot(lane, j)];
-			if (Mode == 2 || Mode == 3 || Mode == 6)
+			if (CopiesOnly)
 				acc += words[0].x ^ words[1].y ^ words[2].z ^ words[3].w;
 			else
 			{
