@@ -322,16 +322,16 @@ static double
 best_gbps(uint64_t bytes, Prepare prepare, Launch launch)
 {
 	float		best = 1e30f;
+	cudaEvent_t start,
+				stop;
 
+	cudaEventCreate(&start);
+	cudaEventCreate(&stop);
 	for (int i = 0; i < 4; i++)
 	{
-		cudaEvent_t start,
-					stop;
-		float		ms;
+		float		ms = 1e30f;
 
 		prepare();
-		cudaEventCreate(&start);
-		cudaEventCreate(&stop);
 		cudaEventRecord(start);
 		launch();
 		cudaEventRecord(stop);
@@ -340,6 +340,8 @@ best_gbps(uint64_t bytes, Prepare prepare, Launch launch)
 		if (i > 0 && ms < best)
 			best = ms;
 	}
+	cudaEventDestroy(start);
+	cudaEventDestroy(stop);
 	return bytes / (best * 1e6);
 }
 
