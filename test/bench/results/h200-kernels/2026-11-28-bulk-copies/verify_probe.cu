@@ -222,6 +222,261 @@ probe(const uint8_t *__restrict__ data, uint64_t bytes, const uint16_t *table,
 	}
 }
 
+/*
+ * The literals for DIRECT verification, in shared memory.  Each literal's
+ * rarest bigram's key (the filter's low five bits of its two bytes) lists
+ * the literals that chose it: a bucket holds count << 24 and, for one
+ * literal, its entry itself, for more the index of their first entry
+ * (most keys have one, so most checks load no entry).  An entry is the
+ * literal's number << 16 | its length << 8 | where the bigram stands in
+ * it; its bytes are one 16-byte word, 0x00 after its end.
+ */
+typedef struct alignas(16) Direct
+{
+	uint32_t	bucket[1024];
+	uint32_t	entry[256];
+	uint4		word[256];
+} Direct;
+
+/*
+ * Where a warp keeps its span (and the 16 bytes after it), and its
+ * candidates waiting: fewer than 32 entries left from earlier steps, and
+ * up to 512 from this one (a lane's or a position's each).
+ */
+constexpr uint32_t STAGE_BYTES = SPAN_BYTES + 16;
+constexpr uint32_t QUEUE_SLOTS = 32 + STEP_BYTES;
+
+/*
+ * The 16 bytes of text from start, as four words: from the stage when the
+ * span holds them (three 8-byte loads), else from global memory (a
+ * literal reaching past the span's edges), where bytes outside the column
+ * read as 0x00, which no literal holds.
+ */
+__device__ __forceinline__ void
+text_at(const uint8_t *__restrict__ data, uint64_t bytes, const uint32_t *stage, uint64_t span,
+		int64_t start, uint32_t out[4])
+{
+	int32_t		rel = (int32_t) (start - (int64_t) span);
+	uint32_t	shift = (uint32_t) (rel & 3) * 8;
+	uint32_t	w[5];
+
+	if (rel >= 0 && (rel & ~7) + 24 <= (int32_t) STAGE_BYTES)
+	{
+		const uint2 *pairs = reinterpret_cast<const uint2 *>(stage) + rel / 8;
+		uint2		x0 = pairs[0],
+					x1 = pairs[1],
+					x2 = pairs[2];
+		bool		odd = rel & 4;
+
+		w[0] = odd ? x0.y : x0.x;
+		w[1] = odd ? x1.x : x0.y;
+		w[2] = odd ? x1.y : x1.x;
+		w[3] = odd ? x2.x : x1.y;
+		w[4] = odd ? x2.y : x2.x;
+	}
+	else
+	{
+#pragma unroll
+		for (int i = 0; i < 5; i++)
+		{
+			int64_t		a = (start & ~3ll) + 4 * i;
+
+			w[i] = a >= 0 && a < (int64_t) bytes ?
+				__ldg(reinterpret_cast<const uint32_t *>(data + a)) : 0;
+		}
+	}
+#pragma unroll
+	for (int i = 0; i < 4; i++)
+		out[i] = __funnelshift_r(w[i], w[i + 1], shift);
+}
+
+/* The bytes of word i (of four) a literal of length bytes covers. */
+__device__ __forceinline__ uint32_t
+literal_mask(uint32_t length, int i)
+{
+	int32_t		left = (int32_t) length - 4 * i;
+
+	return left >= 4 ? 0xFFFFFFFFu : left <= 0 ? 0 : 0xFFFFFFFFu >> (32 - 8 * left);
+}
+
+/*
+ * Does any literal whose bigram has the key of the position rel bytes into
+ * the span stand there?  A literal holds no 0x00, so one that matches lies
+ * within the position's row.
+ */
+__device__ __forceinline__ bool
+verify_direct(const uint8_t *__restrict__ data, uint64_t bytes, const uint32_t *stage,
+			  uint64_t span, uint32_t rel, const Direct &d, uint32_t *checked)
+{
+	uint32_t	here = stage[rel / 4];
+	uint32_t	next = (rel & 3) == 3 ? stage[rel / 4 + 1] : 0;
+	uint32_t	pair = __funnelshift_r(here, next, (rel & 3) * 8);
+	uint32_t	key = (pair & 31) << 5 | ((pair >> 8) & 31);
+	uint32_t	bucket = d.bucket[key];
+	uint32_t	count = bucket >> 24;
+
+	for (uint32_t i = 0; i < count; i++)
+	{
+		uint32_t	e = count == 1 ? bucket & 0xFFFFFF : d.entry[(bucket & 0xFFFFFF) + i];
+		uint32_t	length = (e >> 8) & 31;
+		uint4		lw = d.word[e >> 16];
+		uint32_t	lit[4] = {lw.x, lw.y, lw.z, lw.w};
+		uint32_t	text[4];
+		uint32_t	miss = 0;
+
+		(*checked)++;
+		text_at(data, bytes, stage, span, (int64_t) (span + rel) - (e & 15), text);
+#pragma unroll
+		for (int k = 0; k < 4; k++)
+			miss |= (text[k] ^ lit[k]) & literal_mask(length, k);
+		if (miss == 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The filter with DIRECT verification: each warp stages its span in
+ * shared memory as it loads it and, after each step, lists its lanes with
+ * candidates (one ballot) or, with Positions, each candidate position
+ * (a scan of the lanes' counts); 32 entries at a time are checked
+ * against the literals their keys list, from the stage.  A position that
+ * verifies is marked with an atomicOr (Mark) or only counted, to see what
+ * the atomics cost.
+ */
+template <bool Mark, bool Positions>
+__global__ void __launch_bounds__(BLOCK, 1)
+probe_direct(const uint8_t *__restrict__ data, uint64_t bytes, const Direct *direct,
+			 const uint32_t *filter, uint32_t *marks, unsigned long long *counts)
+{
+	extern __shared__ __align__(16) uint8_t shared[];
+	Direct	   &d = *reinterpret_cast<Direct *>(shared);
+	uint32_t	lane = threadIdx.x % 32;
+	uint64_t	warp = (blockIdx.x * (uint64_t) BLOCK + threadIdx.x) / 32;
+	uint64_t	nwarps = (uint64_t) gridDim.x * BLOCK / 32;
+	uint32_t	filt = filter[lane];
+	uint32_t   *stage = reinterpret_cast<uint32_t *>(shared + sizeof(Direct)) +
+		threadIdx.x / 32 * (STAGE_BYTES / 4);
+	uint32_t   *queue = reinterpret_cast<uint32_t *>(shared + sizeof(Direct) +
+												  BLOCK / 32 * STAGE_BYTES) +
+		threadIdx.x / 32 * QUEUE_SLOTS;
+	uint32_t	passed = 0;
+	uint32_t	checked = 0;
+	uint32_t	found = 0;
+
+	for (uint32_t i = threadIdx.x; i < sizeof(Direct) / 4; i += blockDim.x)
+		reinterpret_cast<uint32_t *>(shared)[i] = reinterpret_cast<const uint32_t *>(direct)[i];
+	__syncthreads();
+	for (uint64_t span = warp * SPAN_BYTES; span < bytes; span += nwarps * SPAN_BYTES)
+	{
+		const uint4 *p = reinterpret_cast<const uint4 *>(data + span) + lane;
+		uint4		own[STEPS];
+		uint4		after = make_uint4(0, 0, 0, 0);
+		uint32_t	queued = 0;
+		auto		verify_queued = [&](uint32_t entry) {
+			for (uint32_t c = entry & 0xFFFF; c != 0; c &= c - 1)
+			{
+				uint32_t	rel = (entry >> 16) + __ffs(c) - 1;
+
+				if (verify_direct(data, bytes, stage, span, rel, d, &checked))
+				{
+					if (Mark)
+						atomicOr(&marks[(span + rel) / 32], 1u << ((span + rel) % 32));
+					else
+						found++;
+				}
+			}
+		};
+
+#pragma unroll
+		for (uint32_t u = 0; u < STEPS; u++)
+			own[u] = __ldg(p + u * 32);
+		if (lane == 0 && span + SPAN_BYTES < bytes)
+			after = __ldg(p + STEPS * 32);
+		__syncwarp();
+#pragma unroll
+		for (uint32_t u = 0; u < STEPS; u++)
+			reinterpret_cast<uint4 *>(stage)[u * 32 + lane] = own[u];
+		if (lane == 0)
+			reinterpret_cast<uint4 *>(stage)[STEPS * 32] = after;
+		__syncwarp();
+#pragma unroll
+		for (uint32_t u = 0; u < STEPS; u++)
+		{
+			uint32_t	v[5] = {own[u].x, own[u].y, own[u].z, own[u].w, 0};
+			uint32_t	next_lane = __shfl_sync(0xFFFFFFFF, own[u].x, (lane + 1) % 32);
+			uint32_t	next_step = __shfl_sync(0xFFFFFFFF,
+												u + 1 < STEPS ? own[u + 1 < STEPS ? u + 1 : u].x :
+												after.x, 0);
+			uint32_t	cand = 0;
+			uint32_t	listing;
+
+			v[4] = lane < 31 ? next_lane : next_step;
+#pragma unroll
+			for (uint32_t k = 0; k < 16; k++)
+			{
+				uint32_t	g = k / 4;
+				uint32_t	b = k % 4;
+				uint32_t	first = v[g] >> (8 * b);
+				uint32_t	second = b < 3 ? v[g] >> (8 * (b + 1)) : v[g + 1];
+				uint32_t	row = __shfl_sync(0xFFFFFFFF, filt, first);
+
+				cand |= (__funnelshift_r(row, row, second) & 1) << k;
+			}
+			passed += __popc(cand);
+			if (Positions)
+			{
+				/* each position its own entry: the counts' exclusive scan, a ballot a bit */
+				uint32_t	count = __popc(cand);
+				uint32_t	before = 0;
+				uint32_t	total = 0;
+
+#pragma unroll
+				for (int bit = 0; bit < 5; bit++)
+				{
+					uint32_t	vote = __ballot_sync(0xFFFFFFFF, (count >> bit) & 1);
+
+					before += __popc(vote & ((1u << lane) - 1)) << bit;
+					total += __popc(vote) << bit;
+				}
+				for (uint32_t c = cand, i = queued + before; c != 0; c &= c - 1, i++)
+					queue[i] = (u * STEP_BYTES + lane * 16 + __ffs(c) - 1) << 16 | 1;
+				queued += total;
+			}
+			else
+			{
+				listing = __ballot_sync(0xFFFFFFFF, cand != 0);
+				if (cand != 0)
+					queue[queued + __popc(listing & ((1u << lane) - 1))] =
+						(u * STEP_BYTES + lane * 16) << 16 | cand;
+				queued += __popc(listing);
+			}
+			__syncwarp();
+			while (queued >= 32)
+			{
+				verify_queued(queue[queued - 32 + lane]);
+				queued -= 32;
+				__syncwarp();
+			}
+		}
+		if (lane < queued)
+			verify_queued(queue[lane]);
+		__syncwarp();
+	}
+	for (int o = 16; o > 0; o /= 2)
+	{
+		passed += __shfl_xor_sync(0xFFFFFFFF, passed, o);
+		checked += __shfl_xor_sync(0xFFFFFFFF, checked, o);
+		found += __shfl_xor_sync(0xFFFFFFFF, found, o);
+	}
+	if (lane == 0)
+	{
+		atomicAdd(&counts[0], (unsigned long long) passed);
+		atomicAdd(&counts[1], (unsigned long long) checked);
+		atomicAdd(&counts[2], (unsigned long long) found);
+	}
+}
+
 /* A plain read of the same spans: what the percentages are of. */
 __global__ void __launch_bounds__(BLOCK, 1)
 plain_read(const uint8_t *__restrict__ data, uint64_t bytes, unsigned long long *counts)
@@ -316,6 +571,77 @@ emulate(const std::vector<uint8_t> &text, const GlClassedTable &t, const Walk &w
 	return walked;
 }
 
+/* The literals listed by their bigrams' keys, for probe_direct(). */
+static Direct
+direct_lists(const std::vector<std::string> &lits, const std::vector<uint32_t> &keys,
+			 const std::vector<uint32_t> &key_at)
+{
+	Direct		d = {};
+	uint32_t	n = 0;
+
+	for (uint32_t key = 0; key < 1024; key++)
+	{
+		uint32_t	first = n;
+
+		for (uint32_t l = 0; l < lits.size(); l++)
+			if (keys[l] == key)
+				d.entry[n++] = l << 16 | (uint32_t) lits[l].size() << 8 | key_at[l];
+		if (n - first == 1)
+			d.bucket[key] = 1u << 24 | d.entry[first];
+		else if (n > first)
+			d.bucket[key] = (n - first) << 24 | first;
+	}
+	for (uint32_t l = 0; l < lits.size(); l++)
+	{
+		uint8_t		bytes[16] = {0};
+
+		memcpy(bytes, lits[l].data(), lits[l].size());
+		memcpy(&d.word[l], bytes, 16);
+	}
+	return d;
+}
+
+/*
+ * probe_direct() on the host: the positions that pass, checked against
+ * their keys' literals; the literals checked returned, those found counted.
+ */
+static uint64_t
+emulate_direct(const std::vector<uint8_t> &text, const Direct &d, const uint32_t filter[32],
+			   std::vector<uint32_t> &marks, uint64_t *found)
+{
+	uint64_t	bytes = text.size();
+	uint64_t	checked = 0;
+
+	*found = 0;
+	marks.assign(bytes / 32, 0);
+	for (uint64_t p = 0; p < bytes; p++)
+	{
+		uint32_t	second = p + 1 < bytes ? text[p + 1] : 0;
+		uint32_t	key = (text[p] & 31) << 5 | (second & 31);
+		uint32_t	count = d.bucket[key] >> 24;
+
+		if (((filter[key >> 5] >> (key & 31)) & 1) == 0)
+			continue;
+		for (uint32_t i = 0; i < count; i++)
+		{
+			uint32_t	e = count == 1 ? d.bucket[key] & 0xFFFFFF :
+				d.entry[(d.bucket[key] & 0xFFFFFF) + i];
+			uint64_t	length = (e >> 8) & 31;
+			uint64_t	at = e & 15;
+
+			checked++;
+			if (p >= at && p - at + length <= bytes &&
+				memcmp(text.data() + p - at, &d.word[e >> 16], length) == 0)
+			{
+				marks[p / 32] |= 1u << (p % 32);
+				(*found)++;
+				break;
+			}
+		}
+	}
+	return checked;
+}
+
 /* Best of three timed runs (after one to warm), in GB/s; prepare() runs untimed before each. */
 template <class Prepare, class Launch>
 static double
@@ -359,6 +685,8 @@ main()
 	char		row[256];
 	uint32_t	filter[32] = {0};
 	std::vector<uint64_t> pairs(65536, 0);
+	std::vector<uint32_t> keys,
+				key_at;
 	const char *error;
 	GlClassedTable t;
 	Walk		w = {};
@@ -382,6 +710,7 @@ main()
 	{
 		std::string l = i < 10 ? fixed[i] : gl_bench_words[rng.below(gl_bench_nwords)];
 		uint32_t	best = 0;
+		uint32_t	best_at = 0;
 		uint64_t	count = UINT64_MAX;
 
 		if (i >= 10)
@@ -394,10 +723,13 @@ main()
 			{
 				count = pairs[p];
 				best = p;
+				best_at = (uint32_t) k;
 			}
 		}
 		filter[(best >> 8) & 31] |= 1u << (best & 31);
 		w.longest = std::max(w.longest, (uint32_t) l.size());
+		keys.push_back(((best >> 8) & 31) << 5 | (best & 31));
+		key_at.push_back(best_at);
 		lits.push_back(l);
 	}
 	for (auto &l : lits)
@@ -462,10 +794,20 @@ main()
 		   (unsigned long long) wrong_rows(text, row_matches, host_marks),
 		   (double) emulated_walk / bytes);
 
+	Direct		direct = direct_lists(lits, keys, key_at);
+	uint64_t	emulated_found;
+	uint64_t	emulated_checks = emulate_direct(text, direct, filter, host_marks,
+												 &emulated_found);
+
+	printf("host direct           %llu rows wrong; literals checked %.4f a byte of text\n",
+		   (unsigned long long) wrong_rows(text, row_matches, host_marks),
+		   (double) emulated_checks / bytes);
+
 	uint8_t    *data;
 	uint16_t   *dtable;
 	uint32_t   *dfilter,
 			   *marks;
+	Direct	   *ddirect;
 	unsigned long long *counts,
 				host_counts[3];
 
@@ -475,6 +817,8 @@ main()
 	cudaMalloc(&dfilter, sizeof(filter));
 	cudaMalloc(&marks, bytes / 8);
 	cudaMalloc(&counts, sizeof(host_counts));
+	cudaMalloc(&ddirect, sizeof(Direct));
+	cudaMemcpy(ddirect, &direct, sizeof(Direct), cudaMemcpyHostToDevice);
 	cudaMemset(data + bytes, 0, 64);
 	cudaMemcpy(data, text.data(), bytes, cudaMemcpyHostToDevice);
 	cudaMemcpy(dtable, t.table, t.bytes, cudaMemcpyHostToDevice);
@@ -485,6 +829,14 @@ main()
 						 (int) t.bytes);
 	cudaFuncSetAttribute(probe<QUEUED>, cudaFuncAttributeMaxDynamicSharedMemorySize,
 						 (int) queued_shared);
+	uint32_t	direct_shared = sizeof(Direct) + BLOCK / 32 * (STAGE_BYTES + 4 * QUEUE_SLOTS);
+
+	cudaFuncSetAttribute(probe_direct<true, false>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+						 (int) direct_shared);
+	cudaFuncSetAttribute(probe_direct<false, false>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+						 (int) direct_shared);
+	cudaFuncSetAttribute(probe_direct<true, true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+						 (int) direct_shared);
 
 	/* the last run's counts and marks; its rows against the host's (UINT64_MAX: none came back) */
 	auto		check = [&](unsigned long long *dcounts, uint32_t *dmarks) -> uint64_t {
@@ -517,6 +869,30 @@ main()
 													 marks, counts);
 	});
 	uint64_t	queued_wrong = check(counts, marks);
+	unsigned long long queued_counts[3];
+
+	memcpy(queued_counts, host_counts, sizeof(host_counts));
+	double		direct_gbps = best_gbps(bytes, clear, [&] {
+		probe_direct<true, false><<<sms, BLOCK, direct_shared>>>(data, bytes, ddirect, dfilter,
+																 marks, counts);
+	});
+	uint64_t	direct_wrong = check(counts, marks);
+	unsigned long long direct_counts[3];
+
+	memcpy(direct_counts, host_counts, sizeof(host_counts));
+	double		counted_gbps = best_gbps(bytes, clear, [&] {
+		probe_direct<false, false><<<sms, BLOCK, direct_shared>>>(data, bytes, ddirect, dfilter,
+																  marks, counts);
+	});
+
+	check(counts, marks);
+
+	unsigned long long counted_found = host_counts[2];
+	double		positions_gbps = best_gbps(bytes, clear, [&] {
+		probe_direct<true, true><<<sms, BLOCK, direct_shared>>>(data, bytes, ddirect, dfilter,
+																marks, counts);
+	});
+	uint64_t	positions_wrong = check(counts, marks);
 
 	uint64_t	matching = 0;
 
@@ -533,10 +909,21 @@ main()
 	printf("filter, queued walks  %8.1f GB/s  %5.1f%% of the read; %llu rows wrong (%s)\n",
 		   queued, 100.0 * queued / read, (unsigned long long) queued_wrong,
 		   queued_wrong == 0 ? "exact" : "WRONG");
-	printf("positions passing     %.2f%%; bytes walked %.3f a byte of text  %s\n",
-		   100.0 * host_counts[0] / bytes, (double) host_counts[1] / bytes,
-		   cudaGetErrorString(cudaGetLastError()));
+	printf("filter, direct        %8.1f GB/s  %5.1f%% of the read; %llu rows wrong (%s)\n",
+		   direct_gbps, 100.0 * direct_gbps / read, (unsigned long long) direct_wrong,
+		   direct_wrong == 0 ? "exact" : "WRONG");
+	printf("filter, direct counted %7.1f GB/s  %5.1f%% of the read; %llu literals found"
+		   " (marked %llu)\n",
+		   counted_gbps, 100.0 * counted_gbps / read, counted_found,
+		   (unsigned long long) emulated_found);
+	printf("filter, direct a position %5.1f GB/s  %5.1f%% of the read; %llu rows wrong (%s)\n",
+		   positions_gbps, 100.0 * positions_gbps / read, (unsigned long long) positions_wrong,
+		   positions_wrong == 0 ? "exact" : "WRONG");
+	printf("positions passing     %.2f%%; bytes walked %.3f, literals checked %.4f a byte"
+		   " of text  %s\n",
+		   100.0 * direct_counts[0] / bytes, (double) queued_counts[1] / bytes,
+		   (double) direct_counts[1] / bytes, cudaGetErrorString(cudaGetLastError()));
 	gl_classed_table_free(&t);
 	free(prog);
-	return lane_wrong != 0 || queued_wrong != 0;
+	return lane_wrong != 0 || queued_wrong != 0 || direct_wrong != 0 || positions_wrong != 0;
 }
