@@ -16,6 +16,11 @@
  *			its anchors) is the whole pattern it sets the result bits and
  *			the pipeline ends there; otherwise it flags the chunks where
  *			rows holding the run start;
+ *	set sieve (kernels_set_sieve.cu) the literals of a LIKE ANY list that
+ *			are rare in the column, found by a bigram filter and checked
+ *			one by one: exact, unless it gives up on text where
+ *			candidates are common, and then the stream kernel that follows
+ *			it walks the column (it ends at once otherwise);
  *	compact	the flagged chunks become a dense list (warp ballots);
  *	skim	(kernels_skim.cu) one thread per chunk runs an Aho–Corasick
  *			automaton too large for a byte DFA, with no regard for row
@@ -149,6 +154,15 @@ extern uint32_t gl_stream_max_states(uint32_t shared_limit, bool compact);
 /* exact: set the result bits of rows with a hit; else flag chunks. */
 extern bool gl_launch_sieve(const GlLaunch *l, const GlSieve *sieve, bool exact,
 							uint8_t *chunk_flags, uint32_t *result);
+typedef struct GlLiteralSet GlLiteralSet;
+
+/*
+ * The set sieve (literal_set.h): sets the result bits of the rows that
+ * hold one of set's literals, or gives up by zeroing *give_up, which the
+ * caller has set past every ticket of the stream kernel that follows.
+ */
+extern bool gl_launch_set_sieve(const GlLaunch *l, const GlLiteralSet *set, uint32_t *give_up,
+								uint32_t *result);
 /* Aho–Corasick is the whole predicate: always exact. */
 extern bool gl_launch_skim_multi(const GlLaunch *l, const GlKernelProgram *kp,
 								 uint32_t *result);

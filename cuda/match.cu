@@ -13,6 +13,8 @@
  *	  DFA fits shared memory		 to 127 states, else wide to 255)
  *	Aho–Corasick whose classed		 stream, exact (classed table)
  *	  table fits shared memory
+ *	either Aho–Corasick, its		 set sieve -> stream (ends at once
+ *	  literals rare in the column	   unless the set sieve gave up)
  *	otherwise:
  *	  LIKE with an ASCII run,		 sieve -> compact -> rows(listed chunks)
  *	  DFA with a prefilter (also
@@ -200,14 +202,20 @@ plan_of(const GlPreparedProgram *pp)
 const char *
 gl_plan_name(const GlPreparedProgram *pp)
 {
+	bool		set = pp->literal_set != NULL;
+
 	switch (plan_of(pp))
 	{
 		case GL_PLAN_SIEVE:
 			return "sieve";
 		case GL_PLAN_STREAM:
+			if (pp->classed.nstates > 0 && pp->classed.window_flip != 0)
+				return set ? "set-sieve+stream-windowed" : "stream-windowed";
 			if (pp->classed.nstates > 0)
-				return pp->classed.window_flip != 0 ? "stream-windowed" : "stream-classed";
-			return pp->compact ? "stream" : "stream-wide";
+				return set ? "set-sieve+stream-classed" : "stream-classed";
+			if (pp->compact)
+				return set ? "set-sieve+stream" : "stream";
+			return set ? "set-sieve+stream-wide" : "stream-wide";
 		case GL_PLAN_SKIM:
 			return "skim";
 		case GL_PLAN_SIEVE_ROWS:
@@ -242,7 +250,12 @@ run_plan(const GlLaunch *l, const GlPreparedProgram *pp, const GlKernelProgram *
 				gl_stream_table_host(pp, &table);
 				table.table = s->stream_table;	/* the device copy */
 				table.shape = dcol->match->stream_shape;
-				ok = gl_launch_stream(l, &table, s->tickets, s->result);
+				/* the set sieve first: the stream kernel's tickets past its last, unless it gives up */
+				ok = pp->literal_set == NULL ||
+					(gl_cuda_ok(cudaMemsetAsync(s->tickets, 0x7F, sizeof(uint32_t), l->stream),
+								"cudaMemsetAsync (tickets)", l->errbuf, l->errlen) &&
+					 gl_launch_set_sieve(l, pp->literal_set, s->tickets, s->result));
+				ok = ok && gl_launch_stream(l, &table, s->tickets, s->result);
 				break;
 			}
 		case GL_PLAN_SKIM:

@@ -12,6 +12,7 @@
 #include "kernels.h"
 #include "byte_dfa.h"
 #include "classed_table.h"
+#include "literal_set.h"
 
 typedef enum GlSkimKind
 {
@@ -43,6 +44,8 @@ typedef struct GlPreparedProgram
 	uint16_t   *wide;			/* malloc'd, else its wide table (byte_dfa.h) */
 	GlClassedTable classed;		/* nstates > 0: the stream kernel decides
 								 * (Aho–Corasick with no byte DFA) */
+	GlLiteralSet *literal_set;	/* malloc'd, or NULL: the set sieve runs
+								 * before the stream kernel (MULTI) */
 } GlPreparedProgram;
 
 /*
@@ -66,9 +69,9 @@ typedef struct GlPrepareChoices
 	bool		compact_ok;		/* true; false: the stream kernel's wide table */
 	bool		sieve_first;	/* false; true: no byte DFA where a sieve
 								 * narrows the rows (gl_cuda_match()) */
-	const GlBytePairs *pairs;	/* NULL; the column's text, for the probes
-								 * and the compact and windowed tables'
-								 * numbering */
+	const GlBytePairs *pairs;	/* NULL; the column's text, for the probes,
+								 * the compact and windowed tables'
+								 * numbering and the set sieve's choice */
 } GlPrepareChoices;
 
 extern bool gl_prepare_program_with(const GlProgram *prog, size_t shared_limit,
@@ -91,7 +94,9 @@ extern void gl_prepared_free(GlPreparedProgram *pp);
 
 /*
  * The kernels gl_cuda_match() runs for pp: "sieve", "stream" (compact
- * table), "stream-wide", "stream-classed", "skim", "sieve+rows", "rows".
+ * table), "stream-wide", "stream-classed", "stream-windowed", the last
+ * four after the set sieve "set-sieve+stream..." (e.g.
+ * "set-sieve+stream-windowed"), "skim", "sieve+rows", "rows".
  */
 extern const char *gl_plan_name(const GlPreparedProgram *pp);
 

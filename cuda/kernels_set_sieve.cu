@@ -1,0 +1,319 @@
+/*-------------------------------------------------------------------------
+ *
+ * kernels_set_sieve.cu
+ *	  The set sieve: the literals of a LIKE ANY list that are rare in the
+ *	  column, found by a bigram filter at nearly the read bandwidth and
+ *	  checked literal by literal, with no automaton.
+ *
+ * The stream kernel walks an Aho–Corasick automaton one dependent table
+ * load a byte, and with hundreds of literals those loads bind it to the
+ * shared memory's wavefronts (H200, 200 literals: 44% of the read
+ * bandwidth).  Where the literals are rare in the text most positions
+ * need no automaton: the set (literal_set.h) gives each literal a bigram,
+ * and a position whose pair of bytes has no literal's key cannot be where
+ * that bigram of a literal stands.
+ *
+ *	- a warp reads 2 kB spans as the sieve does (four coalesced 16-byte
+ *	  loads a lane in flight) and keeps each span in shared memory, its
+ *	  stage, where the checks read it;
+ *	- lane L tests its 16 positions: the filter is 32 x 32 bits, a word a
+ *	  lane, indexed by the low five bits of the two bytes: one shuffle
+ *	  (the first byte picks the lane) and one funnel shift (the second
+ *	  picks the bit) a position, no shared memory;
+ *	- after each 512-byte step the lanes with candidates are listed (one
+ *	  ballot); with 32 listed every lane takes one and checks its
+ *	  candidates against the literals of their keys (a bucket load, the
+ *	  literal's 16 bytes and mask, the text's 16 bytes from the stage:
+ *	  four masked compares); a span's last few are checked at its end;
+ *	- a literal that stands at a candidate lies within the candidate's row
+ *	  (no literal holds 0x00), whose result bit is set: the row of the
+ *	  candidate's chunk from the chunk index, plus the separators before
+ *	  its 32-byte word there, plus those before it in the word.
+ * A literal always holds its own bigram, so every occurrence is checked,
+ * and a check compares every byte: the answer is exact.
+ *
+ * Candidates must be few.  The set is chosen where few of the sample's
+ * pairs pass (literal_set.cu), but the sample may miss a part of the
+ * column full of them (adversarial text passes at every position).  So a
+ * warp counts the lanes it lists, and past MAX_LISTED_PER_SPAN a span
+ * (with some slack) it gives up: it zeroes give_up, and every warp stops
+ * at its next span.  give_up is the stream kernel's ticket counter, set
+ * by the caller past every ticket before this kernel; the stream kernel
+ * that follows on the same stream (match.cu) then finds no ticket and
+ * ends at once, or, zeroed, walks the whole column itself.  The bits set
+ * here before giving up are rows that match, so they stand.
+ *
+ * Measured on the H200 as a probe (kernel_bench's text, 200 literals;
+ * test/bench/results/h200-kernels/2026-11-28-direct-verify): the filter
+ * alone reads at 94% of the read bandwidth; with 2.75% of positions
+ * passing and 41% of rows matching, checking them brought it to 41-43%,
+ * under the stream kernel's 44%, hence the choice on the sample.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "kernels.h"
+#include "cuda_check.h"
+#include "kernels_common.cuh"
+#include "literal_set.h"
+
+static const int SET_BLOCK = 1024;
+static const uint32_t SET_LANE_BYTES = 16;
+static const uint32_t SET_STEP_BYTES = 32 * SET_LANE_BYTES;
+static const uint32_t SET_STEPS = 4;
+static const uint32_t SET_SPAN_BYTES = SET_STEPS * SET_STEP_BYTES;
+/* a warp's stage: its span and the 16 bytes after it */
+static const uint32_t STAGE_BYTES = SET_SPAN_BYTES + 16;
+/* a warp's listed lanes: fewer than 32 left, and up to 32 from a step */
+static const uint32_t QUEUE_SLOTS = 64;
+/* the literals' tables as shared memory holds them: GlLiteralSet from bucket to masks */
+static const uint32_t TABLE_BYTES = sizeof(uint32_t) * (GL_SET_KEYS + GL_SET_MAX_LITERALS) +
+	2 * sizeof(uint4) * GL_SET_MAX_LITERALS;
+/*
+ * Give up past this many listed lanes a span, on average over the warp's
+ * spans, after LISTED_SLACK more: about 2% of positions passing, where
+ * checking them costs about what the stream kernel's walk does.
+ */
+static const uint32_t MAX_LISTED_PER_SPAN = 32;
+static const uint32_t LISTED_SLACK = 512;
+
+static_assert(offsetof(GlLiteralSet, masks) + sizeof(uint4) * GL_SET_MAX_LITERALS -
+			  offsetof(GlLiteralSet, bucket) == TABLE_BYTES,
+			  "the set's tables lie together, bucket to masks");
+static_assert(SET_SPAN_BYTES % 32 == 0, "a span holds whole 32-byte words of the chunk index");
+
+typedef struct SetTables
+{
+	const uint32_t *bucket;
+	const uint32_t *entry;
+	const uint4 *bytes;
+	const uint4 *masks;
+} SetTables;
+
+__device__ __forceinline__ uint4
+load_or_zero(const uint8_t *data, uint64_t pos, uint64_t limit)
+{
+	return pos < limit ? gl_load16(data + pos) : make_uint4(0, 0, 0, 0);
+}
+
+/*
+ * The 16 bytes of text from start as four words: from the stage when the
+ * span holds them (three 8-byte loads), else, for a literal reaching past
+ * the span's edges, from global memory, where bytes outside the column
+ * read as 0x00, which no literal holds.
+ */
+__device__ __forceinline__ void
+text_at(const uint8_t *__restrict__ data, uint64_t limit, const uint32_t *stage, uint64_t span,
+		int64_t start, uint32_t out[4])
+{
+	int32_t		rel = (int32_t) (start - (int64_t) span);
+	uint32_t	shift = (uint32_t) (rel & 3) * 8;
+	uint32_t	w[5];
+
+	if (rel >= 0 && (rel & ~7) + 24 <= (int32_t) STAGE_BYTES)
+	{
+		const uint2 *pairs = reinterpret_cast<const uint2 *>(stage) + rel / 8;
+		uint2		x0 = pairs[0],
+					x1 = pairs[1],
+					x2 = pairs[2];
+		bool		odd = rel & 4;
+
+		w[0] = odd ? x0.y : x0.x;
+		w[1] = odd ? x1.x : x0.y;
+		w[2] = odd ? x1.y : x1.x;
+		w[3] = odd ? x2.x : x1.y;
+		w[4] = odd ? x2.y : x2.x;
+	}
+	else
+	{
+#pragma unroll
+		for (int i = 0; i < 5; i++)
+		{
+			int64_t		a = (start & ~3ll) + 4 * i;
+
+			w[i] = a >= 0 && a < (int64_t) limit ?
+				__ldg(reinterpret_cast<const uint32_t *>(data + a)) : 0;
+		}
+	}
+#pragma unroll
+	for (int i = 0; i < 4; i++)
+		out[i] = __funnelshift_r(w[i], w[i + 1], shift);
+}
+
+/* Does a literal whose bigram has the key of the position rel bytes into the span stand there? */
+__device__ __forceinline__ bool
+literal_at(const uint8_t *__restrict__ data, uint64_t limit, const uint32_t *stage,
+		   uint64_t span, uint32_t rel, const SetTables &t)
+{
+	uint32_t	here = stage[rel / 4];
+	uint32_t	next = (rel & 3) == 3 ? stage[rel / 4 + 1] : 0;
+	uint32_t	pair = __funnelshift_r(here, next, (rel & 3) * 8);
+	uint32_t	bucket = t.bucket[(pair & 31) << 5 | ((pair >> 8) & 31)];
+	uint32_t	count = bucket >> 24;
+
+	for (uint32_t i = 0; i < count; i++)
+	{
+		uint32_t	e = count == 1 ? bucket & 0xFFFFFF : t.entry[(bucket & 0xFFFFFF) + i];
+		uint4		lit = t.bytes[e >> 16];
+		uint4		mask = t.masks[e >> 16];
+		uint32_t	text[4];
+
+		text_at(data, limit, stage, span, (int64_t) (span + rel) - (e & 0xFF), text);
+		if ((((text[0] & mask.x) ^ lit.x) | ((text[1] & mask.y) ^ lit.y) |
+			 ((text[2] & mask.z) ^ lit.z) | ((text[3] & mask.w) ^ lit.w)) == 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The row of the position rel bytes into the span: its chunk's row, the
+ * separators before its 32-byte word in the chunk (the chunk index), and
+ * those before it in the word (the stage holds the whole word).
+ */
+__device__ __forceinline__ uint32_t
+row_at(const GlChunkIndex *__restrict__ chunks, const uint32_t *stage, uint64_t span,
+	   uint32_t rel)
+{
+	uint64_t	pos = span + rel;
+	uint4		entry = __ldg(reinterpret_cast<const uint4 *>(&chunks[pos / GL_DEV_CHUNK_BYTES]));
+	const uint32_t *word = stage + (rel & ~31u) / 4;
+	uint32_t	before = rel & 31;
+	uint32_t	row = entry.x + gl_zeros_before_word(entry, pos % GL_DEV_CHUNK_BYTES / 32);
+
+#pragma unroll
+	for (uint32_t i = 0; i < 8; i++)
+	{
+		int32_t		left = (int32_t) before - 4 * (int32_t) i;
+		uint32_t	mask = left >= 4 ? 0xFFFFFFFFu : left <= 0 ? 0 : (1u << (8 * left)) - 1;
+
+		row += __popc(gl_zero_byte_flags(word[i]) & mask);
+	}
+	return row;
+}
+
+__global__ static void __launch_bounds__(SET_BLOCK, 1)
+set_sieve_kernel(const uint8_t *__restrict__ data, uint64_t limit,
+				 const GlChunkIndex *__restrict__ chunks, uint32_t nrows,
+				 __grid_constant__ const GlLiteralSet set, uint32_t *give_up, uint32_t *result)
+{
+	extern __shared__ __align__(16) uint32_t set_shared[];
+	uint32_t	lane = threadIdx.x % 32;
+	uint64_t	warp = (blockIdx.x * (uint64_t) blockDim.x + threadIdx.x) / 32;
+	uint64_t	nwarps = (uint64_t) gridDim.x * blockDim.x / 32;
+	uint32_t	filter = set.filter[lane];
+	SetTables	t = {set_shared, set_shared + GL_SET_KEYS,
+		reinterpret_cast<const uint4 *>(set_shared + GL_SET_KEYS + GL_SET_MAX_LITERALS),
+	reinterpret_cast<const uint4 *>(set_shared + GL_SET_KEYS + GL_SET_MAX_LITERALS) +
+	GL_SET_MAX_LITERALS};
+	uint32_t   *stage = set_shared + (TABLE_BYTES + threadIdx.x / 32 * STAGE_BYTES) / 4;
+	uint32_t   *queue = set_shared + (TABLE_BYTES + SET_BLOCK / 32 * STAGE_BYTES) / 4 +
+		threadIdx.x / 32 * QUEUE_SLOTS;
+	uint32_t	listed = 0;
+	uint32_t	spans = 0;
+
+	for (uint32_t i = threadIdx.x; i < TABLE_BYTES / 4; i += blockDim.x)
+		set_shared[i] = reinterpret_cast<const uint32_t *>(&set.bucket)[i];
+	__syncthreads();
+
+	for (uint64_t span = warp * SET_SPAN_BYTES; span < limit; span += nwarps * SET_SPAN_BYTES)
+	{
+		uint4		own[SET_STEPS];
+		uint4		after = make_uint4(0, 0, 0, 0);
+		uint32_t	still = 1;
+		uint32_t	queued = 0;
+
+		/* check the candidates of one listed lane: 16 bytes from base, bit k byte k */
+		auto		check = [&](uint32_t entry) {
+			for (uint32_t c = entry & 0xFFFF; c != 0; c &= c - 1)
+			{
+				uint32_t	rel = (entry >> 16) + __ffs(c) - 1;
+
+				if (literal_at(data, limit, stage, span, rel, t))
+					gl_set_row(result, row_at(chunks, stage, span, rel), nrows);
+			}
+		};
+
+#pragma unroll
+		for (uint32_t u = 0; u < SET_STEPS; u++)
+			own[u] = load_or_zero(data, span + u * SET_STEP_BYTES + lane * SET_LANE_BYTES, limit);
+		if (lane == 0)
+		{
+			after = load_or_zero(data, span + SET_SPAN_BYTES, limit);
+			still = *(volatile uint32_t *) give_up;
+		}
+		__syncwarp();
+#pragma unroll
+		for (uint32_t u = 0; u < SET_STEPS; u++)
+			reinterpret_cast<uint4 *>(stage)[u * 32 + lane] = own[u];
+		if (lane == 0)
+			reinterpret_cast<uint4 *>(stage)[SET_SPAN_BYTES / 16] = after;
+		__syncwarp();
+
+#pragma unroll
+		for (uint32_t u = 0; u < SET_STEPS; u++)
+		{
+			uint32_t	v[5] = {own[u].x, own[u].y, own[u].z, own[u].w, 0};
+			uint32_t	next_lane = __shfl_sync(0xFFFFFFFF, own[u].x, (lane + 1) % 32);
+			uint32_t	next_step = __shfl_sync(0xFFFFFFFF, u + 1 < SET_STEPS ?
+												own[u + 1 < SET_STEPS ? u + 1 : u].x : after.x, 0);
+			uint32_t	cand = 0;
+			uint32_t	listing;
+
+			v[4] = lane < 31 ? next_lane : next_step;
+#pragma unroll
+			for (uint32_t k = 0; k < SET_LANE_BYTES; k++)
+			{
+				uint32_t	first = v[k / 4] >> (8 * (k % 4));
+				uint32_t	second = k % 4 < 3 ? v[k / 4] >> (8 * (k % 4 + 1)) : v[k / 4 + 1];
+				uint32_t	row = __shfl_sync(0xFFFFFFFF, filter, first);
+
+				cand |= (__funnelshift_r(row, row, second) & 1) << k;
+			}
+			listing = __ballot_sync(0xFFFFFFFF, cand != 0);
+			if (cand != 0)
+				queue[queued + __popc(listing & ((1u << lane) - 1))] =
+					(u * SET_STEP_BYTES + lane * SET_LANE_BYTES) << 16 | cand;
+			queued += __popc(listing);
+			listed += __popc(listing);
+			__syncwarp();
+			if (queued >= 32)
+			{
+				uint32_t	entry = queue[queued - 32 + lane];
+
+				queued -= 32;
+				__syncwarp();
+				check(entry);
+			}
+		}
+		if (lane < queued)
+			check(queue[lane]);
+		__syncwarp();
+
+		spans++;
+		if (listed > spans * MAX_LISTED_PER_SPAN + LISTED_SLACK)
+		{
+			if (lane == 0)
+				atomicExch(give_up, 0);
+			return;
+		}
+		if (__shfl_sync(0xFFFFFFFF, still, 0) == 0)
+			return;				/* a warp gave up: the stream kernel walks the column */
+	}
+}
+
+bool
+gl_launch_set_sieve(const GlLaunch *l, const GlLiteralSet *set, uint32_t *give_up,
+					uint32_t *result)
+{
+	const GlDeviceColumn *dcol = l->dcol;
+	uint64_t	limit = dcol->nchunks * GL_DEV_CHUNK_BYTES;
+	uint64_t	threads = (limit + SET_SPAN_BYTES - 1) / SET_SPAN_BYTES * 32;
+	uint32_t	shared = TABLE_BYTES + SET_BLOCK / 32 * (STAGE_BYTES + 4 * QUEUE_SLOTS);
+	unsigned	grid;
+
+	if (!gl_resident_grid((const void *) set_sieve_kernel, SET_BLOCK, shared, threads, l, &grid))
+		return false;
+	set_sieve_kernel<<<grid, SET_BLOCK, shared, l->stream>>>
+		(dcol->data, limit, dcol->chunks, (uint32_t) dcol->nrows, *set, give_up, result);
+	return gl_cuda_ok(cudaGetLastError(), "launching the set sieve", l->errbuf, l->errlen);
+}

@@ -1,0 +1,254 @@
+/*-------------------------------------------------------------------------
+ *
+ * literal_set.cu
+ *	  An Aho–Corasick program's literals, recovered from its automaton, and
+ *	  the bigram filter that finds them where they are rare (literal_set.h).
+ *
+ * The program holds its automaton, not its literals.  They come back from
+ * its trie: a state's trie depth is the length of the shortest input that
+ * reaches it from the root, and its trie parent is the state one shorter
+ * that the breadth-first walk reached it from (a transition that is not a
+ * trie edge leads to a state no deeper than the one it leaves).  A state
+ * accepts where some literal is a suffix of its string, so the literals
+ * that contain no other are the strings of the accepting states with no
+ * accepting ancestor whose longest proper suffix in the trie (the state
+ * reached by the string less its first byte) accepts nothing.  A row
+ * holds one of those exactly when it holds one of the program's literals.
+ *
+ * The filter.  Each literal is found by its rarest bigram in the column's
+ * sampled pairs (GlBytePairs), tested on the bytes' low five bits: a
+ * candidate is a position whose pair has some literal's key, and only
+ * candidates are checked literal by literal (kernels_set_sieve.cu).  That
+ * pays where candidates are few; where the literals or their keys are
+ * common in the text (kernel_bench's 200 literals with ten of the text's
+ * own words: 2.75% of positions pass, 41% of rows match) checking them
+ * costs more than the stream kernel's table walk (H200: the filter alone
+ * 94% of the read bandwidth, with the checks 41-43%, the stream kernel
+ * 44%; test/bench/results/h200-kernels/2026-11-28-direct-verify), so the
+ * set is chosen only where the sample's pairs pass at most
+ * MAX_SAMPLE_PASS.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "literal_set.h"
+
+/* The largest share of the sample's byte pairs the filter may pass. */
+static const double MAX_SAMPLE_PASS = 0.01;
+/* Fewer sampled pairs than this tell too little to choose on. */
+static const uint64_t MIN_SAMPLE_PAIRS = 4096;
+
+typedef struct MultiTables
+{
+	uint32_t	nstates;
+	uint32_t	nclasses;
+	const uint8_t *byte_class;
+	const uint16_t *next;
+	const uint8_t *accept;
+} MultiTables;
+
+/* Class c's test: one byte (mask 0xFF) or an ASCII letter's two cases (0xDF); false if neither. */
+static bool
+class_test(const MultiTables *m, uint32_t c, uint8_t *mask, uint8_t *value)
+{
+	int			members[3];
+	int			n = 0;
+
+	for (int b = 0; b < 256 && n < 3; b++)
+		if (m->byte_class[b] == c)
+			members[n++] = b;
+	if (n == 1 && members[0] != 0)
+	{
+		*mask = 0xFF;
+		*value = (uint8_t) members[0];
+		return true;
+	}
+	if (n == 2 && (members[0] ^ members[1]) == 0x20 &&
+		((members[0] >= 'A' && members[0] <= 'Z') || (members[0] >= 'a' && members[0] <= 'z')))
+	{
+		*mask = 0xDF;
+		*value = (uint8_t) (members[0] & 0xDF);
+		return true;
+	}
+	return false;
+}
+
+bool
+gl_set_literals(const GlProgram *prog, GlSetLiteral *out, uint32_t *count)
+{
+	const GlMultiProgram *multi = &prog->u.multi;
+	MultiTables m = {multi->nstates, multi->nclasses,
+		(const uint8_t *) gl_program_section(prog, multi->byte_class_off),
+		(const uint16_t *) gl_program_section(prog, multi->next_off),
+		(const uint8_t *) gl_program_section(prog, multi->accept_off)};
+	/* per state: trie depth, parent, the class from it, longest proper suffix */
+	uint32_t   *depth = (uint32_t *) malloc(m.nstates * sizeof(uint32_t));
+	uint32_t   *parent = (uint32_t *) malloc(m.nstates * sizeof(uint32_t));
+	uint32_t   *via = (uint32_t *) malloc(m.nstates * sizeof(uint32_t));
+	uint32_t   *suffix = (uint32_t *) malloc(m.nstates * sizeof(uint32_t));
+	bool	   *accepting_above = (bool *) malloc(m.nstates * sizeof(bool));
+	uint32_t   *order = (uint32_t *) malloc(m.nstates * sizeof(uint32_t));
+	uint32_t	head = 0,
+				tail = 0;
+	bool		ok = depth != NULL && parent != NULL && via != NULL && suffix != NULL &&
+		accepting_above != NULL && order != NULL && m.nstates > 0;
+
+	*count = 0;
+	if (ok)
+	{
+		for (uint32_t s = 0; s < m.nstates; s++)
+			depth[s] = UINT32_MAX;
+		depth[0] = 0;
+		suffix[0] = 0;
+		accepting_above[0] = false;
+		order[tail++] = 0;
+	}
+	/* breadth first, so a state's parent and its parent's suffix come before it */
+	while (ok && head < tail)
+	{
+		uint32_t	u = order[head++];
+
+		for (uint32_t c = 0; c < m.nclasses; c++)
+		{
+			uint32_t	v = m.next[u * m.nclasses + c];
+
+			if (depth[v] != UINT32_MAX)
+				continue;
+			depth[v] = depth[u] + 1;
+			parent[v] = u;
+			via[v] = c;
+			suffix[v] = u == 0 ? 0 : m.next[suffix[u] * m.nclasses + c];
+			accepting_above[v] = accepting_above[u] || m.accept[u];
+			order[tail++] = v;
+		}
+	}
+	for (uint32_t i = 0; ok && i < tail; i++)
+	{
+		uint32_t	v = order[i];
+		GlSetLiteral *lit = &out[*count];
+
+		if (!m.accept[v] || accepting_above[v] || (v != 0 && m.accept[suffix[v]]))
+			continue;			/* it holds a shorter literal */
+		if (depth[v] < 2 || depth[v] > GL_SET_MAX_BYTES || *count == GL_SET_MAX_LITERALS)
+		{
+			ok = false;
+			break;
+		}
+		memset(lit, 0, sizeof(*lit));
+		lit->length = depth[v];
+		for (uint32_t s = v, k = depth[v]; ok && s != 0; s = parent[s])
+		{
+			k--;
+			ok = class_test(&m, via[s], &lit->masks[k], &lit->bytes[k]);
+		}
+		(*count)++;
+	}
+	free(depth);
+	free(parent);
+	free(via);
+	free(suffix);
+	free(accepting_above);
+	free(order);
+	return ok && *count > 0;
+}
+
+/* The filter's key of a pair of bytes. */
+static uint32_t
+pair_key(uint32_t first, uint32_t second)
+{
+	return (first & 31) << 5 | (second & 31);
+}
+
+/* The bytes literal position k accepts (one, or a letter's two cases); how many. */
+static int
+position_bytes(const GlSetLiteral *lit, uint32_t k, uint32_t bytes[2])
+{
+	bytes[0] = lit->bytes[k];
+	bytes[1] = lit->bytes[k] | 0x20;
+	return lit->masks[k] == 0xDF ? 2 : 1;
+}
+
+/* How often the sample has a pair that literal positions k and k + 1 accept. */
+static uint64_t
+pair_count(const GlBytePairs *pairs, const GlSetLiteral *lit, uint32_t k)
+{
+	uint32_t	first[2],
+				second[2];
+	int			nfirst = position_bytes(lit, k, first);
+	int			nsecond = position_bytes(lit, k + 1, second);
+	uint64_t	n = 0;
+
+	for (int i = 0; i < nfirst; i++)
+		for (int j = 0; j < nsecond; j++)
+			n += pairs->pairs[first[i] << 8 | second[j]];
+	return n;
+}
+
+GlLiteralSet *
+gl_choose_literal_set(const GlProgram *prog, const GlBytePairs *pairs)
+{
+	GlSetLiteral *lits;
+	GlLiteralSet *set;
+	uint32_t	nlits;
+	uint32_t	key_of[GL_SET_MAX_LITERALS];
+	uint32_t	nentries = 0;
+	uint64_t	passing = 0;
+
+	if (pairs == NULL || pairs->npairs < MIN_SAMPLE_PAIRS || prog->kind != GL_PROG_MULTI)
+		return NULL;
+	lits = (GlSetLiteral *) malloc(GL_SET_MAX_LITERALS * sizeof(GlSetLiteral));
+	set = (GlLiteralSet *) calloc(1, sizeof(GlLiteralSet));
+	if (lits == NULL || set == NULL || !gl_set_literals(prog, lits, &nlits))
+	{
+		free(lits);
+		free(set);
+		return NULL;
+	}
+	set->nliterals = nlits;
+	for (uint32_t l = 0; l < nlits; l++)
+	{
+		uint32_t	rarest = 0;
+		uint64_t	fewest = UINT64_MAX;
+
+		for (uint32_t k = 0; k + 1 < lits[l].length; k++)
+		{
+			uint64_t	n = pair_count(pairs, &lits[l], k);
+
+			if (n < fewest)
+			{
+				fewest = n;
+				rarest = k;
+			}
+		}
+		key_of[l] = pair_key(lits[l].bytes[rarest], lits[l].bytes[rarest + 1]) << 8 | rarest;
+		set->filter[key_of[l] >> 13] |= 1u << ((key_of[l] >> 8) & 31);
+		memcpy(&set->bytes[l], lits[l].bytes, GL_SET_MAX_BYTES);
+		memcpy(&set->masks[l], lits[l].masks, GL_SET_MAX_BYTES);
+	}
+	/* each key's literals, their entries together */
+	for (uint32_t key = 0; key < GL_SET_KEYS; key++)
+	{
+		uint32_t	first = nentries;
+
+		for (uint32_t l = 0; l < nlits; l++)
+			if (key_of[l] >> 8 == key)
+				set->entry[nentries++] = l << 16 | lits[l].length << 8 | (key_of[l] & 0xFF);
+		if (nentries - first == 1)
+			set->bucket[key] = 1u << 24 | set->entry[first];
+		else if (nentries > first)
+			set->bucket[key] = (nentries - first) << 24 | first;
+	}
+	for (uint32_t p = 0; p < 65536; p++)
+		if ((set->filter[(p >> 8) & 31] >> (p & 31)) & 1)
+			passing += pairs->pairs[p];
+	set->sample_pass = (double) passing / pairs->npairs;
+	free(lits);
+	if (set->sample_pass > MAX_SAMPLE_PASS)
+	{
+		free(set);
+		return NULL;
+	}
+	return set;
+}
