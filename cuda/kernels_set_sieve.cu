@@ -241,13 +241,6 @@ set_sieve_kernel(const uint8_t *__restrict__ data, uint64_t limit,
 			after = load_or_zero(data, span + SET_SPAN_BYTES, limit);
 			still = *(volatile uint32_t *) give_up;
 		}
-		__syncwarp();
-#pragma unroll
-		for (uint32_t u = 0; u < SET_STEPS; u++)
-			reinterpret_cast<uint4 *>(stage)[u * 32 + lane] = own[u];
-		if (lane == 0)
-			reinterpret_cast<uint4 *>(stage)[SET_SPAN_BYTES / 16] = after;
-		__syncwarp();
 
 #pragma unroll
 		for (uint32_t u = 0; u < SET_STEPS; u++)
@@ -259,6 +252,22 @@ set_sieve_kernel(const uint8_t *__restrict__ data, uint64_t limit,
 			uint32_t	cand = 0;
 			uint32_t	listing;
 
+			/*
+			 * The step goes to the stage as its turn comes, not the span at
+			 * once, so its test waits for its own loads alone.  So the lanes
+			 * listed in a step are checked in the next (a literal may end
+			 * there) or at the span's end.
+			 */
+			reinterpret_cast<uint4 *>(stage)[u * 32 + lane] = own[u];
+			__syncwarp();
+			if (queued >= 32)
+			{
+				uint32_t	entry = queue[queued - 32 + lane];
+
+				queued -= 32;
+				__syncwarp();
+				check(entry);
+			}
 			v[4] = lane < 31 ? next_lane : next_step;
 #pragma unroll
 			for (uint32_t k = 0; k < SET_LANE_BYTES; k++)
@@ -275,18 +284,18 @@ set_sieve_kernel(const uint8_t *__restrict__ data, uint64_t limit,
 					(u * SET_STEP_BYTES + lane * SET_LANE_BYTES) << 16 | cand;
 			queued += __popc(listing);
 			listed += __popc(listing);
-			__syncwarp();
-			if (queued >= 32)
-			{
-				uint32_t	entry = queue[queued - 32 + lane];
-
-				queued -= 32;
-				__syncwarp();
-				check(entry);
-			}
 		}
-		if (lane < queued)
-			check(queue[lane]);
+		if (lane == 0)
+			reinterpret_cast<uint4 *>(stage)[SET_SPAN_BYTES / 16] = after;
+		__syncwarp();
+		while (queued > 0)
+		{
+			uint32_t	entry = lane < queued ? queue[queued - min(queued, 32u) + lane] : 0;
+
+			queued -= min(queued, 32u);
+			__syncwarp();
+			check(entry);
+		}
 		__syncwarp();
 
 		spans++;

@@ -229,22 +229,24 @@ probe(const uint8_t *__restrict__ data, uint64_t bytes, const uint16_t *table,
  * literal, its entry itself, for more the index of their first entry
  * (most keys have one, so most checks load no entry).  An entry is the
  * literal's number << 16 | its length << 8 | where the bigram stands in
- * it; its bytes are one 16-byte word, 0x00 after its end.
+ * it; its bytes are one 16-byte word, 0x00 after its end, and which
+ * bytes of it are the literal's, another.
  */
 typedef struct alignas(16) Direct
 {
 	uint32_t	bucket[1024];
 	uint32_t	entry[256];
 	uint4		word[256];
+	uint4		mask[256];
 } Direct;
 
 /*
- * Where a warp keeps its span (and the 16 bytes after it), and its
- * candidates waiting: fewer than 32 entries left from earlier steps, and
- * up to 512 from this one (a lane's or a position's each).
+ * Where a warp keeps its span (and the 16 bytes after it), and its lanes'
+ * entries waiting: fewer than 32 left from earlier steps or rounds, and up
+ * to 32 from this one.
  */
 constexpr uint32_t STAGE_BYTES = SPAN_BYTES + 16;
-constexpr uint32_t QUEUE_SLOTS = 32 + STEP_BYTES;
+constexpr uint32_t QUEUE_SLOTS = 64;
 
 /*
  * The 16 bytes of text from start, as four words: from the stage when the
@@ -290,15 +292,6 @@ text_at(const uint8_t *__restrict__ data, uint64_t bytes, const uint32_t *stage,
 		out[i] = __funnelshift_r(w[i], w[i + 1], shift);
 }
 
-/* The bytes of word i (of four) a literal of length bytes covers. */
-__device__ __forceinline__ uint32_t
-literal_mask(uint32_t length, int i)
-{
-	int32_t		left = (int32_t) length - 4 * i;
-
-	return left >= 4 ? 0xFFFFFFFFu : left <= 0 ? 0 : 0xFFFFFFFFu >> (32 - 8 * left);
-}
-
 /*
  * Does any literal whose bigram has the key of the position rel bytes into
  * the span stand there?  A literal holds no 0x00, so one that matches lies
@@ -318,18 +311,14 @@ verify_direct(const uint8_t *__restrict__ data, uint64_t bytes, const uint32_t *
 	for (uint32_t i = 0; i < count; i++)
 	{
 		uint32_t	e = count == 1 ? bucket & 0xFFFFFF : d.entry[(bucket & 0xFFFFFF) + i];
-		uint32_t	length = (e >> 8) & 31;
 		uint4		lw = d.word[e >> 16];
-		uint32_t	lit[4] = {lw.x, lw.y, lw.z, lw.w};
+		uint4		lm = d.mask[e >> 16];
 		uint32_t	text[4];
-		uint32_t	miss = 0;
 
 		(*checked)++;
 		text_at(data, bytes, stage, span, (int64_t) (span + rel) - (e & 15), text);
-#pragma unroll
-		for (int k = 0; k < 4; k++)
-			miss |= (text[k] ^ lit[k]) & literal_mask(length, k);
-		if (miss == 0)
+		if ((((text[0] ^ lw.x) & lm.x) | ((text[1] ^ lw.y) & lm.y) |
+			 ((text[2] ^ lw.z) & lm.z) | ((text[3] ^ lw.w) & lm.w)) == 0)
 			return true;
 	}
 	return false;
@@ -338,13 +327,21 @@ verify_direct(const uint8_t *__restrict__ data, uint64_t bytes, const uint32_t *
 /*
  * The filter with DIRECT verification: each warp stages its span in
  * shared memory as it loads it and, after each step, lists its lanes with
- * candidates (one ballot) or, with Positions, each candidate position
- * (a scan of the lanes' counts); 32 entries at a time are checked
- * against the literals their keys list, from the stage.  A position that
+ * candidates (one ballot: the lane's 16 bytes and which of them pass); 32
+ * entries at a time are checked against the literals their keys list,
+ * from the stage.  With LANES an entry's candidates are checked one after
+ * another; with REQUEUED only its first, and what is left of it listed
+ * again, so that every lane checks one position a round.  A position that
  * verifies is marked with an atomicOr (Mark) or only counted, to see what
  * the atomics cost.
  */
-template <bool Mark, bool Positions>
+enum
+{
+	LANES,
+	REQUEUED
+};
+
+template <bool Mark, int Listing>
 __global__ void __launch_bounds__(BLOCK, 1)
 probe_direct(const uint8_t *__restrict__ data, uint64_t bytes, const Direct *direct,
 			 const uint32_t *filter, uint32_t *marks, unsigned long long *counts)
@@ -370,21 +367,45 @@ probe_direct(const uint8_t *__restrict__ data, uint64_t bytes, const Direct *dir
 	for (uint64_t span = warp * SPAN_BYTES; span < bytes; span += nwarps * SPAN_BYTES)
 	{
 		const uint4 *p = reinterpret_cast<const uint4 *>(data + span) + lane;
+		uint32_t   *span_marks = marks + span / 32;
 		uint4		own[STEPS];
 		uint4		after = make_uint4(0, 0, 0, 0);
 		uint32_t	queued = 0;
-		auto		verify_queued = [&](uint32_t entry) {
-			for (uint32_t c = entry & 0xFFFF; c != 0; c &= c - 1)
-			{
-				uint32_t	rel = (entry >> 16) + __ffs(c) - 1;
 
-				if (verify_direct(data, bytes, stage, span, rel, d, &checked))
-				{
-					if (Mark)
-						atomicOr(&marks[(span + rel) / 32], 1u << ((span + rel) % 32));
-					else
-						found++;
-				}
+		/* check one position, rel bytes into the span; mark or count it */
+		auto		check = [&](uint32_t rel) {
+			if (verify_direct(data, bytes, stage, span, rel, d, &checked))
+			{
+				if (Mark)
+					atomicOr(&span_marks[rel / 32], 1u << (rel % 32));
+				else
+					found++;
+			}
+		};
+		/* list an entry (0: none) after those queued */
+		auto		list = [&](uint32_t entry) {
+			uint32_t	listing = __ballot_sync(0xFFFFFFFF, entry != 0);
+
+			if (entry != 0)
+				queue[queued + __popc(listing & ((1u << lane) - 1))] = entry;
+			queued += __popc(listing);
+			__syncwarp();
+		};
+		/* the last 32 entries (all lanes, all == true) or the rest (fewer lanes) */
+		auto		check_queued = [&](bool all) {
+			uint32_t	entry = all || lane < queued ? queue[queued - (all ? 32 : queued) + lane] :
+				0;
+
+			queued -= all ? 32 : queued;
+			__syncwarp();
+			if (Listing == LANES)
+				for (uint32_t c = entry & 0xFFFF; c != 0; c &= c - 1)
+					check((entry >> 16) + __ffs(c) - 1);
+			else
+			{
+				if (entry != 0)
+					check((entry >> 16) + __ffs(entry & 0xFFFF) - 1);
+				list(entry & (entry - 1) & 0xFFFF ? entry & (entry - 1) : 0);
 			}
 		};
 
@@ -409,7 +430,6 @@ probe_direct(const uint8_t *__restrict__ data, uint64_t bytes, const Direct *dir
 												u + 1 < STEPS ? own[u + 1 < STEPS ? u + 1 : u].x :
 												after.x, 0);
 			uint32_t	cand = 0;
-			uint32_t	listing;
 
 			v[4] = lane < 31 ? next_lane : next_step;
 #pragma unroll
@@ -424,44 +444,12 @@ probe_direct(const uint8_t *__restrict__ data, uint64_t bytes, const Direct *dir
 				cand |= (__funnelshift_r(row, row, second) & 1) << k;
 			}
 			passed += __popc(cand);
-			if (Positions)
-			{
-				/* each position its own entry: the counts' exclusive scan, a ballot a bit */
-				uint32_t	count = __popc(cand);
-				uint32_t	before = 0;
-				uint32_t	total = 0;
-
-#pragma unroll
-				for (int bit = 0; bit < 5; bit++)
-				{
-					uint32_t	vote = __ballot_sync(0xFFFFFFFF, (count >> bit) & 1);
-
-					before += __popc(vote & ((1u << lane) - 1)) << bit;
-					total += __popc(vote) << bit;
-				}
-				for (uint32_t c = cand, i = queued + before; c != 0; c &= c - 1, i++)
-					queue[i] = (u * STEP_BYTES + lane * 16 + __ffs(c) - 1) << 16 | 1;
-				queued += total;
-			}
-			else
-			{
-				listing = __ballot_sync(0xFFFFFFFF, cand != 0);
-				if (cand != 0)
-					queue[queued + __popc(listing & ((1u << lane) - 1))] =
-						(u * STEP_BYTES + lane * 16) << 16 | cand;
-				queued += __popc(listing);
-			}
-			__syncwarp();
+			list(cand != 0 ? (u * STEP_BYTES + lane * 16) << 16 | cand : 0);
 			while (queued >= 32)
-			{
-				verify_queued(queue[queued - 32 + lane]);
-				queued -= 32;
-				__syncwarp();
-			}
+				check_queued(true);
 		}
-		if (lane < queued)
-			verify_queued(queue[lane]);
-		__syncwarp();
+		while (queued > 0)
+			check_queued(false);
 	}
 	for (int o = 16; o > 0; o /= 2)
 	{
@@ -597,6 +585,9 @@ direct_lists(const std::vector<std::string> &lits, const std::vector<uint32_t> &
 
 		memcpy(bytes, lits[l].data(), lits[l].size());
 		memcpy(&d.word[l], bytes, 16);
+		memset(bytes, 0xFF, lits[l].size());
+		memset(bytes + lits[l].size(), 0, 16 - lits[l].size());
+		memcpy(&d.mask[l], bytes, 16);
 	}
 	return d;
 }
@@ -831,11 +822,11 @@ main()
 						 (int) queued_shared);
 	uint32_t	direct_shared = sizeof(Direct) + BLOCK / 32 * (STAGE_BYTES + 4 * QUEUE_SLOTS);
 
-	cudaFuncSetAttribute(probe_direct<true, false>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+	cudaFuncSetAttribute(probe_direct<true, LANES>, cudaFuncAttributeMaxDynamicSharedMemorySize,
 						 (int) direct_shared);
-	cudaFuncSetAttribute(probe_direct<false, false>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+	cudaFuncSetAttribute(probe_direct<false, LANES>, cudaFuncAttributeMaxDynamicSharedMemorySize,
 						 (int) direct_shared);
-	cudaFuncSetAttribute(probe_direct<true, true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+	cudaFuncSetAttribute(probe_direct<true, REQUEUED>, cudaFuncAttributeMaxDynamicSharedMemorySize,
 						 (int) direct_shared);
 
 	/* the last run's counts and marks; its rows against the host's (UINT64_MAX: none came back) */
@@ -873,7 +864,7 @@ main()
 
 	memcpy(queued_counts, host_counts, sizeof(host_counts));
 	double		direct_gbps = best_gbps(bytes, clear, [&] {
-		probe_direct<true, false><<<sms, BLOCK, direct_shared>>>(data, bytes, ddirect, dfilter,
+		probe_direct<true, LANES><<<sms, BLOCK, direct_shared>>>(data, bytes, ddirect, dfilter,
 																 marks, counts);
 	});
 	uint64_t	direct_wrong = check(counts, marks);
@@ -881,18 +872,18 @@ main()
 
 	memcpy(direct_counts, host_counts, sizeof(host_counts));
 	double		counted_gbps = best_gbps(bytes, clear, [&] {
-		probe_direct<false, false><<<sms, BLOCK, direct_shared>>>(data, bytes, ddirect, dfilter,
+		probe_direct<false, LANES><<<sms, BLOCK, direct_shared>>>(data, bytes, ddirect, dfilter,
 																  marks, counts);
 	});
 
 	check(counts, marks);
 
 	unsigned long long counted_found = host_counts[2];
-	double		positions_gbps = best_gbps(bytes, clear, [&] {
-		probe_direct<true, true><<<sms, BLOCK, direct_shared>>>(data, bytes, ddirect, dfilter,
+	double		requeued_gbps = best_gbps(bytes, clear, [&] {
+		probe_direct<true, REQUEUED><<<sms, BLOCK, direct_shared>>>(data, bytes, ddirect, dfilter,
 																marks, counts);
 	});
-	uint64_t	positions_wrong = check(counts, marks);
+	uint64_t	requeued_wrong = check(counts, marks);
 
 	uint64_t	matching = 0;
 
@@ -916,14 +907,14 @@ main()
 		   " (marked %llu)\n",
 		   counted_gbps, 100.0 * counted_gbps / read, counted_found,
 		   (unsigned long long) emulated_found);
-	printf("filter, direct a position %5.1f GB/s  %5.1f%% of the read; %llu rows wrong (%s)\n",
-		   positions_gbps, 100.0 * positions_gbps / read, (unsigned long long) positions_wrong,
-		   positions_wrong == 0 ? "exact" : "WRONG");
+	printf("filter, direct requeued %6.1f GB/s  %5.1f%% of the read; %llu rows wrong (%s)\n",
+		   requeued_gbps, 100.0 * requeued_gbps / read, (unsigned long long) requeued_wrong,
+		   requeued_wrong == 0 ? "exact" : "WRONG");
 	printf("positions passing     %.2f%%; bytes walked %.3f, literals checked %.4f a byte"
 		   " of text  %s\n",
 		   100.0 * direct_counts[0] / bytes, (double) queued_counts[1] / bytes,
 		   (double) direct_counts[1] / bytes, cudaGetErrorString(cudaGetLastError()));
 	gl_classed_table_free(&t);
 	free(prog);
-	return lane_wrong != 0 || queued_wrong != 0 || direct_wrong != 0 || positions_wrong != 0;
+	return lane_wrong != 0 || queued_wrong != 0 || direct_wrong != 0 || requeued_wrong != 0;
 }
