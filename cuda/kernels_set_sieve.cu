@@ -36,19 +36,26 @@
  * pairs pass (literal_set.cu), but the sample may miss a part of the
  * column full of them (adversarial text passes at every position).  So a
  * warp counts the lanes it lists, and past MAX_LISTED_PER_SPAN a span
- * (with some slack) it gives up: it zeroes give_up, and every warp stops
- * at its next span.  give_up is the stream kernel's ticket counter, set
- * by the caller past every ticket before this kernel; the stream kernel
- * that follows on the same stream (match.cu) then finds no ticket and
- * ends at once, or, zeroed, walks the whole column itself.  The bits set
- * here before giving up are rows that match, so they stand.
+ * (with some slack) it gives up: it zeroes give_up and stops.  give_up is
+ * the stream kernel's ticket counter, set by the caller past every ticket
+ * before this kernel; the stream kernel that follows on the same stream
+ * (match.cu) then finds no ticket and ends at once, or, zeroed, walks the
+ * whole column itself.  The bits set here before giving up are rows that
+ * match, so they stand.  The other warps do not look at give_up: polling
+ * it a span (a volatile load issued with the span's) cost 11 points of
+ * the read bandwidth where no warp gave up (H200, 200 literals rare in
+ * the text: 41.7-42.2% against 52.6-52.8%).
  *
- * Measured on the H200 as a probe (kernel_bench's text, 200 literals;
- * test/bench/results/h200-kernels/2026-11-28-direct-verify): the filter
- * alone reads at 94% of the read bandwidth; with 2.75% of positions
- * passing and 41% of rows matching, checking them brought it to 41-43%,
- * under the stream kernel's 44%, hence the choice on the sample.
- *
+ * Measured on the H200 (kernel_bench, 2.1 GB; test/bench/results/
+ * h200-kernels/2026-11-28-direct-verify): as a probe, the filter alone
+ * reads at 94% of the read bandwidth; with 2.75% of positions passing and
+ * 41% of rows matching, checking them brought it to 41-43%, under the
+ * stream kernel's 44%, hence the choice on the sample.  In the engine,
+ * 200 literals in no row: 47.0-47.5% with the poll (the stream kernel on
+ * its windowed table: 43-44%); staging each step in its turn instead of
+ * the span at once lost 6 points (41.7-42.2%).  One or two literals the
+ * stream kernel's compact table walks at 66-68%, where the set sieve ran
+ * at 41-48%: it is chosen only before the wide and classed tables.
  *-------------------------------------------------------------------------
  */
 #include "kernels.h"
@@ -219,7 +226,6 @@ set_sieve_kernel(const uint8_t *__restrict__ data, uint64_t limit,
 	{
 		uint4		own[SET_STEPS];
 		uint4		after = make_uint4(0, 0, 0, 0);
-		uint32_t	still = 1;
 		uint32_t	queued = 0;
 
 		/* check the candidates of one listed lane: 16 bytes from base, bit k byte k */
@@ -237,10 +243,14 @@ set_sieve_kernel(const uint8_t *__restrict__ data, uint64_t limit,
 		for (uint32_t u = 0; u < SET_STEPS; u++)
 			own[u] = load_or_zero(data, span + u * SET_STEP_BYTES + lane * SET_LANE_BYTES, limit);
 		if (lane == 0)
-		{
 			after = load_or_zero(data, span + SET_SPAN_BYTES, limit);
-			still = *(volatile uint32_t *) give_up;
-		}
+		__syncwarp();
+#pragma unroll
+		for (uint32_t u = 0; u < SET_STEPS; u++)
+			reinterpret_cast<uint4 *>(stage)[u * 32 + lane] = own[u];
+		if (lane == 0)
+			reinterpret_cast<uint4 *>(stage)[SET_SPAN_BYTES / 16] = after;
+		__syncwarp();
 
 #pragma unroll
 		for (uint32_t u = 0; u < SET_STEPS; u++)
@@ -252,22 +262,6 @@ set_sieve_kernel(const uint8_t *__restrict__ data, uint64_t limit,
 			uint32_t	cand = 0;
 			uint32_t	listing;
 
-			/*
-			 * The step goes to the stage as its turn comes, not the span at
-			 * once, so its test waits for its own loads alone.  So the lanes
-			 * listed in a step are checked in the next (a literal may end
-			 * there) or at the span's end.
-			 */
-			reinterpret_cast<uint4 *>(stage)[u * 32 + lane] = own[u];
-			__syncwarp();
-			if (queued >= 32)
-			{
-				uint32_t	entry = queue[queued - 32 + lane];
-
-				queued -= 32;
-				__syncwarp();
-				check(entry);
-			}
 			v[4] = lane < 31 ? next_lane : next_step;
 #pragma unroll
 			for (uint32_t k = 0; k < SET_LANE_BYTES; k++)
@@ -284,18 +278,18 @@ set_sieve_kernel(const uint8_t *__restrict__ data, uint64_t limit,
 					(u * SET_STEP_BYTES + lane * SET_LANE_BYTES) << 16 | cand;
 			queued += __popc(listing);
 			listed += __popc(listing);
-		}
-		if (lane == 0)
-			reinterpret_cast<uint4 *>(stage)[SET_SPAN_BYTES / 16] = after;
-		__syncwarp();
-		while (queued > 0)
-		{
-			uint32_t	entry = lane < queued ? queue[queued - min(queued, 32u) + lane] : 0;
-
-			queued -= min(queued, 32u);
 			__syncwarp();
-			check(entry);
+			if (queued >= 32)
+			{
+				uint32_t	entry = queue[queued - 32 + lane];
+
+				queued -= 32;
+				__syncwarp();
+				check(entry);
+			}
 		}
+		if (lane < queued)
+			check(queue[lane]);
 		__syncwarp();
 
 		spans++;
@@ -305,8 +299,6 @@ set_sieve_kernel(const uint8_t *__restrict__ data, uint64_t limit,
 				atomicExch(give_up, 0);
 			return;
 		}
-		if (__shfl_sync(0xFFFFFFFF, still, 0) == 0)
-			return;				/* a warp gave up: the stream kernel walks the column */
 	}
 }
 

@@ -13,8 +13,9 @@
  *	  DFA fits shared memory		 to 127 states, else wide to 255)
  *	Aho–Corasick whose classed		 stream, exact (classed table)
  *	  table fits shared memory
- *	either Aho–Corasick, its		 set sieve -> stream (ends at once
- *	  literals rare in the column	   unless the set sieve gave up)
+ *	Aho–Corasick on the wide or		 set sieve -> stream (ends at once
+ *	  classed table, its literals	   unless the set sieve gave up)
+ *	  rare in the column
  *	otherwise:
  *	  LIKE with an ASCII run,		 sieve -> compact -> rows(listed chunks)
  *	  DFA with a prefilter (also
@@ -250,7 +251,7 @@ run_plan(const GlLaunch *l, const GlPreparedProgram *pp, const GlKernelProgram *
 				gl_stream_table_host(pp, &table);
 				table.table = s->stream_table;	/* the device copy */
 				table.shape = dcol->match->stream_shape;
-				/* the set sieve first: the stream kernel's tickets past its last, unless it gives up */
+				/* the set sieve first; the stream kernel's tickets past its last unless it gives up */
 				ok = pp->literal_set == NULL ||
 					(gl_cuda_ok(cudaMemsetAsync(s->tickets, 0x7F, sizeof(uint32_t), l->stream),
 								"cudaMemsetAsync (tickets)", l->errbuf, l->errlen) &&

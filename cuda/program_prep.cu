@@ -40,9 +40,9 @@
  * literals, 752 states, 46.1-46.6% against the skim's 42.5-43.0); the
  * skim takes the larger ones.
  *
- * An Aho–Corasick automaton that streams gets the set sieve before the
- * stream kernel where its literals are rare in the column's sample
- * (literal_set.cu).
+ * An Aho–Corasick automaton that streams on the wide or the classed table
+ * gets the set sieve before the stream kernel where its literals are rare
+ * in the column's sample (literal_set.cu).
  *
  * The sieve (kernels_sieve.cu) for LIKE: see sieve_choice.cu.  A
  * regex's prefilter (program.h: '%literal%', every match contains the
@@ -445,8 +445,12 @@ gl_prepare_program_with(const GlProgram *prog, size_t shared_limit,
 	try_byte_dfa(prog, shared_limit, choices->max_stream_states, choices->compact_ok,
 				 choices->sieve_first, choices->pairs, pp);
 	try_classed_table(prog, shared_limit, choices->max_stream_states, choices->pairs, pp);
-	/* an Aho–Corasick automaton that streams: the set sieve first, where its literals are rare */
-	if (pp->kind == GL_PROG_MULTI && (pp->byte_dfa.nstates > 0 || pp->classed.nstates > 0))
+	/*
+	 * an Aho–Corasick automaton past the compact table: the set sieve
+	 * first, where its literals are rare (kernels_set_sieve.cu)
+	 */
+	if (pp->kind == GL_PROG_MULTI &&
+		((pp->byte_dfa.nstates > 0 && !pp->compact) || pp->classed.nstates > 0))
 		pp->literal_set = gl_choose_literal_set(prog, choices->pairs);
 	/* the skim's and the per-row kernel's tables, only where no stream kernel runs */
 	if (pp->byte_dfa.nstates == 0 && pp->classed.nstates == 0)
