@@ -14,17 +14,19 @@
  * that bigram of a literal stands.
  *
  *	- a warp reads 2 kB spans as the sieve does (four coalesced 16-byte
- *	  loads a lane in flight) and keeps each span in shared memory, its
- *	  stage, where the checks read it;
+ *	  loads a lane in flight) and keeps each 512-byte step of it in
+ *	  shared memory, its stage, where the checks read it, as the step's
+ *	  turn comes;
  *	- lane L tests its 16 positions: the filter is 32 x 32 bits, a word a
  *	  lane, indexed by the low five bits of the two bytes: one shuffle
  *	  (the first byte picks the lane) and one funnel shift (the second
  *	  picks the bit) a position, no shared memory;
- *	- after each 512-byte step the lanes with candidates are listed (one
- *	  ballot); with 32 listed every lane takes one and checks its
- *	  candidates against the literals of their keys (a bucket load, the
- *	  literal's 16 bytes and mask, the text's 16 bytes from the stage:
- *	  four masked compares); a span's last few are checked at its end;
+ *	- after each step the lanes with candidates are listed (one ballot);
+ *	  with 32 listed, every lane takes one in the next step (a literal
+ *	  may end there) and checks its candidates against the literals of
+ *	  their keys (a bucket load, the literal's 16 bytes and mask, the
+ *	  text's 16 bytes from the stage: four masked compares); a span's
+ *	  last few are checked at its end;
  *	- a literal that stands at a candidate lies within the candidate's row
  *	  (no literal holds 0x00), whose result bit is set: the row of the
  *	  candidate's chunk from the chunk index, plus the separators before
@@ -51,11 +53,16 @@
  * reads at 94% of the read bandwidth; with 2.75% of positions passing and
  * 41% of rows matching, checking them brought it to 41-43%, under the
  * stream kernel's 44%, hence the choice on the sample.  In the engine,
- * 200 literals in no row: 47.0-47.5% with the poll (the stream kernel on
- * its windowed table: 43-44%); staging each step in its turn instead of
- * the span at once lost 6 points (41.7-42.2%).  One or two literals the
- * stream kernel's compact table walks at 66-68%, where the set sieve ran
- * at 41-48%: it is chosen only before the wide and classed tables.
+ * 200 literals in no row (kernel_bench's "AC 200 rare"; the stream
+ * kernel on its windowed table: 43-44%): 52.6-52.8% as here, 47.7-47.8%
+ * staging the whole span before testing it (and so waiting for all its
+ * loads at once).  Its candidates, not its test, take most of its
+ * instructions there (Nsight Compute, the whole span staged: 270 a
+ * 512-byte step, against 87 for the filter alone in the probe; the
+ * checks' loop 1.2 times a step).  One or two literals the stream
+ * kernel's compact table walks at 66-68%, where the set sieve ran at
+ * 41-48%: it is chosen only before the wide and classed tables.
+ *
  *-------------------------------------------------------------------------
  */
 #include "kernels.h"
@@ -244,13 +251,6 @@ set_sieve_kernel(const uint8_t *__restrict__ data, uint64_t limit,
 			own[u] = load_or_zero(data, span + u * SET_STEP_BYTES + lane * SET_LANE_BYTES, limit);
 		if (lane == 0)
 			after = load_or_zero(data, span + SET_SPAN_BYTES, limit);
-		__syncwarp();
-#pragma unroll
-		for (uint32_t u = 0; u < SET_STEPS; u++)
-			reinterpret_cast<uint4 *>(stage)[u * 32 + lane] = own[u];
-		if (lane == 0)
-			reinterpret_cast<uint4 *>(stage)[SET_SPAN_BYTES / 16] = after;
-		__syncwarp();
 
 #pragma unroll
 		for (uint32_t u = 0; u < SET_STEPS; u++)
@@ -262,6 +262,22 @@ set_sieve_kernel(const uint8_t *__restrict__ data, uint64_t limit,
 			uint32_t	cand = 0;
 			uint32_t	listing;
 
+			/*
+			 * The step goes to the stage as its turn comes, not the span at
+			 * once, so its test waits for its own loads alone.  So the lanes
+			 * listed in a step are checked in the next (a literal may end
+			 * there) or at the span's end.
+			 */
+			reinterpret_cast<uint4 *>(stage)[u * 32 + lane] = own[u];
+			__syncwarp();
+			if (queued >= 32)
+			{
+				uint32_t	entry = queue[queued - 32 + lane];
+
+				queued -= 32;
+				__syncwarp();
+				check(entry);
+			}
 			v[4] = lane < 31 ? next_lane : next_step;
 #pragma unroll
 			for (uint32_t k = 0; k < SET_LANE_BYTES; k++)
@@ -278,18 +294,18 @@ set_sieve_kernel(const uint8_t *__restrict__ data, uint64_t limit,
 					(u * SET_STEP_BYTES + lane * SET_LANE_BYTES) << 16 | cand;
 			queued += __popc(listing);
 			listed += __popc(listing);
-			__syncwarp();
-			if (queued >= 32)
-			{
-				uint32_t	entry = queue[queued - 32 + lane];
-
-				queued -= 32;
-				__syncwarp();
-				check(entry);
-			}
 		}
-		if (lane < queued)
-			check(queue[lane]);
+		if (lane == 0)
+			reinterpret_cast<uint4 *>(stage)[SET_SPAN_BYTES / 16] = after;
+		__syncwarp();
+		while (queued > 0)
+		{
+			uint32_t	entry = lane < queued ? queue[queued - min(queued, 32u) + lane] : 0;
+
+			queued -= min(queued, 32u);
+			__syncwarp();
+			check(entry);
+		}
 		__syncwarp();
 
 		spans++;
