@@ -58,6 +58,13 @@ gl_load16(const uint8_t *p)
 	return __ldg(reinterpret_cast<const uint4 *>(p));
 }
 
+/* The 16 bytes at pos (aligned), or zeros from limit (a multiple of 16) on. */
+__device__ __forceinline__ uint4
+gl_load16_below(const uint8_t *data, uint64_t pos, uint64_t limit)
+{
+	return pos < limit ? gl_load16(data + pos) : make_uint4(0, 0, 0, 0);
+}
+
 /* Byte k (0..3) of a 32-bit word of text. */
 __device__ __forceinline__ uint32_t
 gl_byte_in(uint32_t part, int k)

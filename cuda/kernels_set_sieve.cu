@@ -103,12 +103,6 @@ typedef struct SetTables
 	const uint4 *masks;
 } SetTables;
 
-__device__ __forceinline__ uint4
-load_or_zero(const uint8_t *data, uint64_t pos, uint64_t limit)
-{
-	return pos < limit ? gl_load16(data + pos) : make_uint4(0, 0, 0, 0);
-}
-
 /*
  * The 16 bytes of text from start as four words: from the stage when the
  * span holds them (three 8-byte loads), else, for a literal reaching past
@@ -248,9 +242,10 @@ set_sieve_kernel(const uint8_t *__restrict__ data, uint64_t limit,
 
 #pragma unroll
 		for (uint32_t u = 0; u < SET_STEPS; u++)
-			own[u] = load_or_zero(data, span + u * SET_STEP_BYTES + lane * SET_LANE_BYTES, limit);
+			own[u] = gl_load16_below(data, span + u * SET_STEP_BYTES + lane * SET_LANE_BYTES,
+									 limit);
 		if (lane == 0)
-			after = load_or_zero(data, span + SET_SPAN_BYTES, limit);
+			after = gl_load16_below(data, span + SET_SPAN_BYTES, limit);
 
 #pragma unroll
 		for (uint32_t u = 0; u < SET_STEPS; u++)

@@ -120,12 +120,6 @@ static const uint32_t SIEVE_STEP_BYTES = 32 * SIEVE_LANE_BYTES;
 static const int SIEVE_UNROLL = 4;
 static const uint32_t SIEVE_SPAN_BYTES = SIEVE_UNROLL * SIEVE_STEP_BYTES;
 
-__device__ __forceinline__ uint4
-load_or_zero(const uint8_t *data, uint64_t pos, uint64_t limit)
-{
-	return pos < limit ? gl_load16(data + pos) : make_uint4(0, 0, 0, 0);
-}
-
 /*
  * The probes' misses at the lane's 16 positions, one byte per position:
  * 0 where all three pass.  ORing the misses first leaves one zero-byte
@@ -368,9 +362,9 @@ load_span(const uint8_t *__restrict__ data, uint64_t limit, uint64_t span, Sieve
 	{
 		uint64_t	at = span + u * SIEVE_STEP_BYTES + lane * SIEVE_LANE_BYTES;
 
-		s->own[u] = load_or_zero(data, at, limit);
+		s->own[u] = gl_load16_below(data, at, limit);
 	}
-	s->after = lane == 0 ? load_or_zero(data, span + SIEVE_SPAN_BYTES, limit) :
+	s->after = lane == 0 ? gl_load16_below(data, span + SIEVE_SPAN_BYTES, limit) :
 		make_uint4(0, 0, 0, 0);
 }
 

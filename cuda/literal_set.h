@@ -61,8 +61,9 @@ extern GlLiteralSet *gl_choose_literal_set(const GlProgram *prog, const GlBytePa
  * The program's literals, recovered from its automaton: those that
  * contain no other (a row has one of them exactly when it has one of the
  * program's), each as its bytes' values and masks as GlLiteralSet holds
- * them.  false where one is not 2 to GL_SET_MAX_BYTES bytes long, where a
- * byte of one is not tested as above, or where there are more than
+ * them, into out (room for GL_SET_MAX_LITERALS) and their number into
+ * *count.  false where one is not 2 to GL_SET_MAX_BYTES bytes long, where
+ * a byte of one is not tested as above, or where there are more than
  * GL_SET_MAX_LITERALS.  Exposed for kernel_test.
  */
 typedef struct GlSetLiteral
