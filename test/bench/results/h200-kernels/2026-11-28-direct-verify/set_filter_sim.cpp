@@ -7,7 +7,8 @@
  * byte, seven, the exact bigram; and with each literal's two rarest
  * bigrams, a position passing only where the other bigram is where the
  * literal puts it (each tested by its own key's bits: what a test of a
- * candidate's second bigram before it is listed would leave).
+ * candidate's second bigram before it is listed would leave); and each
+ * literal's rarest trigram as two filters at a fixed offset.
  *
  * Built and run from the repository's root:
  *   g++ -O2 -std=c++17 -Itest/kernels -Isrc \
@@ -95,6 +96,46 @@ two_bigram_pass(const std::vector<uint8_t> &text, const std::vector<std::vector<
 	return (double) passing / text.size();
 }
 
+/*
+ * Two filters at a fixed offset, as a second shuffle and funnel shift a
+ * position could test them: each literal's rarest trigram b0 b1 b2 (on
+ * the text's own trigram counts), (b0, b1) in the first filter and
+ * (b1, b2) in the second, a position passing where its pair is in the
+ * first and the next position's in the second -- a pair of two literals
+ * passes too.  A two-byte literal (b0, b1) puts every (b1, x) in the
+ * second.
+ */
+static double
+trigram_filters_pass(const std::vector<uint8_t> &text, const std::vector<std::string> &words)
+{
+	std::vector<uint32_t> trigrams(1u << 24, 0);
+	std::vector<bool> first(1024, false),
+				second(1024, false);
+	uint64_t	passing = 0;
+
+	for (size_t p = 0; p + 2 < text.size(); p++)
+		trigrams[text[p] << 16 | text[p + 1] << 8 | text[p + 2]]++;
+	for (const std::string &w : words)
+	{
+		uint32_t	at = 0;
+
+		for (uint32_t k = 1; k + 2 < w.size(); k++)
+			if (trigrams[(uint8_t) w[k] << 16 | (uint8_t) w[k + 1] << 8 | (uint8_t) w[k + 2]] <
+				trigrams[(uint8_t) w[at] << 16 | (uint8_t) w[at + 1] << 8 | (uint8_t) w[at + 2]])
+				at = k;
+		first[(w[at] & 31) << 5 | (w[at + 1] & 31)] = true;
+		if (w.size() >= 3)
+			second[(w[at + 1] & 31) << 5 | (w[at + 2] & 31)] = true;
+		else
+			for (uint32_t x = 0; x < 32; x++)
+				second[(w[1] & 31) << 5 | x] = true;
+	}
+	for (size_t p = 0; p + 2 < text.size(); p++)
+		passing += first[(text[p] & 31) << 5 | (text[p + 1] & 31)] &&
+			second[(text[p + 1] & 31) << 5 | (text[p + 2] & 31)];
+	return (double) passing / text.size();
+}
+
 int
 main()
 {
@@ -103,6 +144,7 @@ main()
 	std::vector<uint8_t> text;
 	std::vector<uint64_t> pairs(65536, 0);
 	std::vector<std::vector<Bigram>> lits;
+	std::vector<std::string> words;
 	char		row[256];
 	uint64_t	occurrences = 0;
 
@@ -122,6 +164,7 @@ main()
 
 		w[rng.below((uint32_t) w.size())] = 'q';
 		lits.push_back(rarest_bigrams(w, pairs));
+		words.push_back(w);
 		for (size_t p = std::string((char *) text.data(), 1 << 20).find(w); p != std::string::npos;
 			 p = std::string((char *) text.data(), 1 << 20).find(w, p + 1))
 			occurrences++;
@@ -135,5 +178,7 @@ main()
 	for (uint32_t bits : {5u, 6u})
 		printf("two rarest bigrams, %u bits a byte: %.3f%% of positions pass\n", bits,
 			   100.0 * two_bigram_pass(text, lits, bits));
+	printf("rarest trigram as two filters at offsets 0 and 1, 5 bits a byte: %.3f%% of"
+		   " positions pass\n", 100.0 * trigram_filters_pass(text, words));
 	return 0;
 }
