@@ -34,9 +34,9 @@ static const size_t STAGING_BYTES = 64 << 20;
 /* Rows whose byte pairs an upload counts (GlBytePairs). */
 static const uint64_t PAIR_SAMPLE_ROWS = 65536;
 
-/* The byte pairs of rows spread over col; NULL if no memory. */
-static GlBytePairs *
-count_byte_pairs(const GlColumn *col)
+/* The byte pairs of rows spread over col (device_column.h). */
+GlBytePairs *
+gl_count_byte_pairs(const GlColumn *col)
 {
 	GlBytePairs *pairs = (GlBytePairs *) calloc(1, sizeof(GlBytePairs));
 	uint64_t	stride = col->nrows / PAIR_SAMPLE_ROWS + 1;
@@ -505,7 +505,7 @@ gl_cuda_upload(const GlColumn *col, int nparts, int first_device, char *errbuf,
 		}
 	}
 	cudaSetDevice(current);
-	head->pairs = count_byte_pairs(col);
+	head->pairs = gl_count_byte_pairs(col);
 	return head;
 }
 

@@ -142,6 +142,9 @@ typedef struct GlBytePairs
 	uint8_t		text[GL_TEXT_SAMPLE_BYTES]; /* rows, each ending in 0x00 */
 } GlBytePairs;
 
+/* The byte pairs of col as an upload counts them (malloc'd); NULL if no memory. */
+extern GlBytePairs *gl_count_byte_pairs(const GlColumn *col);
+
 struct GlDeviceColumn
 {
 	int			device;

@@ -206,7 +206,6 @@ gl_choose_literal_set(const GlProgram *prog, const GlBytePairs *pairs)
 		free(set);
 		return NULL;
 	}
-	set->nliterals = nlits;
 	for (uint32_t l = 0; l < nlits; l++)
 	{
 		uint32_t	rarest = 0;

@@ -43,7 +43,6 @@ typedef struct GlLiteralSet
 	uint32_t	entry[GL_SET_MAX_LITERALS];
 	uint4		bytes[GL_SET_MAX_LITERALS];
 	uint4		masks[GL_SET_MAX_LITERALS];
-	uint32_t	nliterals;
 	double		sample_pass;	/* share of the sample's byte pairs that pass */
 } GlLiteralSet;
 

@@ -1443,24 +1443,6 @@ run_set_literal_cases(int n)
 		(failure.empty() ? "" : ": " + failure));
 }
 
-/* The byte pairs of a column's values, counted as an upload counts them (every row sampled). */
-static GlBytePairs *
-pairs_of(const GlColumn *col)
-{
-	GlBytePairs *pairs = (GlBytePairs *) calloc(1, sizeof(GlBytePairs));
-
-	for (uint64_t row = 0; pairs != NULL && row < col->nrows; row++)
-	{
-		uint32_t	len;
-		const uint8_t *v = (const uint8_t *) gl_column_value(col, row, &len);
-
-		for (uint32_t k = 1; k < len; k++)
-			pairs->pairs[v[k - 1] << 8 | v[k]]++;
-		pairs->npairs += len > 0 ? len - 1 : 0;
-	}
-	return pairs;
-}
-
 /* Literals with a 'q' or a 'z', which set_sieve_text() holds only where they are planted. */
 static std::vector<std::string>
 rare_literals(uint32_t n)
@@ -1522,7 +1504,7 @@ run_set_choice_case(void)
 	GlLiteralSet *refused = NULL;
 
 	set_sieve_text(&col, 5000, rare, 100, false);
-	pairs = pairs_of(&col);
+	pairs = gl_count_byte_pairs(&col);
 	if (pairs != NULL && rare_prog != NULL && common_prog != NULL)
 	{
 		chosen = gl_choose_literal_set(rare_prog, pairs);
