@@ -21,12 +21,14 @@
  *	  lane, indexed by the low five bits of the two bytes: one shuffle
  *	  (the first byte picks the lane) and one funnel shift (the second
  *	  picks the bit) a position, no shared memory;
- *	- after each step the lanes with candidates are listed (one ballot);
- *	  with 32 listed, every lane takes one in the next step (a literal
- *	  may end there) and checks its candidates against the literals of
- *	  their keys (a bucket load, the literal's 16 bytes and mask, the
- *	  text's 16 bytes from the stage: four masked compares); a span's
- *	  last few are checked at its end;
+ *	- the lanes with candidates in a step are listed (one ballot) once
+ *	  the next step is staged (a literal may end there), each with its
+ *	  own 48 bytes of text (16 before its own, 16 after), its position
+ *	  and its candidates, so that a listed lane outlives its span; with
+ *	  32 listed, every lane takes one and checks its candidates against
+ *	  the literals of their keys (a bucket load, the literal's 16 bytes
+ *	  and mask, the text's 16 bytes: four masked compares), and only the
+ *	  warp's last few are checked in a round of fewer than 32;
  *	- a literal that stands at a candidate lies within the candidate's row
  *	  (no literal holds 0x00), whose result bit is set: the row of the
  *	  candidate's chunk from the chunk index, plus the separators before
@@ -54,12 +56,17 @@
  * 41% of rows matching, checking them brought it to 41-43%, under the
  * stream kernel's 44%, hence the choice on the sample.  In the engine,
  * 200 literals in no row (kernel_bench's "AC 200 rare"; the stream
- * kernel on its windowed table: 43-44%): 52.6-52.8% as here, 47.7-47.8%
- * staging the whole span before testing it (and so waiting for all its
- * loads at once).  Its candidates, not its test, take most of its
- * instructions there (Nsight Compute, the whole span staged: 270 a
- * 512-byte step, against 87 for the filter alone in the probe; the
- * checks' loop 1.2 times a step).  One or two literals the stream
+ * kernel on its windowed table: 43-44%): 55.9% as here; 52.1-52.8% when
+ * listed lanes pointed into their span's stage, so that a span's last
+ * round of checks (nearly every round: a span has about ten listed lanes)
+ * ran with a few lanes busy; 47.7-47.8% staging the whole span before
+ * testing it (and so waiting for all its loads at once).  Its
+ * candidates, not its test, take most of its instructions there (Nsight
+ * Compute, the whole span staged: 270 a 512-byte step, against 87 for
+ * the filter alone in the probe; the checks' loop 1.2 times a step; the
+ * simulated filter passes 0.57% of the positions of kernel_bench's text
+ * for those 200 literals, keyed on five bits a byte or eight alike, so
+ * the candidates are the bigrams themselves).  One or two literals the stream
  * kernel's compact table walks at 66-68%, where the set sieve ran at
  * 41-48%: it is chosen only before the wide and classed tables.
  *
@@ -70,7 +77,12 @@
 #include "kernels_common.cuh"
 #include "literal_set.h"
 
-static const int SET_BLOCK = 1024;
+/*
+ * Warps a block: as many as the device's shared memory holds beside the
+ * tables, up to 32 (a Hopper or an A100 holds 32 or 25 of their 6 kB; an
+ * sm_86 or sm_89, whose block has 99 kB at most, 14).  One block an SM.
+ */
+static const uint32_t SET_MAX_WARPS = 32;
 static const uint32_t SET_LANE_BYTES = 16;
 static const uint32_t SET_STEP_BYTES = 32 * SET_LANE_BYTES;
 static const uint32_t SET_STEPS = 4;
@@ -79,9 +91,26 @@ static const uint32_t SET_SPAN_BYTES = SET_STEPS * SET_STEP_BYTES;
 static const uint32_t STAGE_BYTES = SET_SPAN_BYTES + 16;
 /* a warp's listed lanes: fewer than 32 left, and up to 32 from a step */
 static const uint32_t QUEUE_SLOTS = 64;
+
+/*
+ * A listed lane, whole in itself so that it outlives its span's stage and
+ * every round of checks takes 32: the 48 bytes from 16 before the lane's
+ * own to 16 after (every literal at a candidate lies there, and so does
+ * the 32-byte word of the chunk index that holds it), the position of
+ * its first byte and its candidates.
+ */
+typedef struct ListedLane
+{
+	uint4		text[3];
+	unsigned long long at;
+	uint32_t	cand;
+	uint32_t	pad;
+} ListedLane;
 /* the literals' tables as shared memory holds them: GlLiteralSet from bucket to masks */
 static const uint32_t TABLE_BYTES = sizeof(uint32_t) * (GL_SET_KEYS + GL_SET_MAX_LITERALS) +
 	2 * sizeof(uint4) * GL_SET_MAX_LITERALS;
+/* a warp's shared memory: its stage, then (after every warp's stage) its listed lanes */
+static const uint32_t WARP_SHARED_BYTES = STAGE_BYTES + sizeof(ListedLane) * QUEUE_SLOTS;
 /*
  * Give up past this many listed lanes a span, on average over the warp's
  * spans, after LISTED_SLACK more: about 2% of positions passing, where
@@ -103,58 +132,22 @@ typedef struct SetTables
 	const uint4 *masks;
 } SetTables;
 
-/*
- * The 16 bytes of text from start as four words: from the stage when the
- * span holds them (three 8-byte loads), else, for a literal reaching past
- * the span's edges, from global memory, where bytes outside the column
- * read as 0x00, which no literal holds.
- */
+/* The 16 bytes from byte o (0 to 32) of a listed lane's text, as four words. */
 __device__ __forceinline__ void
-text_at(const uint8_t *__restrict__ data, uint64_t limit, const uint32_t *stage, uint64_t span,
-		int64_t start, uint32_t out[4])
+window_at(const uint32_t *w, uint32_t o, uint32_t out[4])
 {
-	int32_t		rel = (int32_t) (start - (int64_t) span);
-	uint32_t	shift = (uint32_t) (rel & 3) * 8;
-	uint32_t	w[5];
-
-	if (rel >= 0 && (rel & ~7) + 24 <= (int32_t) STAGE_BYTES)
-	{
-		const uint2 *pairs = reinterpret_cast<const uint2 *>(stage) + rel / 8;
-		uint2		x0 = pairs[0],
-					x1 = pairs[1],
-					x2 = pairs[2];
-		bool		odd = rel & 4;
-
-		w[0] = odd ? x0.y : x0.x;
-		w[1] = odd ? x1.x : x0.y;
-		w[2] = odd ? x1.y : x1.x;
-		w[3] = odd ? x2.x : x1.y;
-		w[4] = odd ? x2.y : x2.x;
-	}
-	else
-	{
-#pragma unroll
-		for (int i = 0; i < 5; i++)
-		{
-			int64_t		a = (start & ~3ll) + 4 * i;
-
-			w[i] = a >= 0 && a < (int64_t) limit ?
-				__ldg(reinterpret_cast<const uint32_t *>(data + a)) : 0;
-		}
-	}
 #pragma unroll
 	for (int i = 0; i < 4; i++)
-		out[i] = __funnelshift_r(w[i], w[i + 1], shift);
+		out[i] = __funnelshift_r(w[o / 4 + i], w[o / 4 + i + 1], (o & 3) * 8);
 }
 
-/* Does a literal whose bigram has the key of the position rel bytes into the span stand there? */
+/* Does a literal whose bigram has the key of candidate k (0..15) of l stand there? */
 __device__ __forceinline__ bool
-literal_at(const uint8_t *__restrict__ data, uint64_t limit, const uint32_t *stage,
-		   uint64_t span, uint32_t rel, const SetTables &t)
+literal_at(const ListedLane *l, uint32_t k, const SetTables &t)
 {
-	uint32_t	here = stage[rel / 4];
-	uint32_t	next = (rel & 3) == 3 ? stage[rel / 4 + 1] : 0;
-	uint32_t	pair = __funnelshift_r(here, next, (rel & 3) * 8);
+	const uint32_t *w = reinterpret_cast<const uint32_t *>(l->text);
+	uint32_t	p = 16 + k;
+	uint32_t	pair = __funnelshift_r(w[p / 4], w[p / 4 + 1], (p & 3) * 8);
 	uint32_t	bucket = t.bucket[(pair & 31) << 5 | ((pair >> 8) & 31)];
 	uint32_t	count = bucket >> 24;
 
@@ -165,7 +158,7 @@ literal_at(const uint8_t *__restrict__ data, uint64_t limit, const uint32_t *sta
 		uint4		mask = t.masks[e >> 16];
 		uint32_t	text[4];
 
-		text_at(data, limit, stage, span, (int64_t) (span + rel) - (e & 0xFF), text);
+		window_at(w, p - (e & 0xFF), text);
 		if ((((text[0] & mask.x) ^ lit.x) | ((text[1] & mask.y) ^ lit.y) |
 			 ((text[2] & mask.z) ^ lit.z) | ((text[3] & mask.w) ^ lit.w)) == 0)
 			return true;
@@ -174,18 +167,18 @@ literal_at(const uint8_t *__restrict__ data, uint64_t limit, const uint32_t *sta
 }
 
 /*
- * The row of the position rel bytes into the span: its chunk's row, the
- * separators before its 32-byte word in the chunk (the chunk index), and
- * those before it in the word (the stage holds the whole word).
+ * The row of candidate k of l: its chunk's row, the separators before its
+ * 32-byte word in the chunk (the chunk index), and those before it in the
+ * word (which l's text holds from byte 0 or 16).
  */
 __device__ __forceinline__ uint32_t
-row_at(const GlChunkIndex *__restrict__ chunks, const uint32_t *stage, uint64_t span,
-	   uint32_t rel)
+row_at(const GlChunkIndex *__restrict__ chunks, const ListedLane *l, uint32_t k)
 {
-	uint64_t	pos = span + rel;
+	uint64_t	pos = l->at + k;
 	uint4		entry = __ldg(reinterpret_cast<const uint4 *>(&chunks[pos / GL_DEV_CHUNK_BYTES]));
-	const uint32_t *word = stage + (rel & ~31u) / 4;
-	uint32_t	before = rel & 31;
+	const uint32_t *word = reinterpret_cast<const uint32_t *>(l->text) +
+		(uint32_t) ((pos & ~31ull) + 16 - l->at) / 4;
+	uint32_t	before = pos & 31;
 	uint32_t	row = entry.x + gl_zeros_before_word(entry, pos % GL_DEV_CHUNK_BYTES / 32);
 
 #pragma unroll
@@ -199,7 +192,7 @@ row_at(const GlChunkIndex *__restrict__ chunks, const uint32_t *stage, uint64_t 
 	return row;
 }
 
-__global__ static void __launch_bounds__(SET_BLOCK, 1)
+__global__ static void __launch_bounds__(SET_MAX_WARPS * 32, 1)
 set_sieve_kernel(const uint8_t *__restrict__ data, uint64_t limit,
 				 const GlChunkIndex *__restrict__ chunks, uint32_t nrows,
 				 __grid_constant__ const GlLiteralSet set, uint32_t *give_up, uint32_t *result)
@@ -214,10 +207,19 @@ set_sieve_kernel(const uint8_t *__restrict__ data, uint64_t limit,
 	reinterpret_cast<const uint4 *>(set_shared + GL_SET_KEYS + GL_SET_MAX_LITERALS) +
 	GL_SET_MAX_LITERALS};
 	uint32_t   *stage = set_shared + (TABLE_BYTES + threadIdx.x / 32 * STAGE_BYTES) / 4;
-	uint32_t   *queue = set_shared + (TABLE_BYTES + SET_BLOCK / 32 * STAGE_BYTES) / 4 +
+	ListedLane *queue = reinterpret_cast<ListedLane *>(set_shared + (TABLE_BYTES + blockDim.x / 32 *
+																	 STAGE_BYTES) / 4) +
 		threadIdx.x / 32 * QUEUE_SLOTS;
+	uint32_t	queued = 0;
 	uint32_t	listed = 0;
 	uint32_t	spans = 0;
+
+	/* check the candidates of one listed lane */
+	auto		check = [&](const ListedLane *l) {
+		for (uint32_t c = l->cand; c != 0; c &= c - 1)
+			if (literal_at(l, __ffs(c) - 1, t))
+				gl_set_row(result, row_at(chunks, l, __ffs(c) - 1), nrows);
+	};
 
 	for (uint32_t i = threadIdx.x; i < TABLE_BYTES / 4; i += blockDim.x)
 		set_shared[i] = reinterpret_cast<const uint32_t *>(&set.bucket)[i];
@@ -227,16 +229,37 @@ set_sieve_kernel(const uint8_t *__restrict__ data, uint64_t limit,
 	{
 		uint4		own[SET_STEPS];
 		uint4		after = make_uint4(0, 0, 0, 0);
-		uint32_t	queued = 0;
+		uint32_t	pending = 0;	/* the lane's candidates in the step before */
+		uint32_t	pending_rel = 0;	/* where that step's 16 bytes of the lane are */
 
-		/* check the candidates of one listed lane: 16 bytes from base, bit k byte k */
-		auto		check = [&](uint32_t entry) {
-			for (uint32_t c = entry & 0xFFFF; c != 0; c &= c - 1)
+		/*
+		 * List the lanes with candidates in the step before, their text
+		 * from the stage (which now holds the 16 bytes after them too), and
+		 * check 32 when there are.
+		 */
+		auto		list_pending = [&]() {
+			const uint4 *staged = reinterpret_cast<const uint4 *>(stage);
+			uint32_t	listing = __ballot_sync(0xFFFFFFFF, pending != 0);
+
+			if (pending != 0)
 			{
-				uint32_t	rel = (entry >> 16) + __ffs(c) - 1;
+				ListedLane *l = &queue[queued + __popc(listing & ((1u << lane) - 1))];
 
-				if (literal_at(data, limit, stage, span, rel, t))
-					gl_set_row(result, row_at(chunks, stage, span, rel), nrows);
+				l->text[0] = pending_rel >= 16 ? staged[pending_rel / 16 - 1] :
+					span >= 16 ? gl_load16(data + span - 16) : make_uint4(0, 0, 0, 0);
+				l->text[1] = staged[pending_rel / 16];
+				l->text[2] = staged[pending_rel / 16 + 1];
+				l->at = span + pending_rel;
+				l->cand = pending;
+			}
+			queued += __popc(listing);
+			listed += __popc(listing);
+			__syncwarp();
+			if (queued >= 32)
+			{
+				check(&queue[queued - 32 + lane]);
+				__syncwarp();
+				queued -= 32;
 			}
 		};
 
@@ -255,24 +278,15 @@ set_sieve_kernel(const uint8_t *__restrict__ data, uint64_t limit,
 			uint32_t	next_step = __shfl_sync(0xFFFFFFFF, u + 1 < SET_STEPS ?
 												own[u + 1 < SET_STEPS ? u + 1 : u].x : after.x, 0);
 			uint32_t	cand = 0;
-			uint32_t	listing;
 
 			/*
 			 * The step goes to the stage as its turn comes, not the span at
-			 * once, so its test waits for its own loads alone.  So the lanes
-			 * listed in a step are checked in the next (a literal may end
-			 * there) or at the span's end.
+			 * once, so its test waits for its own loads alone; the lanes of
+			 * the step before are listed once it is there.
 			 */
 			reinterpret_cast<uint4 *>(stage)[u * 32 + lane] = own[u];
 			__syncwarp();
-			if (queued >= 32)
-			{
-				uint32_t	entry = queue[queued - 32 + lane];
-
-				queued -= 32;
-				__syncwarp();
-				check(entry);
-			}
+			list_pending();
 			v[4] = lane < 31 ? next_lane : next_step;
 #pragma unroll
 			for (uint32_t k = 0; k < SET_LANE_BYTES; k++)
@@ -283,25 +297,13 @@ set_sieve_kernel(const uint8_t *__restrict__ data, uint64_t limit,
 
 				cand |= (__funnelshift_r(row, row, second) & 1) << k;
 			}
-			listing = __ballot_sync(0xFFFFFFFF, cand != 0);
-			if (cand != 0)
-				queue[queued + __popc(listing & ((1u << lane) - 1))] =
-					(u * SET_STEP_BYTES + lane * SET_LANE_BYTES) << 16 | cand;
-			queued += __popc(listing);
-			listed += __popc(listing);
+			pending = cand;
+			pending_rel = u * SET_STEP_BYTES + lane * SET_LANE_BYTES;
 		}
 		if (lane == 0)
 			reinterpret_cast<uint4 *>(stage)[SET_SPAN_BYTES / 16] = after;
 		__syncwarp();
-		while (queued > 0)
-		{
-			uint32_t	entry = lane < queued ? queue[queued - min(queued, 32u) + lane] : 0;
-
-			queued -= min(queued, 32u);
-			__syncwarp();
-			check(entry);
-		}
-		__syncwarp();
+		list_pending();
 
 		spans++;
 		if (listed > spans * MAX_LISTED_PER_SPAN + LISTED_SLACK)
@@ -311,6 +313,9 @@ set_sieve_kernel(const uint8_t *__restrict__ data, uint64_t limit,
 			return;
 		}
 	}
+	/* the warp's last few */
+	if (lane < queued)
+		check(&queue[lane]);
 }
 
 bool
@@ -320,12 +325,23 @@ gl_launch_set_sieve(const GlLaunch *l, const GlLiteralSet *set, uint32_t *give_u
 	const GlDeviceColumn *dcol = l->dcol;
 	uint64_t	limit = dcol->nchunks * GL_DEV_CHUNK_BYTES;
 	uint64_t	threads = (limit + SET_SPAN_BYTES - 1) / SET_SPAN_BYTES * 32;
-	uint32_t	shared = TABLE_BYTES + SET_BLOCK / 32 * (STAGE_BYTES + 4 * QUEUE_SLOTS);
+	size_t		shared_limit;
+	uint32_t	warps;
+	uint32_t	shared;
 	unsigned	grid;
 
-	if (!gl_resident_grid((const void *) set_sieve_kernel, SET_BLOCK, shared, threads, l, &grid))
+	if (!gl_shared_memory_limit(&shared_limit, l->errbuf, l->errlen))
 		return false;
-	set_sieve_kernel<<<grid, SET_BLOCK, shared, l->stream>>>
+	if (shared_limit < TABLE_BYTES + WARP_SHARED_BYTES)
+		return gl_cuda_fail("the set sieve's shared memory does not fit the device", l->errbuf,
+							l->errlen);
+	warps = (uint32_t) ((shared_limit - TABLE_BYTES) / WARP_SHARED_BYTES);
+	if (warps > SET_MAX_WARPS)
+		warps = SET_MAX_WARPS;
+	shared = TABLE_BYTES + warps * WARP_SHARED_BYTES;
+	if (!gl_resident_grid((const void *) set_sieve_kernel, warps * 32, shared, threads, l, &grid))
+		return false;
+	set_sieve_kernel<<<grid, warps * 32, shared, l->stream>>>
 		(dcol->data, limit, dcol->chunks, (uint32_t) dcol->nrows, *set, give_up, result);
 	return gl_cuda_ok(cudaGetLastError(), "launching the set sieve", l->errbuf, l->errlen);
 }
