@@ -94,6 +94,9 @@
  * while the second vote and its branch cost every such step ('%final%'
  * 63.2-63.6 -> 67.1-67.3%, the other sieve classes within their noise;
  * test/bench/results/h200-kernels/2026-11-27-h200-sieve-tickets, call 2).
+ * The chunk index entries that a step with hits needs for its rows come
+ * with the span's text, not loaded by the step and waited on at once
+ * ('%final%' 70.4-70.8 -> 76.3-76.5%: load_span()).
  * Comparing the whole window at every step, with one vote, lost:
  * '%final%' 61.1-61.2%, 'furiously%' 59.6-59.7 (82.8-83.8 with probes
  * first).
@@ -200,34 +203,61 @@ check_first_row(const uint8_t *__restrict__ data, uint64_t limit, uint32_t nrows
 }
 
 /*
- * The row holding the lane's first byte in a step: from its chunk's index
- * entry (one 16-byte load), the row of the chunk's first byte plus the
- * separators of the chunk's 32-byte words before the lane's; plus, for a
- * lane that holds the second half of a word, the separators of the lane
- * before it (separators: each lane's own).  Every lane of the warp calls
- * it.  Only steps with hits need the entry, so it is loaded here and not
- * with the span's text: a step without hits, most of them, does nothing
- * for rows.
+ * The row holding the lane's first byte in a step, from its chunk's index
+ * entry: the row of the chunk's first byte plus the separators of the
+ * chunk's 32-byte words before the lane's; plus, for a lane that holds
+ * the second half of a word, the separators of the lane before it
+ * (separators: each lane's own).  Every lane of the warp calls it.
+ */
+__device__ __forceinline__ uint32_t
+row_from_entry(const uint4 &entry, uint32_t word, uint32_t separators)
+{
+	uint32_t	lane = threadIdx.x % 32;
+	uint32_t	first_half = __shfl_xor_sync(0xFFFFFFFF, separators, 1);
+	uint32_t	row = entry.x + gl_zeros_before_word(entry, word);
+
+	static_assert(2 * SIEVE_LANE_BYTES == GL_DEV_CHUNK_BYTES / GL_DEV_CHUNK_WORDS,
+				  "two lanes make one word of the chunk index");
+	return lane % 2 == 1 ? row + first_half : row;
+}
+
+/*
+ * The probe sieve's: the entry loaded here (one 16-byte load), in the
+ * steps with candidates alone, which are rare (loading the span's entries
+ * with its text, as the window sieve does, cost the long literal 2.5
+ * points of the read bandwidth and gained it nothing).
  */
 __device__ __forceinline__ uint32_t
 lane_first_row(const GlChunkIndex *__restrict__ chunks, uint64_t limit, uint64_t step,
 			   uint32_t separators)
 {
-	uint32_t	lane = threadIdx.x % 32;
-	uint64_t	at = step + lane * SIEVE_LANE_BYTES;
-	uint32_t	first_half = __shfl_xor_sync(0xFFFFFFFF, separators, 1);
-	uint32_t	row = 0;
+	uint64_t	at = step + threadIdx.x % 32 * SIEVE_LANE_BYTES;
+	uint4		entry = make_uint4(0, 0, 0, 0);
 
-	static_assert(2 * SIEVE_LANE_BYTES == GL_DEV_CHUNK_BYTES / GL_DEV_CHUNK_WORDS,
-				  "two lanes make one word of the chunk index");
 	if (at < limit)
-	{
-		const GlChunkIndex *chunk = &chunks[at / GL_DEV_CHUNK_BYTES];
-		uint4		entry = __ldg(reinterpret_cast<const uint4 *>(chunk));
+		entry = __ldg(reinterpret_cast<const uint4 *>(&chunks[at / GL_DEV_CHUNK_BYTES]));
+	return row_from_entry(entry, at % GL_DEV_CHUNK_BYTES / 32, separators);
+}
 
-		row = entry.x + gl_zeros_before_word(entry, at % GL_DEV_CHUNK_BYTES / 32);
-	}
-	return lane % 2 == 1 ? row + first_half : row;
+/*
+ * The window sieve's: the entry of the lane's chunk in step u, from the
+ * lane of the span that loaded it with the text (SieveSpan), by three
+ * shuffles.  Where a short run is common half the steps have hits, and
+ * the entry's load, waited on at once, took a quarter of the warps'
+ * stalls ('%final%', Nsight Compute).
+ */
+__device__ __forceinline__ uint32_t
+lane_first_row_of_span(const uint4 &entries, int u, uint32_t separators)
+{
+	uint32_t	lane = threadIdx.x % 32;
+	uint32_t	holder = (u * SIEVE_STEP_BYTES + lane * SIEVE_LANE_BYTES) / GL_DEV_CHUNK_BYTES;
+	uint4		entry;
+
+	entry.x = __shfl_sync(0xFFFFFFFF, entries.x, holder);
+	entry.y = 0;
+	entry.z = __shfl_sync(0xFFFFFFFF, entries.z, holder);
+	entry.w = __shfl_sync(0xFFFFFFFF, entries.w, holder);
+	return row_from_entry(entry, lane * SIEVE_LANE_BYTES % GL_DEV_CHUNK_BYTES / 32, separators);
 }
 
 /* Some position of the lane may have no miss (exact as to whether any). */
@@ -317,26 +347,36 @@ verify_step(uint32_t cand, const uint4 &own, uint64_t step,
 /*
  * What a warp's span of SIEVE_UNROLL steps reads, loaded up front so that
  * no step waits inside: the lane's 16 bytes of each step and the 16 bytes
- * after the span (lane 0).  The row where each step's chunk begins was
- * loaded here too, for every step; it is now taken with the rest of the
- * chunk's index entry in the steps with hits alone (lane_first_row()).
- * H200, % of the read bandwidth: '%zebra%' 86.5-87.3 -> 90.6-90.8, the
- * long literal 74.9-75.4 -> 79.0-80.4, 'furiously%' 81.1-83.1 ->
- * 85.4-85.8, '%Tiresias sleep%' 76.7-77.2 -> 81.4-82.4, '%final%' the same
- * (65.9-66.6); with six steps a span as well, the long literal and the
- * pair gained three points more but '%final%' lost two (64.2-64.9)
- * (test/bench/results/h200-kernels/2026-11-27-h200-windowed, call 1).
+ * after the span (lane 0); for the window sieve (Entries), the index
+ * entries of the span's eight chunks too, one a lane of lanes 0-7: one
+ * 128-byte line, which arrives with the text, so a step with hits waits
+ * on no load of its own.  H200, % of the read bandwidth, against each
+ * step with hits loading its lanes' entries (test/bench/results/
+ * h200-kernels/2026-11-28-listed-lanes, call 3): '%final%' 70.4-70.8 ->
+ * 76.3-76.5, '%zebra%' (no hits) 90.9-91.6 -> 88.8-89.2, 'furiously%'
+ * 86.4-86.9 -> 85.0-85.5.  (The row where each step's chunk begins, loaded
+ * here for every step of both sieves, had cost them: '%zebra%' 86.5-87.3
+ * -> 90.6-90.8, the long literal 74.9-75.4 -> 79.0-80.4 when it went; with
+ * six steps a span, the long literal and the pair gained three points
+ * but '%final%' lost two: 2026-11-27-h200-windowed, call 1.)
  */
 typedef struct SieveSpan
 {
 	uint4		own[SIEVE_UNROLL];
 	uint4		after;
+	uint4		entries;		/* Entries, lane i < 8: the span's chunk i's entry */
 } SieveSpan;
 
+static_assert(SIEVE_SPAN_BYTES / GL_DEV_CHUNK_BYTES <= 32, "a lane of the warp holds each entry");
+
+template <bool Entries>
 __device__ __forceinline__ void
-load_span(const uint8_t *__restrict__ data, uint64_t limit, uint64_t span, SieveSpan *s)
+load_span(const uint8_t *__restrict__ data, const GlChunkIndex *__restrict__ chunks,
+		  uint64_t limit, uint64_t span, SieveSpan *s)
 {
 	uint32_t	lane = threadIdx.x % 32;
+	const uint4 *entries = reinterpret_cast<const uint4 *>(chunks + span / GL_DEV_CHUNK_BYTES);
+	bool		has_entry = lane < SIEVE_SPAN_BYTES / GL_DEV_CHUNK_BYTES;
 
 	/*
 	 * A span wholly inside the column, every one but its last: one address
@@ -355,6 +395,8 @@ load_span(const uint8_t *__restrict__ data, uint64_t limit, uint64_t span, Sieve
 		for (int u = 0; u < SIEVE_UNROLL; u++)
 			s->own[u] = __ldg(own + u * 32);
 		s->after = lane == 0 ? __ldg(own + SIEVE_UNROLL * 32) : make_uint4(0, 0, 0, 0);
+		if (Entries)
+			s->entries = has_entry ? __ldg(entries + lane) : make_uint4(0, 0, 0, 0);
 		return;
 	}
 #pragma unroll
@@ -366,6 +408,9 @@ load_span(const uint8_t *__restrict__ data, uint64_t limit, uint64_t span, Sieve
 	}
 	s->after = lane == 0 ? gl_load16_below(data, span + SIEVE_SPAN_BYTES, limit) :
 		make_uint4(0, 0, 0, 0);
+	if (Entries)
+		s->entries = has_entry && span + lane * GL_DEV_CHUNK_BYTES < limit ?
+			__ldg(entries + lane) : make_uint4(0, 0, 0, 0);
 }
 
 /*
@@ -414,7 +459,7 @@ sieve_kernel(const uint8_t *__restrict__ data, uint64_t limit,
 	{
 		SieveSpan	sp;
 
-		load_span(data, limit, span, &sp);
+		load_span<false>(data, chunks, limit, span, &sp);
 #pragma unroll
 		for (int u = 0; u < SIEVE_UNROLL; u++)
 		{
@@ -496,23 +541,21 @@ transpose_flags(const uint32_t flags[4])
 /*
  * Set the result bits of the step's hits (hit[g]: 0x80 in the bytes of
  * word g where the window starts).  A hit's row is the row of its lane's
- * first byte (lane_first_row()) plus the separators before the hit in its
- * lane -- plus one when the window starts with the separator before the
- * run.  Every lane of the warp calls it.  A lane seldom has more than one
- * hit, so each is set with an atomicOr of its own (H200, '%final%': 59.8-
- * 60.0% of the read bandwidth, 57.5-57.7% gathering a lane's bits per
- * result word first).
+ * first byte (lane_first_row_of_span()) plus the separators before the
+ * hit in its lane -- plus one when the window starts with the separator
+ * before the run.  Every lane of the warp calls it.  A lane seldom has
+ * more than one hit, so each is set with an atomicOr of its own (H200,
+ * '%final%': 59.8-60.0% of the read bandwidth, 57.5-57.7% gathering a
+ * lane's bits per result word first).
  */
 __device__ static void
-window_hits(const uint32_t hit[4], const uint4 &own, const GlChunkIndex *__restrict__ chunks,
-			uint64_t limit, uint64_t step, const GlSieve &sv,
-			uint32_t nrows, uint32_t *result)
+window_hits(const uint32_t hit[4], const uint4 &own, const uint4 &entries, int u,
+			const GlSieve &sv, uint32_t nrows, uint32_t *result)
 {
 	uint32_t	flags[4] = {gl_zero_byte_flags(own.x), gl_zero_byte_flags(own.y),
 		gl_zero_byte_flags(own.z), gl_zero_byte_flags(own.w)};
 	uint32_t	zeros = transpose_flags(flags);
-	uint32_t	row = lane_first_row(chunks, limit, step, __popc(zeros)) +
-		sv.anchored_start;
+	uint32_t	row = lane_first_row_of_span(entries, u, __popc(zeros)) + sv.anchored_start;
 
 	for (uint32_t h = transpose_flags(hit); h != 0; h &= h - 1)
 	{
@@ -545,7 +588,7 @@ sieve_window_kernel(const uint8_t *__restrict__ data, uint64_t limit,
 	{
 		SieveSpan	sp;
 
-		load_span(data, limit, span, &sp);
+		load_span<true>(data, chunks, limit, span, &sp);
 #pragma unroll
 		for (int u = 0; u < SIEVE_UNROLL; u++)
 		{
@@ -560,8 +603,7 @@ sieve_window_kernel(const uint8_t *__restrict__ data, uint64_t limit,
 #pragma unroll
 			for (int g = 0; g < 4; g++)
 				hit[g] = gl_zero_byte_flags(miss[g]);
-			window_hits(hit, sp.own[u], chunks, limit, span + u * SIEVE_STEP_BYTES, sv, nrows,
-						result);
+			window_hits(hit, sp.own[u], sp.entries, u, sv, nrows, result);
 		}
 	}
 }
