@@ -523,28 +523,20 @@ ranges_sorted(const RegexModel &m)
 /* Aho–Corasick is a byte automaton already: only the answer is sticky. */
 struct MultiMachine
 {
-	const GlProgram *prog;
-	const uint8_t *byte_class;
-	const uint16_t *next;
-	const uint8_t *accept;
+	GlMultiTables m;
 	uint8_t		class_first[256];	/* the first byte of byte b's class */
 
-	MultiMachine(const GlProgram *p) : prog(p)
+	MultiMachine(const GlProgram *p) : m(gl_multi_tables(p))
 	{
-		const GlMultiProgram *multi = &p->u.multi;
 		int			first_of[256];
-
-		byte_class = (const uint8_t *) gl_program_section(p, multi->byte_class_off);
-		next = (const uint16_t *) gl_program_section(p, multi->next_off);
-		accept = (const uint8_t *) gl_program_section(p, multi->accept_off);
 
 		for (int c = 0; c < 256; c++)
 			first_of[c] = -1;
 		for (uint32_t b = 1; b < 256; b++)
 		{
-			if (first_of[byte_class[b]] < 0)
-				first_of[byte_class[b]] = (int) b;
-			class_first[b] = (uint8_t) first_of[byte_class[b]];
+			if (first_of[m.byte_class[b]] < 0)
+				first_of[m.byte_class[b]] = (int) b;
+			class_first[b] = (uint8_t) first_of[m.byte_class[b]];
 		}
 	}
 
@@ -558,7 +550,7 @@ struct MultiMachine
 	{
 		SimState	s = blank_state();
 
-		s.done = s.matched = accept[0] != 0;
+		s.done = s.matched = m.accept[0] != 0;
 		return settle(s);
 	}
 
@@ -566,8 +558,8 @@ struct MultiMachine
 	{
 		if (s.done)
 			return s;
-		s.at = next[(size_t) s.at * prog->u.multi.nclasses + byte_class[b]];
-		s.done = s.matched = accept[s.at] != 0;
+		s.at = m.next[(size_t) s.at * m.nclasses + m.byte_class[b]];
+		s.done = s.matched = m.accept[s.at] != 0;
 		return settle(s);
 	}
 

@@ -46,10 +46,7 @@ static const uint32_t MAX_ROW_WORDS = 64;
  */
 typedef struct Automaton
 {
-	const GlMultiProgram *multi;
-	const uint8_t *byte_class;
-	const uint16_t *next;
-	const uint8_t *accept;
+	GlMultiTables m;			/* the program's */
 	uint32_t	nstates;
 	uint32_t	skip;
 	uint32_t	twin;
@@ -109,8 +106,8 @@ successor(const Automaton *a, uint32_t s, uint32_t col)
 		return s;				/* both keep to the separator */
 	/* the program's state: its root (the root's twin too), or s - 1 */
 	from = s == GL_CLASSED_ROOT || s == a->twin ? 0 : s - 1;
-	t = a->next[from * a->multi->nclasses + c];
-	return a->accept[t] ? GL_CLASSED_MATCHED : t == 0 ? GL_CLASSED_ROOT : t + 1;
+	t = a->m.next[from * a->m.nclasses + c];
+	return a->m.accept[t] ? GL_CLASSED_MATCHED : t == 0 ? GL_CLASSED_ROOT : t + 1;
 }
 
 /*
@@ -262,19 +259,16 @@ gl_build_classed_table(const GlProgram *prog, uint32_t max_bytes, bool windowed_
 	uint32_t   *number;
 
 	memset(out, 0, sizeof(*out));
-	a.multi = &prog->u.multi;
-	a.byte_class = (const uint8_t *) gl_program_section(prog, a.multi->byte_class_off);
-	a.next = (const uint16_t *) gl_program_section(prog, a.multi->next_off);
-	a.accept = (const uint8_t *) gl_program_section(prog, a.multi->accept_off);
-	a.nstates = a.multi->nstates + 3;
+	a.m = gl_multi_tables(prog);
+	a.nstates = a.m.nstates + 3;
 	a.skip = a.nstates - 2;
 	a.twin = a.nstates - 1;
-	a.ncolumns = a.multi->nclasses + 1;
+	a.ncolumns = a.m.nclasses + 1;
 	a.flip = 0;
 	if (a.ncolumns > GL_CLASSED_MAX_CLASSES)
 		return false;
 	if (windowed_ok)
-		a.flip = choose_window(a.byte_class, a.nstates, max_bytes, a.column_class);
+		a.flip = choose_window(a.m.byte_class, a.nstates, max_bytes, a.column_class);
 	if (a.flip != 0)
 	{
 		a.ncolumns = a.flip + 2;
@@ -283,9 +277,9 @@ gl_build_classed_table(const GlProgram *prog, uint32_t max_bytes, bool windowed_
 	else
 	{
 		/* each column a class: the program's, then the separator's */
-		for (uint32_t c = 0; c < a.multi->nclasses; c++)
+		for (uint32_t c = 0; c < a.m.nclasses; c++)
 			a.column_class[c] = c;
-		a.column_class[a.multi->nclasses] = GL_CLASSED_MAX_CLASSES;
+		a.column_class[a.m.nclasses] = GL_CLASSED_MAX_CLASSES;
 		header = 256;
 	}
 	bytes = (header + (uint64_t) a.nstates * a.ncolumns * sizeof(uint16_t) + 15) / 16 * 16;
@@ -311,7 +305,7 @@ gl_build_classed_table(const GlProgram *prog, uint32_t max_bytes, bool windowed_
 	out->nclasses = a.ncolumns; /* gl_classed_value() needs it */
 	if (a.flip == 0)
 		for (uint32_t b = 0; b < 256; b++)
-			out->table[b] = (uint8_t) (2 * (b == 0 ? a.multi->nclasses : a.byte_class[b]));
+			out->table[b] = (uint8_t) (2 * (b == 0 ? a.m.nclasses : a.m.byte_class[b]));
 	entries = (uint16_t *) (out->table + header);
 	for (uint32_t s = 0; s < a.nstates; s++)
 	{

@@ -40,18 +40,9 @@ static const double MAX_SAMPLE_PASS = 0.01;
 /* Fewer sampled pairs than this tell too little to choose on. */
 static const uint64_t MIN_SAMPLE_PAIRS = 4096;
 
-typedef struct MultiTables
-{
-	uint32_t	nstates;
-	uint32_t	nclasses;
-	const uint8_t *byte_class;
-	const uint16_t *next;
-	const uint8_t *accept;
-} MultiTables;
-
 /* Class c's test: one byte (mask 0xFF) or an ASCII letter's two cases (0xDF); false if neither. */
 static bool
-class_test(const MultiTables *m, uint32_t c, uint8_t *mask, uint8_t *value)
+class_test(const GlMultiTables *m, uint32_t c, uint8_t *mask, uint8_t *value)
 {
 	int			members[3];
 	int			n = 0;
@@ -78,11 +69,7 @@ class_test(const MultiTables *m, uint32_t c, uint8_t *mask, uint8_t *value)
 bool
 gl_set_literals(const GlProgram *prog, GlSetLiteral *out, uint32_t *count)
 {
-	const GlMultiProgram *multi = &prog->u.multi;
-	MultiTables m = {multi->nstates, multi->nclasses,
-		(const uint8_t *) gl_program_section(prog, multi->byte_class_off),
-		(const uint16_t *) gl_program_section(prog, multi->next_off),
-		(const uint8_t *) gl_program_section(prog, multi->accept_off)};
+	GlMultiTables m = gl_multi_tables(prog);
 	/* per state: trie depth, parent, the class from it, longest proper suffix */
 	uint32_t   *depth = (uint32_t *) malloc(m.nstates * sizeof(uint32_t));
 	uint32_t   *parent = (uint32_t *) malloc(m.nstates * sizeof(uint32_t));

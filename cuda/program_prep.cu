@@ -120,21 +120,19 @@ static bool
 multi_ok(const GlProgram *prog)
 {
 	const GlMultiProgram *multi = &prog->u.multi;
-	const uint8_t *byte_class;
-	const uint16_t *next;
+	GlMultiTables tables;
 
 	if (multi->nstates < 1 || multi->nclasses < 1 || multi->nclasses > 256 ||
 		!section_ok(prog, multi->byte_class_off, 256, 1) ||
 		!section_ok(prog, multi->next_off, (uint64_t) multi->nstates * multi->nclasses, 2) ||
 		!section_ok(prog, multi->accept_off, multi->nstates, 1))
 		return false;
-	byte_class = (const uint8_t *) section(prog, multi->byte_class_off);
-	next = (const uint16_t *) section(prog, multi->next_off);
+	tables = gl_multi_tables(prog);
 	for (int b = 0; b < 256; b++)
-		if (byte_class[b] >= multi->nclasses)
+		if (tables.byte_class[b] >= tables.nclasses)
 			return false;
-	for (uint64_t i = 0; i < (uint64_t) multi->nstates * multi->nclasses; i++)
-		if (next[i] >= multi->nstates)
+	for (uint64_t i = 0; i < (uint64_t) tables.nstates * tables.nclasses; i++)
+		if (tables.next[i] >= tables.nstates)
 			return false;
 	return true;
 }
@@ -194,10 +192,9 @@ alloc_blob(const GlProgram *prog, uint64_t aux_bytes, size_t shared_limit,
 static uint32_t
 multi_depth(const GlProgram *prog)
 {
-	const GlMultiProgram *multi = &prog->u.multi;
-	const uint16_t *next = (const uint16_t *) section(prog, multi->next_off);
-	uint32_t   *depth = (uint32_t *) malloc(multi->nstates * sizeof(uint32_t));
-	uint32_t   *queue = (uint32_t *) malloc(multi->nstates * sizeof(uint32_t));
+	GlMultiTables m = gl_multi_tables(prog);
+	uint32_t   *depth = (uint32_t *) malloc(m.nstates * sizeof(uint32_t));
+	uint32_t   *queue = (uint32_t *) malloc(m.nstates * sizeof(uint32_t));
 	uint32_t	head = 0,
 				tail = 0,
 				deepest = 0;
@@ -208,7 +205,7 @@ multi_depth(const GlProgram *prog)
 		free(queue);
 		return UINT32_MAX;
 	}
-	for (uint32_t s = 0; s < multi->nstates; s++)
+	for (uint32_t s = 0; s < m.nstates; s++)
 		depth[s] = UINT32_MAX;
 	depth[0] = 0;
 	queue[tail++] = 0;
@@ -217,9 +214,9 @@ multi_depth(const GlProgram *prog)
 		uint32_t	s = queue[head++];
 
 		deepest = depth[s];
-		for (uint32_t c = 0; c < multi->nclasses; c++)
+		for (uint32_t c = 0; c < m.nclasses; c++)
 		{
-			uint32_t	t = next[(size_t) s * multi->nclasses + c];
+			uint32_t	t = m.next[(size_t) s * m.nclasses + c];
 
 			if (depth[t] == UINT32_MAX)
 			{
@@ -238,10 +235,8 @@ static bool
 fold_multi(const GlProgram *prog, size_t shared_limit, GlPreparedProgram *pp,
 		   char *errbuf, size_t errlen)
 {
-	const GlMultiProgram *multi = &prog->u.multi;
-	const uint16_t *next = (const uint16_t *) section(prog, multi->next_off);
-	const uint8_t *accept = (const uint8_t *) section(prog, multi->accept_off);
-	uint64_t	entries = (uint64_t) multi->nstates * multi->nclasses;
+	GlMultiTables m = gl_multi_tables(prog);
+	uint64_t	entries = (uint64_t) m.nstates * m.nclasses;
 	uint32_t   *folded;
 
 	if (entries >= (UINT64_C(1) << 31))
@@ -250,7 +245,7 @@ fold_multi(const GlProgram *prog, size_t shared_limit, GlPreparedProgram *pp,
 		return false;
 	folded = (uint32_t *) ((char *) pp->blob + pp->aux_off);
 	for (uint64_t i = 0; i < entries; i++)
-		folded[i] = next[i] * multi->nclasses | (uint32_t) (accept[next[i]] != 0) << 31;
+		folded[i] = m.next[i] * m.nclasses | (uint32_t) (m.accept[m.next[i]] != 0) << 31;
 	return true;
 }
 
@@ -258,7 +253,7 @@ static bool
 prepare_multi(const GlProgram *prog, size_t shared_limit, GlPreparedProgram *pp,
 			  char *errbuf, size_t errlen)
 {
-	const uint8_t *accept = (const uint8_t *) section(prog, prog->u.multi.accept_off);
+	const uint8_t *accept = gl_multi_tables(prog).accept;
 	uint32_t	depth;
 
 	if (!alloc_blob(prog, 0, shared_limit, pp, errbuf, errlen))

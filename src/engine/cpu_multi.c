@@ -23,26 +23,24 @@ gl_cpu_multi_prepare(const GlProgram *prog, GlMultiPlan *plan)
 {
 	int			b;
 
-	plan->multi = &prog->u.multi;
-	plan->byte_class = gl_program_section(prog, plan->multi->byte_class_off);
-	plan->next = gl_program_section(prog, plan->multi->next_off);
-	plan->accept = gl_program_section(prog, plan->multi->accept_off);
+	plan->tables = gl_multi_tables(prog);
+	plan->min_bytes = prog->u.multi.min_bytes;
 	for (b = 0; b < 256; b++)
-		plan->root_stays[b] = plan->next[plan->byte_class[b]] == 0;
+		plan->root_stays[b] = plan->tables.next[plan->tables.byte_class[b]] == 0;
 }
 
 bool
 gl_cpu_multi_match(const GlMultiPlan *plan, const char *value, uint32_t len)
 {
 	const uint8_t *s = (const uint8_t *) value;
-	const uint8_t *byte_class = plan->byte_class;
-	const uint16_t *next = plan->next;
-	const uint8_t *accept = plan->accept;
-	uint32_t	nclasses = plan->multi->nclasses;
+	const uint8_t *byte_class = plan->tables.byte_class;
+	const uint16_t *next = plan->tables.next;
+	const uint8_t *accept = plan->tables.accept;
+	uint32_t	nclasses = plan->tables.nclasses;
 	uint32_t	state = 0;
 	uint32_t	pos = 0;
 
-	if (len < plan->multi->min_bytes)
+	if (len < plan->min_bytes)
 		return false;
 	if (accept[0])
 		return true;			/* an empty literal: everything matches */

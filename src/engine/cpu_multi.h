@@ -15,10 +15,8 @@
 
 typedef struct GlMultiPlan
 {
-	const GlMultiProgram *multi;
-	const uint8_t *byte_class;
-	const uint16_t *next;
-	const uint8_t *accept;
+	GlMultiTables tables;
+	uint32_t	min_bytes;		/* the shortest literal's */
 	bool		root_stays[256];	/* byte leaves the automaton at the root */
 } GlMultiPlan;
 

@@ -220,6 +220,34 @@ gl_program_section(const GlProgram *prog, uint32_t off)
 	return (const char *) prog + off;
 }
 
+/*
+ * A MULTI program's tables from its sections, for every reader of them
+ * (the CPU engine, the GPU engine's preparation); the sections are those
+ * the program's validator checked.
+ */
+typedef struct GlMultiTables
+{
+	uint32_t	nstates;
+	uint32_t	nclasses;
+	const uint8_t *byte_class;	/* [256] */
+	const uint16_t *next;		/* [nstates * nclasses] */
+	const uint8_t *accept;		/* [nstates] */
+} GlMultiTables;
+
+static inline GlMultiTables
+gl_multi_tables(const GlProgram *prog)
+{
+	const GlMultiProgram *multi = &prog->u.multi;
+	GlMultiTables t;
+
+	t.nstates = multi->nstates;
+	t.nclasses = multi->nclasses;
+	t.byte_class = (const uint8_t *) gl_program_section(prog, multi->byte_class_off);
+	t.next = (const uint16_t *) gl_program_section(prog, multi->next_off);
+	t.accept = (const uint8_t *) gl_program_section(prog, multi->accept_off);
+	return t;
+}
+
 /* Round a section size up so the next section stays 8-byte aligned. */
 static inline size_t
 gl_program_align(size_t n)

@@ -282,7 +282,7 @@ simulate_skim(int n, GlXorshift *rng, const std::vector<uint8_t> &text)
 		free(prog);
 		return;
 	}
-	byte_class = (const uint8_t *) gl_program_section(prog, prog->u.multi.byte_class_off);
+	byte_class = gl_multi_tables(prog).byte_class;
 	folded = (const uint32_t *) ((const char *) pp.blob + pp.aux_off);
 
 	for (uint64_t warp = 0; warp + 32 <= groups; warp += 32)

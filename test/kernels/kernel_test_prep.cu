@@ -98,8 +98,7 @@ sieve_window_ok(const GlSieve *sv)
 static bool
 folded_multi_found(const GlProgram *prog, const GlPreparedProgram *pp, const std::string &v)
 {
-	const uint8_t *byte_class =
-		(const uint8_t *) gl_program_section(prog, prog->u.multi.byte_class_off);
+	const uint8_t *byte_class = gl_multi_tables(prog).byte_class;
 	const uint32_t *folded = (const uint32_t *) ((const char *) pp->blob + pp->aux_off);
 	uint32_t	state = 0;
 
@@ -186,7 +185,7 @@ run_prep_cases(int n)
 
 		if (prog == NULL)
 			continue;
-		accept = (const uint8_t *) gl_program_section(prog, prog->u.multi.accept_off);
+		accept = gl_multi_tables(prog).accept;
 		if (!gl_prepare_program(prog, 48 * 1024, 0, &pp, err, sizeof(err)))
 			failure = std::string("MULTI not prepared: ") + err;
 		else if (!accept[0] && (pp.skim != GL_SKIM_MULTI || pp.warmup_bytes < longest ||
