@@ -79,7 +79,7 @@
 
 /*
  * Warps a block: as many as the device's shared memory holds beside the
- * tables, up to 32 (a Hopper or an A100 holds 32 or 25 of their 6 kB; an
+ * tables, up to 32 (a Hopper or an A100 holds 32 or 24 of their 6 kB; an
  * sm_86 or sm_89, whose block has 99 kB at most, 14).  One block an SM.
  */
 static const uint32_t SET_MAX_WARPS = 32;
