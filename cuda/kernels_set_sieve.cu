@@ -56,10 +56,14 @@
  * 41% of rows matching, checking them brought it to 41-43%, under the
  * stream kernel's 44%, hence the choice on the sample.  In the engine,
  * 200 literals in no row (kernel_bench's "AC 200 rare"; the stream
- * kernel on its windowed table: 43-44%): 55.9% as here; 52.1-52.8% when
- * listed lanes pointed into their span's stage, so that a span's last
- * round of checks (nearly every round: a span has about ten listed lanes)
- * ran with a few lanes busy; 47.7-47.8% staging the whole span before
+ * kernel on its windowed table: 43-44%): 55.9-57.5% as here, in eight
+ * runs of that class alone or with a few others; 52.1-53.5% when listed
+ * lanes pointed into their span's stage, so that a span's last round of
+ * checks (nearly every round: a span has about ten listed lanes) ran with
+ * a few lanes busy.  Run in the whole bench, after 21 other classes and
+ * beside its adversarial column, both ran slower, and this form more:
+ * 46.3-46.5 -> 43.1-43.6% (2026-11-28-listed-lanes, calls 4-5; why, not
+ * known yet).  47.7-47.8% staging the whole span before
  * testing it (and so waiting for all its loads at once).  Its
  * candidates, not its test, take most of its instructions there (Nsight
  * Compute, the whole span staged: 270 a 512-byte step, against 87 for

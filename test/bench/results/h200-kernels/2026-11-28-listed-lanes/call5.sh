@@ -1,10 +1,10 @@
 #!/bin/bash
-# Call 5 (H200): "AC 200 rare" drawn five ways.  kernel_bench draws the
-# made-up literals after the classes before them in its list, so each
-# list of classes below gives another 200 literals; the session's start
+# Call 5 (H200): "AC 200 rare" in five runs, each after other classes
+# in kernel_bench's list, meant to draw its made-up literals five ways
+# (it does not: kernel_bench builds every class's program whatever it
+# runs, so all five have the same literals); the session's start
 # (c018338: listed lanes pointing into the stage) against main (listed
-# lanes carrying their text), one run each, the classes before it timed
-# too.  Carry: the s35.txz of call 4.
+# lanes carrying their text), one run each.  Carry: the s35.txz of call 4.
 set -o pipefail
 cd "$(dirname "$0")/../../../../.."
 nvidia-smi --query-gpu=name --format=csv,noheader
