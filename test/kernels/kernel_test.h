@@ -29,7 +29,6 @@ extern "C"
 }
 #include "gpulike_cuda.h"
 #include "program_prep.h"
-#include "chunk_scan.cuh"
 #include "test_random.h"
 
 /* kernel_test.cu: one TAP line; a random number below n */

@@ -8,6 +8,7 @@
  *-------------------------------------------------------------------------
  */
 #include "kernel_test.h"
+#include "chunk_scan.cuh"
 
 /* What the stream kernel computes for one row, on the host. */
 static bool
