@@ -15,18 +15,20 @@
  * reached by the string less its first byte) accepts nothing.  A row
  * holds one of those exactly when it holds one of the program's literals.
  *
- * The filter.  Each literal is found by its rarest bigram in the column's
- * sampled pairs (GlBytePairs), tested on the bytes' low five bits: a
- * candidate is a position whose pair has some literal's key, and only
- * candidates are checked literal by literal (kernels_set_sieve.cu).  That
- * pays where candidates are few; where the literals or their keys are
- * common in the text (kernel_bench's 200 literals with ten of the text's
- * own words: 2.75% of positions pass, 41% of rows match) checking them
- * costs more than the stream kernel's table walk (H200: the filter alone
- * 94% of the read bandwidth, with the checks 41-43%, the stream kernel
- * 44%; test/bench/results/h200-kernels/2026-11-28-direct-verify), so the
- * set is chosen only where the sample's pairs pass at most
- * MAX_SAMPLE_PASS.
+ * The filter.  Each literal is found by one of its bigrams, tested on the
+ * bytes' low five bits (its key): a candidate is a position whose pair has
+ * some literal's key, and only candidates are checked literal by literal
+ * (kernels_set_sieve.cu).  The bigram is the one whose key is rarest in the
+ * column's sampled pairs (GlBytePairs), all pairs sharing it counted: a
+ * pair never seen can still share its key with a common one (0xC3 0xA9, an
+ * e-acute, with "ci").  The filter pays where candidates are few; where the
+ * literals or their keys are common in the text (kernel_bench's 200
+ * literals with ten of the text's own words: 2.75% of positions pass, 41%
+ * of rows match) checking them costs more than the stream kernel's table
+ * walk (H200: the filter alone 94% of the read bandwidth, with the checks
+ * 41-43%, the stream kernel 44%;
+ * test/bench/results/h200-kernels/2026-11-28-direct-verify), so the set is
+ * chosen only where the sample's pairs pass at most MAX_SAMPLE_PASS.
  *
  *-------------------------------------------------------------------------
  */
@@ -148,31 +150,6 @@ pair_key(uint32_t first, uint32_t second)
 	return (first & 31) << 5 | (second & 31);
 }
 
-/* The bytes literal position k accepts (one, or a letter's two cases); how many. */
-static int
-position_bytes(const GlSetLiteral *lit, uint32_t k, uint32_t bytes[2])
-{
-	bytes[0] = lit->bytes[k];
-	bytes[1] = lit->bytes[k] | 0x20;
-	return lit->masks[k] == 0xDF ? 2 : 1;
-}
-
-/* How often the sample has a pair that literal positions k and k + 1 accept. */
-static uint64_t
-pair_count(const GlBytePairs *pairs, const GlSetLiteral *lit, uint32_t k)
-{
-	uint32_t	first[2],
-				second[2];
-	int			nfirst = position_bytes(lit, k, first);
-	int			nsecond = position_bytes(lit, k + 1, second);
-	uint64_t	n = 0;
-
-	for (int i = 0; i < nfirst; i++)
-		for (int j = 0; j < nsecond; j++)
-			n += pairs->pairs[first[i] << 8 | second[j]];
-	return n;
-}
-
 GlLiteralSet *
 gl_choose_literal_set(const GlProgram *prog, const GlBytePairs *pairs)
 {
@@ -180,6 +157,7 @@ gl_choose_literal_set(const GlProgram *prog, const GlBytePairs *pairs)
 	GlLiteralSet *set;
 	uint32_t	nlits;
 	uint32_t	key_of[GL_SET_MAX_LITERALS];
+	uint64_t	key_count[GL_SET_KEYS] = {0};
 	uint32_t	nentries = 0;
 	uint64_t	passing = 0;
 
@@ -193,6 +171,8 @@ gl_choose_literal_set(const GlProgram *prog, const GlBytePairs *pairs)
 		free(set);
 		return NULL;
 	}
+	for (uint32_t p = 0; p < 65536; p++)
+		key_count[pair_key(p >> 8, p & 0xFF)] += pairs->pairs[p];
 	for (uint32_t l = 0; l < nlits; l++)
 	{
 		uint32_t	rarest = 0;
@@ -200,7 +180,7 @@ gl_choose_literal_set(const GlProgram *prog, const GlBytePairs *pairs)
 
 		for (uint32_t k = 0; k + 1 < lits[l].length; k++)
 		{
-			uint64_t	n = pair_count(pairs, &lits[l], k);
+			uint64_t	n = key_count[pair_key(lits[l].bytes[k], lits[l].bytes[k + 1])];
 
 			if (n < fewest)
 			{
@@ -226,9 +206,9 @@ gl_choose_literal_set(const GlProgram *prog, const GlBytePairs *pairs)
 		else if (nentries > first)
 			set->bucket[key] = (nentries - first) << 24 | first;
 	}
-	for (uint32_t p = 0; p < 65536; p++)
-		if ((set->filter[(p >> 8) & 31] >> (p & 31)) & 1)
-			passing += pairs->pairs[p];
+	for (uint32_t key = 0; key < GL_SET_KEYS; key++)
+		if ((set->filter[key >> 5] >> (key & 31)) & 1)
+			passing += key_count[key];
 	set->sample_pass = (double) passing / pairs->npairs;
 	free(lits);
 	if (set->sample_pass > MAX_SAMPLE_PASS)

@@ -22,17 +22,17 @@ constexpr uint32_t GL_SET_MAX_BYTES = 16;
 constexpr uint32_t GL_SET_KEYS = 32 * 32;
 
 /*
- * Each literal is found by one of its bigrams, the rarest in the column's
- * sampled text, and the filter passes a position whose byte and the next
- * have a literal's bigram's key: (first & 31) << 5 | (second & 31).  The
- * low five bits are those an ASCII letter's two cases share, and a lane
- * holds a word of the filter (kernels_set_sieve.cu).  A key lists the
- * literals whose bigram has it: its bucket is count << 24 and, for one
- * literal, that literal's entry itself, for more the index of the first
- * of their entries (most keys have at most one).  An entry is the
+ * Each literal is found by one of its bigrams, the one whose key is rarest
+ * in the column's sampled text, and the filter passes a position whose
+ * byte and the next have a literal's bigram's key: (first & 31) << 5 |
+ * (second & 31).  The low five bits are those an ASCII letter's two cases
+ * share, and a lane holds a word of the filter (kernels_set_sieve.cu).  A
+ * key lists the literals whose bigram has it: its bucket is count << 24
+ * and, for one literal, that literal's entry itself, for more the index of
+ * the first of their entries (most keys have at most one).  An entry is the
  * literal's number << 16 | its length << 8 | where its bigram starts in
- * it.  A literal's byte k is tested as (text & masks[k]) == bytes[k]:
- * mask 0xFF, or 0xDF for an ASCII letter of either case; 0 past its end.
+ * it.  A literal's byte k is tested as (text & masks[k]) == bytes[k]: mask
+ * 0xFF, or 0xDF for an ASCII letter of either case; 0 past its end.
  *
  * It is passed to the kernel by value (__grid_constant__), 13 kB.
  */

@@ -155,35 +155,52 @@ set_sieve_text(GlColumn *col, uint32_t nrows, const std::vector<std::string> &li
 /*
  * The set is chosen where its literals are rare in the column's pairs
  * (rare_literals() over set_sieve_text()), and not for literals of the
- * text's own letters.
+ * text's own letters.  Then the same list with an e-acute and a 'q' for
+ * its first literal: the e-acute's two bytes never meet in the text, but
+ * their key is that of "ci", a pair in every hundred of it, so its
+ * bigram must be the one that ends in the 'q' (the filter would pass
+ * more than the set is chosen for).
  */
 void
 run_set_choice_case(void)
 {
 	GlColumn	col;
 	std::vector<std::string> rare = rare_literals(60);
+	std::vector<std::string> accented = rare;
 	GlProgram  *rare_prog = multi_of(rare, false);
+	GlProgram  *accented_prog;
 	GlProgram  *common_prog = multi_of({"ab", "kis", "sack"}, false);
 	GlBytePairs *pairs;
 	GlLiteralSet *chosen = NULL;
 	GlLiteralSet *refused = NULL;
+	GlLiteralSet *chosen_accented = NULL;
 
+	accented[0] = "\xC3\xA9q";
+	accented_prog = multi_of(accented, false);
 	set_sieve_text(&col, 5000, rare, 100, false);
 	pairs = gl_count_byte_pairs(&col);
-	if (pairs != NULL && rare_prog != NULL && common_prog != NULL)
+	if (pairs != NULL && rare_prog != NULL && common_prog != NULL && accented_prog != NULL)
 	{
 		chosen = gl_choose_literal_set(rare_prog, pairs);
 		refused = gl_choose_literal_set(common_prog, pairs);
+		chosen_accented = gl_choose_literal_set(accented_prog, pairs);
 	}
 	tap(chosen != NULL && refused == NULL,
 		"the set sieve is chosen for 60 literals rare in the text" +
 		(chosen != NULL ? " (" + std::to_string(chosen->sample_pass * 100) + "% of pairs pass)"
 		 : std::string(": not chosen")) +
 		", not for three of its own words" + (refused != NULL ? ": chosen" : ""));
+	tap(chosen_accented != NULL,
+		"the set sieve is chosen for them with an e-acute, whose bytes' key is that of 'ci'" +
+		(chosen_accented != NULL ?
+		 " (" + std::to_string(chosen_accented->sample_pass * 100) + "% of pairs pass)" :
+		 std::string(": not chosen")));
 	free(chosen);
 	free(refused);
+	free(chosen_accented);
 	free(pairs);
 	free(rare_prog);
+	free(accented_prog);
 	free(common_prog);
 	gl_column_free(&col);
 }
