@@ -11,8 +11,9 @@
  *	  with its anchors
  *	any other program whose byte	 stream, exact (compact table up
  *	  DFA fits shared memory		 to 127 states, else wide to 255)
- *	Aho–Corasick whose classed		 stream, exact (classed table)
- *	  table fits shared memory
+ *	Aho–Corasick past the compact	 stream, exact (windowed table where
+ *	  table whose classed table		   its literals keep to printable
+ *	  fits shared memory			   ASCII; else wide to 255, classed)
  *	Aho–Corasick on the wide or		 set sieve -> stream (ends at once
  *	  classed table, its literals	   unless the set sieve gave up)
  *	  rare in the column

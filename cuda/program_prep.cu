@@ -31,7 +31,9 @@
  * 0.63 TB/s, 200 literals on the AC skim at 0.91 TB/s); with two-byte
  * entries and the launch shape fitted to the table, 40 literals (165
  * states) stream at 42.3-42.4% of the read bandwidth on the wide table
- * against 36.5-36.7% on the classed one (H200).  The compact table
+ * against 36.5-36.7% on the classed one (H200); where their literals keep
+ * to printable ASCII they take the windowed table instead (173 states:
+ * 45.8-46.6% against 44.0-44.4% on the wide one).  The compact table
  * streams every automaton it holds, since its flag stuck (H100, 20
  * literals, 97 states: 45.8% of the read bandwidth, the skim 41.8%; its
  * first form had lost, 108 states at 0.86 TB/s against the skim's 1.09
@@ -377,24 +379,45 @@ try_byte_dfa(const GlProgram *prog, size_t shared_limit, uint32_t max_states,
 }
 
 /*
- * An Aho–Corasick automaton with no byte DFA (too many states for the
- * compact table): its classed table, where it fits, so the stream kernel
- * decides rows instead of the skim reporting every literal (classed_table.h),
- * its states numbered for the banks on the column's sample text, if any.
+ * An Aho–Corasick automaton past the compact table: its classed table,
+ * where it fits, its states numbered for the banks on the column's sample
+ * text, if any (classed_table.h).  With no byte DFA (past the wide table
+ * too) in either form, so the stream kernel decides rows instead of the
+ * skim reporting every literal; beside a wide table only in the windowed
+ * form, which then replaces it: one shared load a byte, not a two-byte
+ * load and a funnel shift, and a third of the room (H200, kernel_bench's
+ * 40 literals, 173 states: 44.0-44.4 -> 45.8-46.6% of the read bandwidth
+ * in the whole bench, 46.1-46.5 -> 47.5-47.7 with the other Aho–Corasick
+ * classes: test/bench/results/h200-kernels/2026-11-28-listed-lanes, call
+ * 4, and 2026-11-28-windowed-forty, call 1).  The
+ * classed form, two loads a byte, lost to the wide table (40 literals:
+ * 36.5-36.7 against 42.3-42.4%).
  */
 static void
 try_classed_table(const GlProgram *prog, size_t shared_limit, uint32_t max_states,
 				  const GlBytePairs *pairs, GlPreparedProgram *pp)
 {
 	uint32_t	limit = shared_limit > UINT32_MAX ? UINT32_MAX : (uint32_t) shared_limit;
+	bool		beside_wide = pp->byte_dfa.nstates > 0;
+	GlClassedTable classed;
 
-	if (pp->skim != GL_SKIM_MULTI || pp->byte_dfa.nstates > 0 ||
+	if (pp->skim != GL_SKIM_MULTI || pp->compact ||
 		!gl_build_classed_table(prog, gl_stream_table_room(limit), true,
 								pairs != NULL ? pairs->text : NULL,
-								pairs != NULL ? pairs->text_bytes : 0, &pp->classed))
+								pairs != NULL ? pairs->text_bytes : 0, &classed))
 		return;
-	if (pp->classed.nstates > max_states)
-		gl_classed_table_free(&pp->classed);
+	if (classed.nstates > max_states || (beside_wide && classed.window_flip == 0))
+	{
+		gl_classed_table_free(&classed);
+		return;
+	}
+	if (beside_wide)
+	{
+		free(pp->wide);
+		pp->wide = NULL;
+		gl_byte_dfa_free(&pp->byte_dfa);
+	}
+	pp->classed = classed;
 }
 
 static bool

@@ -127,7 +127,7 @@ compare(GlDeviceColumn *dcol, const GlColumn *col, const GlProgram *prog,
 	compare_plan(dcol, col, prog, cpu, UINT32_MAX, true, what + " [" + plan + "]");
 	gl_prepared_free(&pp);
 	if (compact)
-		compare_plan(dcol, col, prog, cpu, UINT32_MAX, false, what + " [stream-wide]");
+		compare_plan(dcol, col, prog, cpu, UINT32_MAX, false, what + " [compact refused]");
 	compare_plan(dcol, col, prog, cpu, 0, true, what + " [skim/rows]");
 	if (dcol->next == NULL)
 		compare_listed(dcol, col, prog, cpu, what);

@@ -270,12 +270,26 @@ run_probe_choice_case(void)
 	free(pairs);
 }
 
+/* Do the literals keep to printable ASCII, where a windowed table can hold them? */
+static bool
+printable_literals(const std::vector<std::string> &lits)
+{
+	for (const std::string &lit : lits)
+		for (unsigned char c : lit)
+			if (c < 0x20 || c > 0x7E)
+				return false;
+	return true;
+}
+
 /*
  * Which kernels an Aho–Corasick program gets, checked without a GPU, with
  * the shared memory of an H100 or H200 block: the stream kernel on its
- * compact table up to 127 states (on its wide table where the compact one
- * is not allowed), on the wide table up to 255, on the classed table past
- * that.  Each of the three sizes must be seen.
+ * compact table up to 127 states; past it (or where the compact table is
+ * not allowed), on its windowed table where the literals keep to
+ * printable ASCII, else on the wide table up to 255 states and the
+ * classed table past that.  Lists in ASCII and in UTF-8 alternate; each
+ * of the three sizes must be seen, and both of the tables past the
+ * compact one beside the wide one.
  */
 void
 run_multi_plan_cases(int n)
@@ -283,19 +297,23 @@ run_multi_plan_cases(int n)
 	const size_t shared_limit = 227 * 1024;
 	char		err[256];
 	int			seen[3] = {0, 0, 0}; /* up to 127 states, 128 .. 255, more */
+	int			seen_windowed = 0;	/* 128 .. 255 states, printable */
+	int			seen_wide = 0;	/* 128 .. 255 states, not */
 	std::string failure;
 
 	for (int i = 0; i < n && failure.empty(); i++)
 	{
-		/* about 6, 35, 70, 140 and 350 states */
+		/* about 6, 35, 70, 140 and 350 states in ASCII */
 		static const int sizes[] = {1, 6, 12, 25, 60};
 		int			nlit = sizes[i % 5];
 		std::vector<std::string> lits;
 		GlProgram  *prog;
 		GlByteDfa	dfa;
+		bool		printable;
 
 		for (int k = 0; k < nlit; k++)
-			lits.push_back(random_text(4 + rnd(6), false));
+			lits.push_back(random_text(4 + rnd(6), i / 5 % 2 == 1));
+		printable = printable_literals(lits);
 		prog = multi_of(lits, rnd(2));
 		if (prog == NULL)
 			continue;
@@ -309,32 +327,34 @@ run_multi_plan_cases(int n)
 		for (int compact_ok = 0; compact_ok < 2 && failure.empty(); compact_ok++)
 		{
 			GlPreparedProgram pp;
-			const char *want = compact_ok && dfa.nstates <= GL_BYTE_DFA_COMPACT_STATES ?
-				"stream" : "stream-wide";
+			const char *want = printable ? "stream-windowed" :
+				dfa.nstates <= GL_BYTE_DFA_WIDE_STATES ? "stream-wide" : "stream-classed";
 
 			GlPrepareChoices choices = {UINT32_MAX, compact_ok != 0, false, NULL};
 
+			if (compact_ok && dfa.nstates <= GL_BYTE_DFA_COMPACT_STATES)
+				want = "stream";
+			else if (dfa.nstates > GL_BYTE_DFA_COMPACT_STATES &&
+					 dfa.nstates <= GL_BYTE_DFA_WIDE_STATES)
+				(printable ? seen_windowed : seen_wide)++;
 			if (!gl_prepare_program_with(prog, shared_limit, &choices, &pp, err, sizeof(err)))
 				failure = std::string("MULTI not prepared: ") + err;
-			else
-			{
-				/* past the byte DFA's cap, every automaton here fits a classed table */
-				if (dfa.nstates > GL_BYTE_DFA_WIDE_STATES)
-					want = pp.classed.window_flip != 0 ? "stream-windowed" : "stream-classed";
-				if (strcmp(gl_plan_name(&pp), want) != 0)
-					failure = std::to_string(nlit) + " literals, " + std::to_string(dfa.nstates) +
-						" states, compact table " + (compact_ok ? "allowed" : "refused") + ": " +
-						gl_plan_name(&pp) + ", not " + want;
-			}
+			else if (strcmp(gl_plan_name(&pp), want) != 0)
+				failure = std::to_string(nlit) + (printable ? " printable" : "") +
+					" literals, " + std::to_string(dfa.nstates) + " states, compact table " +
+					(compact_ok ? "allowed" : "refused") + ": " + gl_plan_name(&pp) +
+					", not " + want;
 			gl_prepared_free(&pp);
 		}
 		gl_byte_dfa_free(&dfa);
 		free(prog);
 	}
-	tap(failure.empty() && seen[0] > 0 && seen[1] > 0 && seen[2] > 0,
+	tap(failure.empty() && seen[0] > 0 && seen[1] > 0 && seen[2] > 0 && seen_windowed > 0 &&
+		seen_wide > 0,
 		"Aho-Corasick plans by states (" + std::to_string(seen[0]) + " up to 127, " +
-		std::to_string(seen[1]) + " up to 255, " + std::to_string(seen[2]) + " more)" +
-		(failure.empty() ? "" : ": " + failure));
+		std::to_string(seen[1]) + " up to 255, " + std::to_string(seen[2]) + " more; " +
+		std::to_string(seen_windowed) + " windowed and " + std::to_string(seen_wide) +
+		" wide past the compact table's 127)" + (failure.empty() ? "" : ": " + failure));
 }
 
 /* The plan and window of each kind of classed_size_literals()' lists. */
