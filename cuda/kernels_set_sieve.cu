@@ -60,10 +60,15 @@
  * runs of that class alone or with a few others; 52.1-53.5% when listed
  * lanes pointed into their span's stage, so that a span's last round of
  * checks (nearly every round: a span has about ten listed lanes) ran with
- * a few lanes busy.  Run in the whole bench, after 21 other classes and
- * beside its adversarial column, both ran slower, and this form more:
- * 46.3-46.5 -> 43.1-43.6% (2026-11-28-listed-lanes, calls 4-5; why, not
- * known yet).  47.7-47.8% staging the whole span before
+ * a few lanes busy.  The whole bench drew other literals (its
+ * adversarial column took random numbers before them), whose keys let
+ * more positions pass: there both forms ran slower, and this one more,
+ * 46.3-46.5 -> 43.1-43.6% (2026-11-28-listed-lanes, calls 4-5); with
+ * each literal's key chosen by its own rarity, 47.6% against 56.2% for
+ * the other draw (Nsight Compute: 949 against 798 us, L1/TEX 94.5
+ * against 87.4% busy; 2026-11-28-windowed-forty, call 1).  The bench
+ * now draws the same literals in every run.  47.7-47.8% staging the
+ * whole span before
  * testing it (and so waiting for all its loads at once).  Its
  * candidates, not its test, take most of its instructions there (Nsight
  * Compute, the whole span staged: 270 a 512-byte step, against 87 for
