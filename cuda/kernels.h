@@ -97,6 +97,8 @@ typedef struct GlLaunch
 {
 	const GlDeviceColumn *dcol;
 	cudaStream_t stream;
+	size_t		shared_limit;	/* a block's shared memory on the column's
+								 * devices, the smallest (GlCachedProgram) */
 	char	   *errbuf;
 	size_t		errlen;
 } GlLaunch;

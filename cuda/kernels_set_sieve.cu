@@ -334,17 +334,14 @@ gl_launch_set_sieve(const GlLaunch *l, const GlLiteralSet *set, uint32_t *give_u
 	const GlDeviceColumn *dcol = l->dcol;
 	uint64_t	limit = dcol->nchunks * GL_DEV_CHUNK_BYTES;
 	uint64_t	threads = (limit + SET_SPAN_BYTES - 1) / SET_SPAN_BYTES * 32;
-	size_t		shared_limit;
 	uint32_t	warps;
 	uint32_t	shared;
 	unsigned	grid;
 
-	if (!gl_shared_memory_limit(&shared_limit, l->errbuf, l->errlen))
-		return false;
-	if (shared_limit < TABLE_BYTES + WARP_SHARED_BYTES)
+	if (l->shared_limit < TABLE_BYTES + WARP_SHARED_BYTES)
 		return gl_cuda_fail("the set sieve's shared memory does not fit the device", l->errbuf,
 							l->errlen);
-	warps = (uint32_t) ((shared_limit - TABLE_BYTES) / WARP_SHARED_BYTES);
+	warps = (uint32_t) ((l->shared_limit - TABLE_BYTES) / WARP_SHARED_BYTES);
 	if (warps > SET_MAX_WARPS)
 		warps = SET_MAX_WARPS;
 	shared = TABLE_BYTES + warps * WARP_SHARED_BYTES;

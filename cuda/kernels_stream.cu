@@ -846,19 +846,16 @@ choose_shape(const GlLaunch *l, const GlStreamTable *table, int *best,
 	const void *kernel[] = {
 		shape_kernel<A, I>()...
 	};
-	size_t		limit;
 	int			best_warps = 0;
 
 	*best = -1;
-	if (!gl_shared_memory_limit(&limit, l->errbuf, l->errlen))
-		return false;
 	for (size_t i = 0; i < sizeof...(I); i++)
 	{
 		const StreamShape *shape = &stream_shapes[i];
 		uint32_t	shared = stage_offset(table->bytes) + stage_bytes(*shape);
 		int			blocks;
 
-		if (kernel[i] == NULL || shared > limit)
+		if (kernel[i] == NULL || shared > l->shared_limit)
 			continue;
 		if (!gl_blocks_per_sm(kernel[i], (int) shape->block, shared, l, &blocks))
 			return false;

@@ -366,6 +366,7 @@ match_part(GlDeviceColumn *dcol, const GlCachedProgram *cp, bool fail, GlCudaRes
 	stream = dcol->match->stream;
 	launch.dcol = dcol;
 	launch.stream = stream;
+	launch.shared_limit = cp->shared_limit;
 	launch.errbuf = errbuf;
 	launch.errlen = errlen;
 	if (dcol->match->resident_stamp != cp->stamp)
