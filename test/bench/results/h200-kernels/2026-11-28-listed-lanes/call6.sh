@@ -1,5 +1,5 @@
 #!/bin/bash
-# Call 6 (H200; ready, not run: the session's device time was spent):
+# Call 6 (H200; run first in the next session, 2026-11-28: call6-h200/):
 # ac-windowed-printable (studies/), the form of call 4's ac-windowed to
 # keep: an Aho-Corasick automaton past the compact table takes its
 # windowed table where its literals keep to printable ASCII, else the

@@ -1,6 +1,7 @@
 #!/bin/bash
-# Call 7 (H200; ready, not run): why the set sieve runs slower in the
-# whole bench than alone (call 4 against call 5).  main's kernel_bench,
+# Call 7 (H200; not run: ../2026-11-28-windowed-forty call 1 answered it):
+# why the set sieve runs slower in the whole bench than alone (call 4
+# against call 5).  main's kernel_bench,
 # the whole bench and then "AC 200 rare" alone, with the SM clock and
 # power sampled every 100 ms through both; then Nsight Compute of the set
 # sieve alone.  Carry: a build of main (test/kernels/compare-revs build
