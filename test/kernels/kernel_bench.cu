@@ -53,6 +53,7 @@ extern "C"
 #include "gpulike_cuda.h"
 #include "program_prep.h"
 #include "test_random.h"
+#include "test_dfa.h"
 #include "bench_text.h"
 
 /* Columns above this many GB are measured alone (see the header). */
@@ -444,7 +445,7 @@ dfa_chain(const std::vector<std::string> &seq, const char *prefilter = NULL)
 	uint16_t	ascii_color[128];
 	std::vector<uint16_t> trans;
 	std::vector<uint8_t> flags;
-	GlDfaSpec	spec = {};
+	GlDfaSpec	spec;
 
 	for (auto &w : seq)
 	{
@@ -480,17 +481,7 @@ dfa_chain(const std::vector<std::string> &seq, const char *prefilter = NULL)
 	flags[nstates - 1] = GL_DFA_ACCEPT;
 	for (int c = 0; c < 128; c++)
 		ascii_color[c] = (uint16_t) c;
-	spec.nstates = nstates;
-	spec.ncolors = ncolors;
-	spec.start_state = 0;
-	spec.trans = trans.data();
-	spec.flags = flags.data();
-	spec.ascii_color = ascii_color;
-	spec.ranges = NULL;
-	spec.nranges = 0;
-	spec.default_color = 128;
-	spec.exact = true;
-	spec.utf8 = true;
+	spec = test_dfa_spec(nstates, ncolors, 0, trans.data(), flags.data(), ascii_color, 128, true);
 	if (prefilter != NULL)
 	{
 		std::string like = std::string("%") + prefilter + "%";

@@ -30,6 +30,7 @@ extern "C"
 #include "gpulike_cuda.h"
 #include "program_prep.h"
 #include "test_random.h"
+#include "test_dfa.h"
 
 /* kernel_test.cu: one TAP line; a random number below n */
 extern void tap(bool ok, const std::string &what);

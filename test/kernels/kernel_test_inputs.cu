@@ -219,7 +219,8 @@ random_dfa(bool utf8, uint32_t max_states)
 	uint16_t	ascii_color[128];
 	std::vector<GlColorRange> ranges(nranges);
 	uint32_t	cp = 128;
-	GlDfaSpec	spec = {};
+	uint32_t	start_state;
+	GlDfaSpec	spec;
 
 	for (auto &t : trans)
 		t = (uint16_t) rnd(nstates);
@@ -239,17 +240,11 @@ random_dfa(bool utf8, uint32_t max_states)
 		r.pad = 0;
 		cp = r.hi + 1;
 	}
-	spec.nstates = nstates;
-	spec.ncolors = ncolors;
-	spec.start_state = rnd(nstates);
-	spec.trans = trans.data();
-	spec.flags = flags.data();
-	spec.ascii_color = ascii_color;
+	start_state = rnd(nstates);
+	spec = test_dfa_spec(nstates, ncolors, start_state, trans.data(), flags.data(), ascii_color,
+						 rnd(ncolors), utf8);
 	spec.ranges = ranges.data();
 	spec.nranges = nranges;
-	spec.default_color = rnd(ncolors);
-	spec.exact = true;
-	spec.utf8 = utf8;
 	return gl_build_dfa(&spec);
 }
 
@@ -270,7 +265,7 @@ prefiltered_dfa(const std::string &w, bool utf8)
 	uint16_t	ascii_color[128] = {0};
 	std::string like = "%" + w + "%";
 	const char *error;
-	GlDfaSpec	spec = {};
+	GlDfaSpec	spec;
 	GlProgram  *prog;
 
 	for (char c : w)
@@ -314,17 +309,7 @@ prefiltered_dfa(const std::string &w, bool utf8)
 			trans[t * ncolors + c] = (uint16_t) (m + rnd(ntail));
 		flags[t] = x < 25 ? GL_DFA_ACCEPT : x < 35 ? GL_DFA_DEAD : x < 60 ? GL_DFA_ACCEPT_AT_END : 0;
 	}
-	spec.nstates = m + ntail;
-	spec.ncolors = ncolors;
-	spec.start_state = 0;
-	spec.trans = trans.data();
-	spec.flags = flags.data();
-	spec.ascii_color = ascii_color;
-	spec.ranges = NULL;
-	spec.nranges = 0;
-	spec.default_color = 0;
-	spec.exact = true;
-	spec.utf8 = utf8;
+	spec = test_dfa_spec(m + ntail, ncolors, 0, trans.data(), flags.data(), ascii_color, 0, utf8);
 	spec.prefilter = gl_build_like(like.data(), like.size(), utf8, NULL, NULL, &error);
 	prog = spec.prefilter != NULL ? gl_build_dfa(&spec) : NULL;
 	free((void *) spec.prefilter);
