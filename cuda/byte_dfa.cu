@@ -569,6 +569,43 @@ struct MultiMachine
 	}
 };
 
+/*
+ * Aho–Corasick over some literals and the rare factors of others
+ * (literal_factors.cu): a state whose string ends in one of the literals
+ * decides its row (matched), one that ends in a factor only makes its row
+ * a candidate, decided later by the per-row kernel: done, not matched, the
+ * one state every candidate's row shares until its separator (the
+ * compact table then keeps it to the end of the 16 bytes: byte_dfa.h).
+ */
+struct FactoredMachine : MultiMachine
+{
+	const uint8_t *end_kind;	/* per Aho–Corasick state: GlFactoredEnd */
+
+	FactoredMachine(const GlProgram *p, const uint8_t *kind) : MultiMachine(p), end_kind(kind)
+	{
+	}
+
+	SimState	decide(SimState s) const
+	{
+		s.done = end_kind[s.at] != GL_FACTORED_NO_END;
+		s.matched = end_kind[s.at] == GL_FACTORED_LITERAL_END;
+		return settle(s);
+	}
+
+	SimState	begin() const
+	{
+		return decide(blank_state());
+	}
+
+	SimState	step(SimState s, uint32_t b) const
+	{
+		if (s.done)
+			return s;
+		s.at = m.next[(size_t) s.at * m.nclasses + m.byte_class[b]];
+		return decide(s);
+	}
+};
+
 /* ------------------------------------------------------- the construction */
 
 template <class Machine>
@@ -764,6 +801,96 @@ gl_byte_dfa_wide_table(const GlByteDfa *dfa)
 				(uint16_t) (gl_byte_dfa_wide_value(next) | ((entry & GL_BYTE_DFA_FLAG) ? 1 : 0));
 		}
 	return out;
+}
+
+/*
+ * The candidate state of a factored automaton's compact table (byte_dfa.h):
+ * entered flagged, and then held on every byte, 0x00 too, until the
+ * stream kernel takes the flag off; without it, it skips to the next
+ * separator as explore() made it.  It is the one state other than SKIP
+ * that every non-zero byte keeps and the separator leads to START
+ * unflagged (the other states of an Aho–Corasick automaton never stop).
+ */
+static bool
+mark_candidate(const GlByteDfa *dfa)
+{
+	uint32_t	candidate = UINT32_MAX;
+	uint32_t	value;
+
+	for (uint32_t i = GL_BYTE_DFA_START + 1; i < dfa->nstates && candidate == UINT32_MAX; i++)
+	{
+		uint32_t	self = gl_byte_dfa_state(i);
+		bool		stays = dfa->table[gl_byte_dfa_slot(self, 0)] ==
+			gl_byte_dfa_state(GL_BYTE_DFA_START);
+
+		for (uint32_t b = 1; b < 256 && stays; b++)
+			stays = dfa->table[gl_byte_dfa_slot(self, b)] == self;
+		if (stays)
+			candidate = i;
+	}
+	if (candidate == UINT32_MAX)
+		return false;
+	value = compact_value(candidate);
+	for (uint32_t i = 0; i < dfa->nstates; i++)
+		for (uint32_t b = 0; b < 256; b++)
+		{
+			uint8_t    *e = &dfa->compact[gl_byte_dfa_compact_slot(compact_value(i), b)];
+
+			if (i != candidate && *e == value)
+				*e = (uint8_t) (value | 1);
+		}
+	for (uint32_t b = 0; b < 256; b++)
+		dfa->compact[gl_byte_dfa_compact_slot(value | 1, b)] = (uint8_t) (value | 1);
+	return true;
+}
+
+bool
+gl_build_factored_byte_dfa(const GlProgram *prog, const uint8_t *end_kind, uint32_t max_states,
+						   GlByteDfa *out)
+{
+	out->nstates = 0;
+	out->table = NULL;
+	out->compact = NULL;
+	try
+	{
+		FactoredMachine machine(prog, end_kind);
+
+		if (max_states > GL_BYTE_DFA_COMPACT_STATES)
+			max_states = GL_BYTE_DFA_COMPACT_STATES;
+		if (!explore(machine, max_states, out))
+		{
+			gl_byte_dfa_free(out);
+			return false;
+		}
+	}
+	catch (...)
+	{
+		gl_byte_dfa_free(out);
+		return false;
+	}
+	out->compact = compact_table(out);
+	if (out->compact == NULL || !mark_candidate(out))
+	{
+		gl_byte_dfa_free(out);
+		return false;
+	}
+	return true;
+}
+
+uint32_t
+gl_compact_candidate(const uint8_t *table, uint32_t rows)
+{
+	for (uint32_t r = 0; r < rows; r++)
+	{
+		uint32_t	value = 2 * r + 1;
+		bool		held = true;
+
+		for (uint32_t b = 0; b < 256 && held; b++)
+			held = table[gl_byte_dfa_compact_slot(value, b)] == value;
+		if (held)
+			return value;
+	}
+	return GL_COMPACT_NO_CANDIDATE;
 }
 
 bool

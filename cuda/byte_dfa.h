@@ -185,4 +185,37 @@ extern bool gl_build_byte_dfa(const GlProgram *prog, uint32_t max_states, GlByte
 extern bool gl_byte_dfa_for(const GlProgram *prog, uint32_t max_states, GlByteDfa *out);
 extern void gl_byte_dfa_free(GlByteDfa *dfa);
 
+/*
+ * A factored automaton (literal_factors.h): an Aho–Corasick program over
+ * some literals and rare factors of others, and for each of its states
+ * what its string ends in.  Its compact table has one more kind of state,
+ * the candidate: a row where a factor stands (and no literal before it)
+ * may hold a literal the automaton does not follow, and is decided later
+ * by the per-row kernel.  The factor's last byte enters the candidate's
+ * flagged twin, which holds every byte, separators too: the row's flag
+ * must not stand for a match, and the rows after it in those bytes are not
+ * followed either.  The stream kernel takes the flag off every 16 bytes as
+ * for any state; without it, the candidate skips to the next separator, as
+ * SKIP does, and the kernel finds the flagged twin in its record there
+ * (kernels_stream.cu): the rows from the one open at the start of those 16
+ * bytes to the one open after them are the per-row kernel's.  false where
+ * the automaton has more than max_states (at most
+ * GL_BYTE_DFA_COMPACT_STATES) states, no candidate, or no memory.
+ */
+typedef enum GlFactoredEnd
+{
+	GL_FACTORED_NO_END = 0,
+	GL_FACTORED_LITERAL_END,	/* a literal is a suffix of the state's string */
+	GL_FACTORED_FACTOR_END		/* a factor is, and no literal */
+} GlFactoredEnd;
+
+extern bool gl_build_factored_byte_dfa(const GlProgram *prog, const uint8_t *end_kind,
+									   uint32_t max_states, GlByteDfa *out);
+
+/* No candidate: a value no compact entry has. */
+constexpr uint32_t GL_COMPACT_NO_CANDIDATE = 0x100;
+
+/* The candidate's flagged value in a compact table of rows rows, or GL_COMPACT_NO_CANDIDATE. */
+extern uint32_t gl_compact_candidate(const uint8_t *table, uint32_t rows);
+
 #endif							/* GPULIKE_BYTE_DFA_H */

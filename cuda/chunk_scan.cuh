@@ -247,6 +247,7 @@ struct GlRecordedHits
 {
 	static constexpr bool flag_sticks = false;
 	static constexpr bool hits_by_twin = false;
+	static constexpr bool takes_candidates = false;
 
 	__device__ __forceinline__ static bool has_hits(uint32_t record)
 	{

@@ -62,6 +62,12 @@ gl_count_byte_pairs(const GlColumn *col)
 			pairs->bytes[v[k]]++;
 		for (uint32_t k = 1; k < len; k++)
 			pairs->pairs[v[k - 1] << 8 | v[k]]++;
+		for (uint32_t k = 2; k < len; k++)
+		{
+			uint32_t	bit = gl_trigram_bit(v[k - 2], v[k - 1], v[k]);
+
+			pairs->trigrams[bit / 64] |= UINT64_C(1) << (bit % 64);
+		}
 		pairs->nbytes += len;
 		pairs->npairs += len > 0 ? len - 1 : 0;
 	}

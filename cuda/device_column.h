@@ -131,6 +131,13 @@ typedef struct GlProgramCache GlProgramCache;
  * (program_prep.cu).
  */
 #define GL_TEXT_SAMPLE_BYTES	8192
+/*
+ * The same rows' three adjacent bytes, hashed to one bit each: a clear
+ * bit is a trigram those rows never hold (literal_factors.cu looks for
+ * one in a literal).  2^21 bits for the few ten thousand trigrams of a
+ * column's text leave most bits clear.
+ */
+#define GL_TRIGRAM_BITS			(1u << 21)
 
 typedef struct GlBytePairs
 {
@@ -138,9 +145,25 @@ typedef struct GlBytePairs
 	uint64_t	nbytes;
 	uint64_t	bytes[256];		/* [b]: how often byte b */
 	uint32_t	pairs[65536];	/* [a << 8 | b]: how often a then b */
+	uint64_t	trigrams[GL_TRIGRAM_BITS / 64]; /* bit gl_trigram_bit(): seen */
 	uint32_t	text_bytes;
 	uint8_t		text[GL_TEXT_SAMPLE_BYTES]; /* rows, each ending in 0x00 */
 } GlBytePairs;
+
+/* The bit of trigram a, b, c in GlBytePairs.trigrams (a multiplicative hash). */
+static inline uint32_t
+gl_trigram_bit(uint8_t a, uint8_t b, uint8_t c)
+{
+	return (((uint32_t) a << 16 | (uint32_t) b << 8 | c) * 2654435761u) >> 11;
+}
+
+static inline bool
+gl_trigram_seen(const GlBytePairs *pairs, uint8_t a, uint8_t b, uint8_t c)
+{
+	uint32_t	bit = gl_trigram_bit(a, b, c);
+
+	return (pairs->trigrams[bit / 64] >> (bit % 64)) & 1;
+}
 
 /* The byte pairs of col as an upload counts them (malloc'd); NULL if no memory. */
 extern GlBytePairs *gl_count_byte_pairs(const GlColumn *col);

@@ -119,6 +119,7 @@ extern bool gl_resident_grid(const void *kernel, int block, uint32_t shared, uin
 typedef enum GlStreamForm
 {
 	GL_STREAM_COMPACT,			/* a byte DFA, one-byte entries (byte_dfa.h) */
+	GL_STREAM_FACTORED,			/* the same, of a factored automaton (its candidates) */
 	GL_STREAM_WIDE,				/* a byte DFA, 16-bit entries */
 	GL_STREAM_CLASSED,			/* Aho–Corasick over byte classes (classed_table.h) */
 	GL_STREAM_WINDOWED			/* the same, a windowed form: no class load */
@@ -133,6 +134,11 @@ typedef struct GlStreamTable
 	uint32_t	classed_skip;	/* GL_STREAM_CLASSED, _WINDOWED: SKIP's value */
 	uint32_t	classed_twin;	/* and the root's twin's (classed_table.h) */
 	uint32_t	window_flip;	/* GL_STREAM_WINDOWED: its flip */
+	uint32_t	candidate;		/* GL_STREAM_FACTORED: the candidate's flagged
+								 * value (byte_dfa.h) */
+	uint32_t   *candidate_list; /* device: the chunks where its rows start, */
+	uint32_t   *candidate_count;	/* how many (zeroed by the caller; past */
+	uint32_t	candidate_capacity; /* the list's room only counted) */
 	int			shape;			/* its launch shape on the device (gl_stream_shape()) */
 } GlStreamTable;
 
@@ -166,15 +172,19 @@ typedef struct GlLiteralSet GlLiteralSet;
 extern bool gl_launch_set_sieve(const GlLaunch *l, const GlLiteralSet *set, uint32_t *give_up,
 								uint32_t *result);
 /* Aho–Corasick is the whole predicate: always exact. */
+/* gate: NULL, or the skim runs only where *gate > gate_above (a device count). */
 extern bool gl_launch_skim_multi(const GlLaunch *l, const GlKernelProgram *kp,
-								 uint32_t *result);
+								 const uint32_t *gate, uint32_t gate_above, uint32_t *result);
 extern bool gl_launch_compact(const GlLaunch *l, const uint8_t *chunk_flags,
 							  uint32_t *chunk_list, uint32_t *list_len);
 
-/* chunk_list NULL: every chunk. */
+/*
+ * chunk_list NULL: every chunk; else the *list_len chunks listed, where
+ * there are at most max_listed of them (more: none).
+ */
 extern bool gl_launch_rows(const GlLaunch *l, GlProgramKind kind,
 						   const GlKernelProgram *kp, const uint32_t *chunk_list,
-						   const uint32_t *list_len, uint32_t *result);
+						   const uint32_t *list_len, uint64_t max_listed, uint32_t *result);
 extern bool gl_launch_mask_nulls(const GlLaunch *l, uint32_t *result);
 
 /*

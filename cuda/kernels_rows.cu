@@ -23,7 +23,7 @@
  *
  * Its place now: the fallback for programs whose byte DFA does not fit the
  * stream kernel's shared memory (kernels_stream.cu, which runs everything
- * else).  Measured on the H200 (kernel_bench, 2.1 GB of comment text) it
+ * else), and the rows the sieve or a factored automaton leaves to it.  Measured on the H200 (kernel_bench, 2.1 GB of comment text) it
  * ran at 180-360 GB/s, 4-8% of the read bandwidth: Nsight Compute showed
  * it issue-bound (SM 56%, DRAM 4%) with only 14 of a warp's 32 lanes
  * active on average, because rows end, and finish early, at different
@@ -38,6 +38,8 @@
 #include "row_matchers.cuh"
 
 static const int ROWS_BLOCK = 256;
+/* Blocks that take a list's chunks, each as many as it takes (every SM's share, and more). */
+static const uint64_t LIST_BLOCKS = 1024;
 
 /* Position of the first 0x00 at or after from, or limit if none before it. */
 __device__ static uint64_t
@@ -152,40 +154,20 @@ done:
 	c.out.flush(result);
 }
 
-template <class Matcher, bool InShared>
-__global__ static void __launch_bounds__(ROWS_BLOCK)
-rows_kernel(const uint8_t *__restrict__ data, uint64_t nbytes,
-			const GlChunkIndex *__restrict__ chunks, uint64_t nchunks,
-			const uint32_t *__restrict__ chunk_list, const uint32_t *list_len,
-			GlKernelProgram kp, uint32_t *result)
+/* The rows that start in chunk, decided into result. */
+template <class Matcher>
+__device__ static void
+decide_chunk(const GlProgram *prog, uint32_t aux_off, const uint8_t *__restrict__ data,
+			 uint64_t nbytes, const GlChunkIndex *__restrict__ chunks, uint64_t chunk,
+			 uint32_t *result)
 {
-	extern __shared__ uint64_t program_shared[];
-	uint64_t	i = blockIdx.x * (uint64_t) blockDim.x + threadIdx.x;
-	uint64_t	chunk;
-	uint64_t	chunk_start;
-	uint64_t	limit;
-	uint64_t	start;
-	uint32_t	row;
-	GlChunkIndex where;
+	uint64_t	chunk_start = chunk * GL_DEV_CHUNK_BYTES;
+	uint64_t	limit = min(chunk_start + GL_DEV_CHUNK_BYTES, nbytes);
+	GlChunkIndex where = chunks[chunk];
+	uint64_t	start = chunk_start;
+	uint32_t	row = where.row;
 	Matcher		m;
-	const GlProgram *prog = gl_block_program<InShared>(program_shared, kp.blob, kp.blob_bytes);
 
-	if (chunk_list != NULL)
-	{
-		if (i >= *list_len)
-			return;
-		chunk = chunk_list[i];
-	}
-	else if (i < nchunks)
-		chunk = i;
-	else
-		return;
-
-	chunk_start = chunk * GL_DEV_CHUNK_BYTES;
-	limit = min(chunk_start + GL_DEV_CHUNK_BYTES, nbytes);
-	where = chunks[chunk];
-	start = chunk_start;
-	row = where.row;
 	if (where.back != 0)
 	{
 		/* The chunk opens inside a row that an earlier thread owns. */
@@ -194,17 +176,52 @@ rows_kernel(const uint8_t *__restrict__ data, uint64_t nbytes,
 		if (start >= limit)
 			return;
 	}
-	m.init(prog, kp.aux_off);
+	m.init(prog, aux_off);
 	run_rows(m, data, start, limit, row, result);
+}
+
+/*
+ * Every chunk, or the chunks listed: as many as the grid has threads at a
+ * time.  The list's length is read before a block copies the program, so
+ * that blocks past it copy nothing (a grid over every chunk, each block
+ * copying 200 literals' 90 kB program to decide a short list, took 3.7 ms
+ * for 2.1 GB on the H200: 2026-11-29-rare-factors, call 1).
+ */
+template <class Matcher, bool InShared>
+__global__ static void __launch_bounds__(ROWS_BLOCK)
+rows_kernel(const uint8_t *__restrict__ data, uint64_t nbytes,
+			const GlChunkIndex *__restrict__ chunks, uint64_t nchunks,
+			const uint32_t *__restrict__ chunk_list, const uint32_t *list_len,
+			uint64_t max_listed, GlKernelProgram kp, uint32_t *result)
+{
+	extern __shared__ uint64_t program_shared[];
+	uint64_t	listed = chunk_list != NULL ? *list_len : nchunks;
+	const GlProgram *prog;
+
+	if (listed > max_listed)
+		listed = 0;
+	if (blockIdx.x * (uint64_t) blockDim.x >= listed)
+		return;
+	prog = gl_block_program<InShared>(program_shared, kp.blob, kp.blob_bytes);
+	for (uint64_t i = blockIdx.x * (uint64_t) blockDim.x + threadIdx.x; i < listed;
+		 i += (uint64_t) gridDim.x * blockDim.x)
+		decide_chunk<Matcher>(prog, kp.aux_off, data, nbytes, chunks,
+							  chunk_list != NULL ? chunk_list[i] : i, result);
 }
 
 template <class Matcher, bool InShared>
 static bool
 launch_rows_in(const GlLaunch *l, const GlKernelProgram *kp,
-			   const uint32_t *chunk_list, const uint32_t *list_len, uint32_t *result)
+			   const uint32_t *chunk_list, const uint32_t *list_len, uint64_t max_listed,
+			   uint32_t *result)
 {
 	const GlDeviceColumn *dcol = l->dcol;
-	uint64_t	blocks = (dcol->nchunks + ROWS_BLOCK - 1) / ROWS_BLOCK;
+	uint64_t	blocks = (std::min(max_listed, dcol->nchunks) + ROWS_BLOCK - 1) / ROWS_BLOCK;
+
+	if (chunk_list != NULL)
+		blocks = std::min(blocks, LIST_BLOCKS);
+	if (blocks == 0)
+		return true;
 	uint32_t	shared = InShared ? kp->blob_bytes : 0;
 
 	if (shared > 48 * 1024 &&
@@ -215,32 +232,37 @@ launch_rows_in(const GlLaunch *l, const GlKernelProgram *kp,
 		return false;
 	rows_kernel<Matcher, InShared><<<(unsigned) blocks, ROWS_BLOCK, shared, l->stream>>>
 		(dcol->data, dcol->nbytes, dcol->chunks, dcol->nchunks, chunk_list, list_len,
-		 *kp, result);
+		 chunk_list != NULL ? max_listed : dcol->nchunks, *kp, result);
 	return gl_cuda_ok(cudaGetLastError(), "launching the rows kernel", l->errbuf, l->errlen);
 }
 
 template <class Matcher>
 static bool
 launch_rows_of(const GlLaunch *l, const GlKernelProgram *kp,
-			   const uint32_t *chunk_list, const uint32_t *list_len, uint32_t *result)
+			   const uint32_t *chunk_list, const uint32_t *list_len, uint64_t max_listed,
+			   uint32_t *result)
 {
 	if (kp->in_shared)
-		return launch_rows_in<Matcher, true>(l, kp, chunk_list, list_len, result);
-	return launch_rows_in<Matcher, false>(l, kp, chunk_list, list_len, result);
+		return launch_rows_in<Matcher, true>(l, kp, chunk_list, list_len, max_listed, result);
+	return launch_rows_in<Matcher, false>(l, kp, chunk_list, list_len, max_listed, result);
 }
 
 bool
 gl_launch_rows(const GlLaunch *l, GlProgramKind kind, const GlKernelProgram *kp,
-			   const uint32_t *chunk_list, const uint32_t *list_len, uint32_t *result)
+			   const uint32_t *chunk_list, const uint32_t *list_len, uint64_t max_listed,
+			   uint32_t *result)
 {
 	switch (kind)
 	{
 		case GL_PROG_LIKE:
-			return launch_rows_of<GlLikeRowMatcher>(l, kp, chunk_list, list_len, result);
+			return launch_rows_of<GlLikeRowMatcher>(l, kp, chunk_list, list_len, max_listed,
+													result);
 		case GL_PROG_MULTI:
-			return launch_rows_of<GlMultiRowMatcher>(l, kp, chunk_list, list_len, result);
+			return launch_rows_of<GlMultiRowMatcher>(l, kp, chunk_list, list_len, max_listed,
+													 result);
 		case GL_PROG_DFA:
-			return launch_rows_of<GlDfaRowMatcher>(l, kp, chunk_list, list_len, result);
+			return launch_rows_of<GlDfaRowMatcher>(l, kp, chunk_list, list_len, max_listed,
+												   result);
 	}
 	return gl_cuda_fail("unknown program kind", l->errbuf, l->errlen);
 }

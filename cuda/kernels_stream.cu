@@ -356,9 +356,11 @@ hits_by_halves(uint32_t zeros, bool first_hit, bool second_hit, uint32_t state,
  * bandwidth -> 52.3-52.8%, 20 literals 46.3 -> 49.1-49.2%, the others
  * unchanged.
  */
-struct CompactAutomaton
+template <class Self>
+struct CompactEntries
 {
 	static constexpr bool flag_sticks = true;
+	static constexpr bool takes_candidates = false;
 	/* a row's answer comes on its separator (gl_words_to_list()) */
 	static constexpr bool hits_end_rows = true;
 	static constexpr uint32_t chunks_per_thread = CHUNKS_PER_THREAD;
@@ -403,23 +405,130 @@ struct CompactAutomaton
 	__device__ __forceinline__ uint32_t hits_of(uint32_t record, const uint32_t parts[8],
 												uint32_t zeros) const
 	{
+		const Self *self = static_cast<const Self *>(this);
+
 		return hits_by_halves(zeros, record & 0x100, record & 0x10000, record & 0xFF, parts,
-							  [this](uint32_t state, uint32_t part, int k, uint32_t *hit) {
-								  uint32_t	e = step(state, part, k);
+							  [self](uint32_t state, uint32_t part, int k, uint32_t *hit) {
+								  uint32_t	e = self->step(state, part, k);
 
-								  *hit = e & 1;
-								  return without_flag(e);
+								  *hit = (uint32_t) self->flagged(e);
+								  return self->without_flag(e);
 							  });
-	}
-
-	__device__ __forceinline__ bool flagged(uint32_t e) const
-	{
-		return (e & 1) != 0;
 	}
 
 	__device__ __forceinline__ uint32_t next(uint32_t e) const
 	{
 		return e;
+	}
+};
+
+struct CompactAutomaton : CompactEntries<CompactAutomaton>
+{
+	__device__ __forceinline__ bool flagged(uint32_t e) const
+	{
+		return (e & 1) != 0;
+	}
+};
+
+/*
+ * The compact table of a factored automaton (byte_dfa.h): its candidate's
+ * flag is no row's answer.  A chunk's words whose record shows the
+ * candidate where a half ends have the half's flag taken off, and the
+ * chunks where the rows from the one open at the half's start to the one
+ * open after it start go to the per-row kernel's list (list_candidates()).
+ * Every half where a factor stood ends in the candidate (it holds every
+ * byte to there), so the records show them all.  Looked for only where
+ * the table has a candidate: H200, kernel_bench's 20 literals (no
+ * factors) lost 2 points of the read bandwidth when every compact table
+ * was looked at so (56.1-56.7 against 58.1-58.5%; 2026-11-29-rare-factors,
+ * call 2).
+ */
+struct FactoredAutomaton : CompactEntries<FactoredAutomaton>
+{
+	static constexpr bool takes_candidates = true;
+	uint32_t	candidate;		/* the candidate's flagged value */
+	uint32_t   *list;			/* the per-row kernel's chunks, list_len of them */
+	uint32_t   *list_len;		/* (past capacity: counted, not written) */
+	uint32_t	capacity;
+
+	/* a separator's entry: the row that ends there matches */
+	__device__ __forceinline__ bool flagged(uint32_t e) const
+	{
+		return (e & 1) != 0 && e != candidate;
+	}
+
+	__device__ __forceinline__ void take_candidates(uint32_t records[GL_HIT_WORDS],
+													uint64_t chunk, uint64_t nchunks,
+													const GlChunkIndex *__restrict__ chunks) const
+	{
+		uint32_t	zero = 0;
+
+		/*
+		 * First whether any record's byte 1 or 2 is the candidate, three
+		 * instructions a word: x ^ the candidate has a zero byte there, and
+		 * (x - 1) & ~x has its top bit set at the first zero byte (exactly:
+		 * a byte borrows only past a zero byte below it)
+		 */
+#pragma unroll
+		for (int g = 0; g < GL_HIT_WORDS; g++)
+		{
+			uint32_t	x = records[g] ^ candidate * 0x10100u;
+
+			zero |= (x - 0x10100u) & ~x;
+		}
+		if ((zero & 0x808000u) == 0)
+			return;
+#pragma unroll
+		for (int g = 0; g < GL_HIT_WORDS; g++)
+		{
+			/* bytes 1 and 2: the states after the word's halves */
+			uint32_t	x = records[g] ^ candidate * 0x10100u;
+			uint32_t	halves = ((x & 0xFF00) == 0 ? 0x100u : 0) |
+				((x & 0xFF0000) == 0 ? 0x10000u : 0);
+
+			if (halves != 0)
+			{
+				records[g] &= ~halves;
+				list_candidates(chunk, g == GL_HIT_WORDS - 1 && (halves & 0x10000), nchunks,
+								chunks);
+			}
+		}
+	}
+
+	/*
+	 * The per-row kernel decides the rows that start in the chunks listed:
+	 * the row open at this chunk's first byte starts in the chunk its index
+	 * entry goes back to, the half's others in this chunk; and, where the
+	 * half is the chunk's last, the row open after it may start at the
+	 * next chunk's first byte.  (A chunk listed twice is decided twice,
+	 * alike.)
+	 */
+	__device__ __noinline__ void list_candidates(uint64_t chunk, bool next_too, uint64_t nchunks,
+												 const GlChunkIndex *__restrict__ chunks) const
+	{
+		uint64_t	row_start = chunk * GL_DEV_CHUNK_BYTES - chunks[chunk].back;
+		uint32_t	first = (uint32_t) (row_start / GL_DEV_CHUNK_BYTES);
+		uint32_t	n = 1 + (first != chunk) + (next_too && chunk + 1 < nchunks);
+		uint32_t	at = atomicAdd(list_len, n);
+
+		if (at + n > capacity)
+			return;
+		list[at] = (uint32_t) chunk;
+		if (first != chunk)
+			list[++at] = first;
+		if (next_too && chunk + 1 < nchunks)
+			list[++at] = (uint32_t) chunk + 1;
+	}
+
+	/* The row open into chunk next, ended by the candidate: the per-row kernel's. */
+	__device__ __noinline__ void list_open_row(uint64_t next,
+											   const GlChunkIndex *__restrict__ chunks) const
+	{
+		uint32_t	at = atomicAdd(list_len, 1);
+
+		if (at < capacity)
+			list[at] = (uint32_t) ((next * GL_DEV_CHUNK_BYTES - chunks[next].back) /
+								   GL_DEV_CHUNK_BYTES);
 	}
 };
 
@@ -441,6 +550,7 @@ struct ClassedEntries
 {
 	static constexpr bool flag_sticks = false;
 	static constexpr bool hits_by_twin = true;
+	static constexpr bool takes_candidates = false;
 	/* a row's answer comes on its separator (gl_words_to_list()) */
 	static constexpr bool hits_end_rows = true;
 	static constexpr uint32_t chunks_per_thread = CHUNKS_PER_THREAD;
@@ -657,6 +767,12 @@ finish_open_row(const A &a, uint32_t state, const uint4 *staged,
 	}
 	if (matches)
 		gl_set_row(result, chunks[next].row, nrows);
+	if constexpr (A::takes_candidates)
+	{
+		/* its separator came in the candidate (step_to_separator() stops before it) */
+		if (state == a.candidate)
+			a.list_open_row(next, chunks);
+	}
 }
 
 /*
@@ -718,6 +834,11 @@ stream_group(const A &a, const uint8_t *__restrict__ data, uint64_t first, uint3
 										   data, chunks, chunk + 1, nrows, result);
 			}
 			__syncwarp();		/* the resolve's list may take that buffer */
+		}
+		if constexpr (A::takes_candidates)
+		{
+			if (inside)
+				a.take_candidates(records, chunk, nchunks, chunks);
 		}
 		if (__any_sync(0xFFFFFFFF, inside && gl_any_hit(a, records)))
 			gl_resolve_warp_hits(a, data, chunk, inside, records, chunks, nchunks, nrows,
@@ -897,6 +1018,9 @@ with_automaton(const GlStreamTable *table, F f)
 	{
 		case GL_STREAM_COMPACT:
 			return f(CompactAutomaton());
+		case GL_STREAM_FACTORED:
+			return f(FactoredAutomaton{{}, table->candidate, table->candidate_list,
+									   table->candidate_count, table->candidate_capacity});
 		case GL_STREAM_WIDE:
 			return f(WideAutomaton());
 		case GL_STREAM_WINDOWED:

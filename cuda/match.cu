@@ -17,6 +17,10 @@
  *	Aho–Corasick on the wide or		 set sieve -> stream (ends at once
  *	  classed table, its literals	   unless the set sieve gave up)
  *	  rare in the column
+ *	Aho–Corasick past the compact	 stream on the factored automaton,
+ *	  table whose literals rare in	   exact but for its candidates ->
+ *	  the column leave one that fits   compact -> rows(listed chunks),
+ *	  it, a factor each				   exact (literal_factors.h)
  *	otherwise:
  *	  LIKE with an ASCII run,		 sieve -> compact -> rows(listed chunks)
  *	  DFA with a prefilter (also
@@ -215,6 +219,8 @@ gl_plan_name(const GlPreparedProgram *pp)
 				return set ? "set-sieve+stream-windowed" : "stream-windowed";
 			if (pp->classed.nstates > 0)
 				return set ? "set-sieve+stream-classed" : "stream-classed";
+			if (pp->factored > 0)
+				return "factored-stream+rows";
 			if (pp->compact)
 				return set ? "set-sieve+stream" : "stream";
 			return set ? "set-sieve+stream-wide" : "stream-wide";
@@ -226,6 +232,35 @@ gl_plan_name(const GlPreparedProgram *pp)
 			break;
 	}
 	return "rows";
+}
+
+/*
+ * Past one in this many chunks listed for the factored automaton's
+ * candidates, the skim reads the whole column instead of the per-row
+ * kernel reading theirs: about where the two cost alike (the per-row
+ * kernel reads at 4-8% of the read bandwidth, the skim of 200 literals
+ * at 43%: kernels_rows.cu, kernels_stream.cu).
+ */
+static const uint32_t MAX_CANDIDATE_CHUNK_SHARE = 8;
+
+/*
+ * The rows of the factored automaton's candidates (literal_factors.h): the
+ * per-row kernel on the chunks the stream kernel listed, or where the
+ * column's sample missed the factors and they are many (or past the
+ * list's room), the skim on them all (both exact alone; the stream
+ * kernel's bits are rows that match).  Both are launched, and each looks
+ * at the list's length on the device to know whether it runs: bringing
+ * that length to the host first, to launch one, left the device idle
+ * about 5 us a match (H200, kernel_bench's 200 literals: 0.953-0.962 ->
+ * 0.949-0.957 ms; 2026-11-29-rare-factors, calls 3-4).
+ */
+static bool
+decide_candidates(const GlLaunch *l, const GlKernelProgram *kp, const MatchScratch *s)
+{
+	uint32_t	most = (uint32_t) (l->dcol->nchunks / MAX_CANDIDATE_CHUNK_SHARE);
+
+	return gl_launch_rows(l, GL_PROG_MULTI, kp, s->chunk_list, s->list_len, most, s->result) &&
+		gl_launch_skim_multi(l, kp, s->list_len, most, s->result);
 }
 
 /* The kernels of one plan, in stream order. */
@@ -257,11 +292,23 @@ run_plan(const GlLaunch *l, const GlPreparedProgram *pp, const GlKernelProgram *
 					(gl_cuda_ok(cudaMemsetAsync(s->tickets, 0x7F, sizeof(uint32_t), l->stream),
 								"cudaMemsetAsync (tickets)", l->errbuf, l->errlen) &&
 					 gl_launch_set_sieve(l, pp->literal_set, s->tickets, s->result));
-				ok = ok && gl_launch_stream(l, &table, s->tickets, s->result);
+				if (pp->factored == 0)
+				{
+					ok = ok && gl_launch_stream(l, &table, s->tickets, s->result);
+					break;
+				}
+				/* the factored automaton, then the rows of its candidates */
+				table.candidate_list = s->chunk_list;
+				table.candidate_count = s->list_len;
+				table.candidate_capacity = (uint32_t) dcol->nchunks;
+				ok = ok && gl_cuda_ok(cudaMemsetAsync(s->list_len, 0, sizeof(uint32_t), l->stream),
+									  "cudaMemsetAsync (list length)", l->errbuf, l->errlen) &&
+					gl_launch_stream(l, &table, s->tickets, s->result) &&
+					decide_candidates(l, kp, s);
 				break;
 			}
 		case GL_PLAN_SKIM:
-			ok = gl_launch_skim_multi(l, kp, s->result);
+			ok = gl_launch_skim_multi(l, kp, NULL, 0, s->result);
 			break;
 		case GL_PLAN_SIEVE_ROWS:
 			ok = gl_cuda_ok(cudaMemsetAsync(s->chunk_flags, 0, dcol->nchunks, l->stream),
@@ -270,11 +317,12 @@ run_plan(const GlLaunch *l, const GlPreparedProgram *pp, const GlKernelProgram *
 						   "cudaMemsetAsync (list length)", l->errbuf, l->errlen) &&
 				gl_launch_sieve(l, &pp->sieve, false, s->chunk_flags, NULL) &&
 				gl_launch_compact(l, s->chunk_flags, s->chunk_list, s->list_len) &&
-				gl_launch_rows(l, pp->kind, kp, s->chunk_list, s->list_len, s->result);
+				gl_launch_rows(l, pp->kind, kp, s->chunk_list, s->list_len, dcol->nchunks,
+							   s->result);
 			break;
 		case GL_PLAN_ROWS:
 		default:
-			ok = gl_launch_rows(l, pp->kind, kp, NULL, s->list_len, s->result);
+			ok = gl_launch_rows(l, pp->kind, kp, NULL, s->list_len, dcol->nchunks, s->result);
 			break;
 	}
 	return ok;

@@ -46,6 +46,11 @@ typedef struct GlPreparedProgram
 								 * (Aho–Corasick with no byte DFA) */
 	GlLiteralSet *literal_set;	/* malloc'd, or NULL: the set sieve runs
 								 * before the stream kernel (MULTI) */
+	uint32_t	factored;		/* > 0: the compact table is the factored
+								 * automaton of MULTI (literal_factors.h),
+								 * this many literals looked for by a factor,
+								 * and blob holds the per-row kernel's tables */
+	uint32_t	candidate;		/* its candidate's flagged value */
 } GlPreparedProgram;
 
 /*

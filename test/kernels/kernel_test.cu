@@ -88,6 +88,7 @@ main(int argc, char **argv)
 	run_byte_flag_case();
 	run_set_literal_cases(n);
 	run_set_choice_case();
+	run_factor_choice_case();
 	if (host_only)
 		return tap_plan("the host-side checks alone: --host-only");
 	if (!gl_cuda_probe(&info, 0, err, sizeof(err)))
@@ -101,6 +102,7 @@ main(int argc, char **argv)
 	run_refusal_cases();
 	run_crowded_chunk_case();
 	run_set_sieve_cases();
+	run_factored_cases();
 
 	build_random(&col, 20000, false);
 	run_all_kinds(&col, "ascii", false, n);

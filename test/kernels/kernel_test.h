@@ -69,6 +69,10 @@ extern void run_set_literal_cases(int n);
 extern void run_set_choice_case(void);
 extern void run_set_sieve_cases(void);
 
+/* kernel_test_factors.cu: the factored automaton */
+extern void run_factor_choice_case(void);
+extern void run_factored_cases(void);
+
 /* kernel_test_device.cu: the cases on the device */
 extern void compare(GlDeviceColumn *dcol, const GlColumn *col, const GlProgram *prog,
 					const std::string &what);

@@ -1,0 +1,17 @@
+#!/bin/bash
+# Call 2 (H200): after the per-row kernel's grid fits its list (call 1: its
+# blocks past the list each copied the program into shared memory).
+# kernel_test; the Aho-Corasick classes named, main (kb_old, c39e492) and
+# this tree (kb_new), two rounds; the whole bench of this tree.
+set -o pipefail
+C="AC 20,AC 40,AC 200,AC 200 letters,AC 200 rare"
+timeout 240 ./.carry/kt_new > $OUT/kernel_test.txt 2>&1; echo "kernel_test rc $?" >> $OUT/kernel_test.txt
+grep -E "^not ok|passed|factored|rc " $OUT/kernel_test.txt | head -40
+for r in 1 2; do
+	for t in old new; do
+		echo "== $t round $r"
+		timeout 100 ./.carry/kb_$t 2.1 "$C" 2>&1 | grep -E "^AC|plain"
+	done
+done 2>&1 | tee $OUT/named.txt
+timeout 150 ./.carry/kb_new 2.1 > $OUT/bench-new.txt 2>&1
+grep -E "^AC|slowdown|plain" $OUT/bench-new.txt | head -80

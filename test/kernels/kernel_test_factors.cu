@@ -1,0 +1,242 @@
+/*-------------------------------------------------------------------------
+ *
+ * kernel_test_factors.cu
+ *	  kernel_test's cases of the factored automaton (literal_factors.h):
+ *	  its choice and its answers row by row on the host, then the stream
+ *	  kernel and the per-row kernel on its candidates on the device.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "kernel_test.h"
+#include "byte_dfa.h"
+
+/*
+ * A list of words cut from the random text (common in it) and literals
+ * with a 'q', a 'z' or a 'Q', which the random text never holds.
+ */
+static std::vector<std::string>
+mixed_literals(const GlColumn *col, uint32_t ncommon, uint32_t nrare)
+{
+	std::vector<std::string> lits;
+
+	while (lits.size() < ncommon)
+	{
+		uint32_t	len;
+		const char *v = gl_column_value(col, rnd((uint32_t) col->nrows), &len);
+		uint32_t	want = 4 + rnd(3);
+
+		if (len >= want)
+			lits.push_back(std::string(v + rnd(len - want + 1), want));
+	}
+	for (uint32_t i = 0; i < nrare; i++)
+	{
+		std::string l = random_text(1 + rnd(10), false);
+
+		l.insert(rnd((uint32_t) l.size() + 1), 1, "qzQ"[rnd(3)]);
+		lits.push_back(l);
+	}
+	return lits;
+}
+
+/*
+ * nrows rows of random text, one in twenty long (up to 3 000 bytes, over
+ * several chunks).  Where sampled_every > 0, the rows the upload leaves
+ * out of its sample (every sampled_every-th is in it) hold, one in
+ * plant_every each, one of the rare literals (its letters' cases flipped
+ * at random, for a folded list) and a piece of one, which may hold its
+ * factor and not the literal: a candidate that does not match.
+ */
+static void
+factored_text(GlColumn *col, uint32_t nrows, const std::vector<std::string> &rare,
+			  uint32_t sampled_every, uint32_t plant_every, bool fold)
+{
+	gl_column_init(col, nrows, (uint64_t) nrows * 200);
+	for (uint32_t r = 0; r < nrows; r++)
+	{
+		std::string v = random_text(rnd(20) == 0 ? rnd(3000) : rnd(60), false);
+
+		for (int kind = 0; kind < 2 && sampled_every > 0 && r % sampled_every != 0; kind++)
+		{
+			std::string l = rare[rnd((uint32_t) rare.size())];
+
+			if (rnd(plant_every) != 0)
+				continue;
+			if (kind == 1)
+			{
+				uint32_t	from = rnd((uint32_t) l.size());
+
+				l = l.substr(from, 1 + rnd((uint32_t) (l.size() - from)));
+			}
+			for (char &c : l)
+				if (fold && isalpha((unsigned char) c) && rnd(2))
+					c ^= 0x20;
+			v.insert(rnd(3) == 0 ? 0 : rnd(3) == 0 ? v.size() : rnd((uint32_t) v.size() + 1), l);
+		}
+		append_row(col, v, rnd(30) == 0);
+	}
+}
+
+/* The program prepared on the column's sample: its plan and, if factored, its table. */
+static bool
+prepare_on(const GlBytePairs *pairs, const GlProgram *prog, GlPreparedProgram *pp,
+		   std::string *plan)
+{
+	GlPrepareChoices with_pairs = {UINT32_MAX, true, false, pairs};
+	char		err[256];
+
+	if (!gl_prepare_program_with(prog, 227 * 1024, &with_pairs, pp, err, sizeof(err)))
+	{
+		*plan = err;
+		return false;
+	}
+	*plan = gl_plan_name(pp);
+	return true;
+}
+
+/*
+ * The factored automaton is chosen for 30 rare literals among 8 of the
+ * text's words, on a sample without the rare ones; and not where the
+ * list has none of them, nor where the sample holds them.  Its compact
+ * table, walked row by row on the host over text that holds them: a row
+ * it matches matches (CPU engine), a row it leaves neither matched nor a
+ * candidate does not, and every row that holds a rare literal is a
+ * candidate or matched.
+ */
+void
+run_factor_choice_case(void)
+{
+	GlColumn	sampled,
+				planted,
+				seen;
+	std::vector<std::string> lits;
+	std::vector<std::string> rare;
+	GlProgram  *prog;
+	GlProgram  *common;
+	GlBytePairs *pairs;
+	GlBytePairs *seen_pairs;
+	GlPreparedProgram pp;
+	std::string plan,
+				common_plan,
+				seen_plan;
+	uint64_t	wrong = 0,
+				candidates = 0,
+				matched = 0;
+
+	factored_text(&sampled, 5000, {}, 0, 1, false);
+	lits = mixed_literals(&sampled, 8, 30);
+	rare.assign(lits.begin() + 8, lits.end());
+	factored_text(&planted, 5000, rare, 1000000, 10, false);
+	factored_text(&seen, 5000, rare, 1000000, 2, false);
+	prog = multi_of(lits, false);
+	common = multi_of(std::vector<std::string>(lits.begin(), lits.begin() + 8), false);
+	pairs = gl_count_byte_pairs(&sampled);
+	seen_pairs = gl_count_byte_pairs(&seen);
+	if (prog == NULL || common == NULL || pairs == NULL || seen_pairs == NULL)
+	{
+		tap(false, "factored automaton: building the case");
+		return;
+	}
+	if (prepare_on(pairs, common, &pp, &common_plan))
+		gl_prepared_free(&pp);
+	if (prepare_on(seen_pairs, prog, &pp, &seen_plan))
+		gl_prepared_free(&pp);
+	if (prepare_on(pairs, prog, &pp, &plan) && pp.factored > 0)
+	{
+		std::vector<uint64_t> cpu(gl_bitmap_words(planted.nrows) + 1);
+
+		gl_cpu_match_column(prog, &planted, cpu.data(), 2);
+		for (uint64_t r = 0; r < planted.nrows; r++)
+		{
+			uint32_t	len;
+			const uint8_t *v = (const uint8_t *) gl_column_value(&planted, r, &len);
+			uint32_t	state = GL_BYTE_DFA_COMPACT_START;
+			bool		candidate = false;
+			bool		holds_rare = false;
+			bool		is_match;
+			bool		want = (cpu[r / 64] >> (r % 64)) & 1;
+
+			if ((planted.nulls[r / 64] >> (r % 64)) & 1)
+				continue;
+			for (uint32_t k = 0; k <= len && !candidate; k++)
+			{
+				uint32_t	e = pp.byte_dfa.compact[gl_byte_dfa_compact_slot(state,
+																			k < len ? v[k] : 0)];
+
+				candidate = e == pp.candidate;
+				state = k < len ? e & ~1u : e;
+			}
+			for (const std::string &l : rare)
+				holds_rare |= std::string((const char *) v, len).find(l) != std::string::npos;
+			is_match = !candidate && (state & 1);
+			candidates += candidate;
+			matched += is_match;
+			if ((is_match && !want) || (!candidate && !is_match && want) ||
+				(holds_rare && !candidate && !is_match))
+				wrong++;
+		}
+	}
+	tap(plan == "factored-stream+rows" && common_plan != plan && seen_plan != plan,
+		"the factored automaton is chosen for 30 rare literals among 8 words of the text: " +
+		plan + "; not for the 8 words alone: " + common_plan + ", nor where the sample "
+		"holds the rare ones: " + seen_plan);
+	tap(pp.factored > 0 && wrong == 0 && candidates > 0 && matched > 0,
+		"its compact table row by row: " + std::to_string(wrong) + " rows wrong of " +
+		std::to_string(planted.nrows) + " (" + std::to_string(matched) + " matched, " +
+		std::to_string(candidates) + " candidates)");
+	gl_prepared_free(&pp);
+	free(pairs);
+	free(seen_pairs);
+	free(prog);
+	free(common);
+	gl_column_free(&sampled);
+	gl_column_free(&planted);
+	gl_column_free(&seen);
+}
+
+/*
+ * On the device: 40 and 200 rare literals among 8 words of the text,
+ * folded or not, planted (whole, or a piece of one) in the rows the
+ * upload's sample leaves out (it counts every fourth of 200 000), short
+ * rows and rows over several chunks; last, planted in every such row, so
+ * that nearly every chunk has a candidate and the skim decides them.
+ * Each plan is checked to be the factored one, each answer against the
+ * CPU engine's (compare(): with the compact table refused too, and the
+ * skim alone).
+ */
+void
+run_factored_cases(void)
+{
+	for (int i = 0; i < 5; i++)
+	{
+		bool		fold = i % 2;
+		bool		everywhere = i == 4;
+		uint32_t	nrare = i < 2 || everywhere ? 40 : 200;
+		std::string what = "factored " + std::to_string(nrare) + " literals" +
+			(fold ? " folded" : "") + (everywhere ? ", candidates everywhere" : "");
+		GlColumn	col;
+		GlDeviceColumn *dcol;
+		std::vector<std::string> lits;
+		GlProgram  *prog;
+
+		factored_text(&col, 200000, {}, 0, 1, false);
+		lits = mixed_literals(&col, 8, nrare);
+		gl_column_free(&col);
+		factored_text(&col, 200000, std::vector<std::string>(lits.begin() + 8, lits.end()), 4,
+					  everywhere ? 1 : i < 2 ? 20 : 4, fold);
+		prog = multi_of(lits, fold);
+		dcol = upload(&col, what.c_str());
+		if (dcol != NULL && prog != NULL)
+		{
+			GlPreparedProgram pp;
+			std::string plan;
+
+			if (prepare_on(dcol->pairs, prog, &pp, &plan))
+				gl_prepared_free(&pp);
+			tap(plan == "factored-stream+rows", what + " planned: " + plan);
+			compare(dcol, &col, prog, what);
+		}
+		gl_cuda_free(dcol);
+		gl_column_free(&col);
+		free(prog);
+	}
+}
