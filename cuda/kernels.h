@@ -171,8 +171,10 @@ typedef struct GlLiteralSet GlLiteralSet;
  */
 extern bool gl_launch_set_sieve(const GlLaunch *l, const GlLiteralSet *set, uint32_t *give_up,
 								uint32_t *result);
-/* Aho–Corasick is the whole predicate: always exact. */
-/* gate: NULL, or the skim runs only where *gate > gate_above (a device count). */
+/*
+ * Aho–Corasick is the whole predicate: always exact.  gate: NULL, or the
+ * skim runs only where *gate > gate_above (a count on the device).
+ */
 extern bool gl_launch_skim_multi(const GlLaunch *l, const GlKernelProgram *kp,
 								 const uint32_t *gate, uint32_t gate_above, uint32_t *result);
 extern bool gl_launch_compact(const GlLaunch *l, const uint8_t *chunk_flags,

@@ -496,6 +496,19 @@ struct FactoredAutomaton : CompactEntries<FactoredAutomaton>
 	}
 
 	/*
+	 * Room for n more in the list, at *at; else only counted, and not even
+	 * that once the list is full (a count a word could wrap past 2^32 in
+	 * a large column of candidates).
+	 */
+	__device__ __forceinline__ bool list_room(uint32_t n, uint32_t *at) const
+	{
+		if (*(volatile uint32_t *) list_len > capacity)
+			return false;
+		*at = atomicAdd(list_len, n);
+		return *at + n <= capacity;
+	}
+
+	/*
 	 * The per-row kernel decides the rows that start in the chunks listed:
 	 * the row open at this chunk's first byte starts in the chunk its index
 	 * entry goes back to, the half's others in this chunk; and, where the
@@ -509,9 +522,9 @@ struct FactoredAutomaton : CompactEntries<FactoredAutomaton>
 		uint64_t	row_start = chunk * GL_DEV_CHUNK_BYTES - chunks[chunk].back;
 		uint32_t	first = (uint32_t) (row_start / GL_DEV_CHUNK_BYTES);
 		uint32_t	n = 1 + (first != chunk) + (next_too && chunk + 1 < nchunks);
-		uint32_t	at = atomicAdd(list_len, n);
+		uint32_t	at;
 
-		if (at + n > capacity)
+		if (!list_room(n, &at))
 			return;
 		list[at] = (uint32_t) chunk;
 		if (first != chunk)
@@ -524,9 +537,9 @@ struct FactoredAutomaton : CompactEntries<FactoredAutomaton>
 	__device__ __noinline__ void list_open_row(uint64_t next,
 											   const GlChunkIndex *__restrict__ chunks) const
 	{
-		uint32_t	at = atomicAdd(list_len, 1);
+		uint32_t	at;
 
-		if (at < capacity)
+		if (list_room(1, &at))
 			list[at] = (uint32_t) ((next * GL_DEV_CHUNK_BYTES - chunks[next].back) /
 								   GL_DEV_CHUNK_BYTES);
 	}

@@ -431,7 +431,7 @@ try_classed_table(const GlProgram *prog, size_t shared_limit, uint32_t max_state
  * 40 literals 47.4-47.5 -> 55.9-56.0, 200 43.8-43.9 -> 51.4-51.7, 200 of
  * letters 44.7-44.9 -> 51.6-51.8 (literal_factors.cu).  Where the set
  * sieve runs first its literals are rare all together: it keeps its place
- * (200 made-up literals: 56.6-56.8%).
+ * (200 made-up literals: 56.8%).
  */
 static void
 try_factored(const GlProgram *prog, size_t shared_limit, const GlPrepareChoices *choices,

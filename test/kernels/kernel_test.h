@@ -68,6 +68,8 @@ extern void run_malformed_cases(void);
 extern void run_set_literal_cases(int n);
 extern void run_set_choice_case(void);
 extern void run_set_sieve_cases(void);
+/* literals with a 'q', a 'z' or a 'Q': the random text never holds them */
+extern std::vector<std::string> rare_literals(uint32_t n);
 
 /* kernel_test_factors.cu: the factored automaton */
 extern void run_factor_choice_case(void);

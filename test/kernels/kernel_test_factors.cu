@@ -10,10 +10,7 @@
 #include "kernel_test.h"
 #include "byte_dfa.h"
 
-/*
- * A list of words cut from the random text (common in it) and literals
- * with a 'q', a 'z' or a 'Q', which the random text never holds.
- */
+/* A list of words cut from the random text (common in it), then rare literals. */
 static std::vector<std::string>
 mixed_literals(const GlColumn *col, uint32_t ncommon, uint32_t nrare)
 {
@@ -28,13 +25,8 @@ mixed_literals(const GlColumn *col, uint32_t ncommon, uint32_t nrare)
 		if (len >= want)
 			lits.push_back(std::string(v + rnd(len - want + 1), want));
 	}
-	for (uint32_t i = 0; i < nrare; i++)
-	{
-		std::string l = random_text(1 + rnd(10), false);
-
-		l.insert(rnd((uint32_t) l.size() + 1), 1, "qzQ"[rnd(3)]);
+	for (const std::string &l : rare_literals(nrare))
 		lits.push_back(l);
-	}
 	return lits;
 }
 

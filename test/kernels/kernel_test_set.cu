@@ -109,7 +109,7 @@ run_set_literal_cases(int n)
 }
 
 /* Literals with a 'q' or a 'z', which set_sieve_text() holds only where they are planted. */
-static std::vector<std::string>
+std::vector<std::string>
 rare_literals(uint32_t n)
 {
 	std::vector<std::string> lits;
