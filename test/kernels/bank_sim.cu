@@ -39,7 +39,9 @@
  * share of the lanes' steps its busiest states take, and its windowed
  * form, which has no class load, its states in order and numbered for the
  * banks on the text's first GL_TEXT_SAMPLE_BYTES (as the device column's
- * sample, device_column.h, numbers them).
+ * sample, device_column.h, numbers them).  Last, the factored automaton
+ * (literal_factors.h) chosen on the text's own sample, its compact table
+ * walked as the stream kernel walks it.
  *
  *-------------------------------------------------------------------------
  */
@@ -55,6 +57,7 @@
 
 extern "C"
 {
+#include "column/column.h"
 #include "program/like_build.h"
 #include "program/multi_build.h"
 }
@@ -240,11 +243,11 @@ simulate_classed(int n, const GlProgram *prog, bool windowed_ok, uint32_t sample
 }
 
 /*
- * The AC skim over kernel_bench's literal list of n (its ten words of the
- * text, then made-up words with one letter turned into 'q').
+ * kernel_bench's literal list of n (its ten words of the text, then
+ * made-up words with one letter turned into 'q'), as a program.
  */
-static void
-simulate_skim(int n, GlXorshift *rng, const std::vector<uint8_t> &text)
+static GlProgram *
+bench_list(int n, GlXorshift *rng)
 {
 	static const char *const words[] = {"special", "Complaints", "pinto", "sauternes",
 	"warthogs", "dinos", "somas", "Tiresias", "dazzle", "snooze"};
@@ -252,15 +255,6 @@ simulate_skim(int n, GlXorshift *rng, const std::vector<uint8_t> &text)
 	std::vector<const char *> ptrs;
 	std::vector<size_t> lens;
 	const char *error;
-	GlProgram  *prog;
-	GlPreparedProgram pp;
-	char		err[256];
-	const uint8_t *byte_class;
-	const uint32_t *folded;
-	uint64_t	groups = text.size() / (CHUNK * CHUNKS_PER_THREAD);
-	uint64_t	loads = 0,
-				class_waves = 0,
-				folded_waves = 0;
 
 	for (int i = 0; i < n; i++)
 	{
@@ -275,7 +269,95 @@ simulate_skim(int n, GlXorshift *rng, const std::vector<uint8_t> &text)
 		ptrs.push_back(l.data());
 		lens.push_back(l.size());
 	}
-	prog = gl_build_multi(ptrs.data(), lens.data(), n, false, true, &error);
+	return gl_build_multi(ptrs.data(), lens.data(), n, false, true, &error);
+}
+
+/*
+ * The factored automaton of prog (literal_factors.h) on the text's own
+ * sample, walked as the stream kernel walks its compact table.
+ */
+static void
+simulate_factored(int n, const GlProgram *prog, const std::vector<uint8_t> &text)
+{
+	GlColumn	col;
+	GlBytePairs *pairs;
+	GlPreparedProgram pp;
+	GlPrepareChoices choices = {UINT32_MAX, true, false, NULL};
+	char		err[256];
+	uint64_t	groups = text.size() / (CHUNK * CHUNKS_PER_THREAD);
+	uint64_t	loads = 0,
+				waves = 0;
+
+	gl_column_init(&col, text.size() / 32, text.size());
+	for (size_t at = 0, end; at < text.size(); at = end + 1)
+	{
+		end = std::find(text.begin() + at, text.end(), 0) - text.begin();
+		if (end == text.size())
+			break;
+		gl_column_append(&col, gl_tid_make((uint32_t) (col.nrows / 256),
+										   (uint16_t) (col.nrows % 256 + 1)),
+						 (const char *) text.data() + at, (uint32_t) (end - at), 0);
+	}
+	pairs = gl_count_byte_pairs(&col);
+	choices.pairs = pairs;
+	if (pairs == NULL || !gl_prepare_program_with(prog, 227 * 1024, &choices, &pp, err,
+												  sizeof(err)) || pp.factored == 0)
+	{
+		printf("AC %-3d no factored automaton\n", n);
+		free(pairs);
+		gl_column_free(&col);
+		return;
+	}
+	for (uint64_t warp = 0; warp + 32 <= groups; warp += 32)
+	{
+		uint32_t	state[32];
+
+		for (int lane = 0; lane < 32; lane++)
+		{
+			uint64_t	first = (warp + lane) * CHUNKS_PER_THREAD * CHUNK;
+
+			state[lane] = first > 0 && text[first - 1] != 0 ? GL_BYTE_DFA_COMPACT_SKIP :
+				GL_BYTE_DFA_COMPACT_START;
+		}
+		for (uint32_t pos = 0; pos < CHUNKS_PER_THREAD * CHUNK; pos++)
+		{
+			uint32_t	at[32];
+
+			for (int lane = 0; lane < 32; lane++)
+			{
+				uint64_t	k = (warp + lane) * CHUNKS_PER_THREAD * CHUNK + pos;
+
+				at[lane] = gl_byte_dfa_compact_slot(state[lane], text[k]);
+				state[lane] = pp.byte_dfa.compact[at[lane]];
+				/* the kernel takes the flag off at each 16 bytes */
+				if (pos % 16 == 15)
+					state[lane] &= ~1u;
+			}
+			waves += wavefronts(at);
+			loads++;
+		}
+	}
+	printf("AC %-3d factored  %3u states, %u literals by a factor   entry %.2f\n", n,
+		   pp.byte_dfa.nstates, pp.factored, (double) waves / loads);
+	gl_prepared_free(&pp);
+	free(pairs);
+	gl_column_free(&col);
+}
+
+/* The AC skim over kernel_bench's literal list of n, then its stream tables. */
+static void
+simulate_skim(int n, GlXorshift *rng, const std::vector<uint8_t> &text)
+{
+	GlProgram  *prog = bench_list(n, rng);
+	GlPreparedProgram pp;
+	char		err[256];
+	const uint8_t *byte_class;
+	const uint32_t *folded;
+	uint64_t	groups = text.size() / (CHUNK * CHUNKS_PER_THREAD);
+	uint64_t	loads = 0,
+				class_waves = 0,
+				folded_waves = 0;
+
 	if (prog == NULL || !gl_prepare_program(prog, 1 << 30, 0, &pp, err, sizeof(err)))
 	{
 		printf("AC %-3d no program\n", n);
@@ -313,6 +395,7 @@ simulate_skim(int n, GlXorshift *rng, const std::vector<uint8_t> &text)
 	simulate_classed(n, prog, false, 0, text);
 	simulate_classed(n, prog, true, 0, text);
 	simulate_classed(n, prog, true, GL_TEXT_SAMPLE_BYTES, text);
+	simulate_factored(n, prog, text);
 	gl_prepared_free(&pp);
 	free(prog);
 }
