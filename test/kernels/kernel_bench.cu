@@ -12,7 +12,9 @@
  * Every GPU answer is counted against the CPU engine's.
  *
  * Then: adversarial text (runs of 'a', rows ending in 'b' once in a
- * while) for the same matchers, as a ratio to the average-text figure; and
+ * while) for the same matchers, as a ratio to the average-text figure;
+ * the 200 literals on comments whose upload's sample misses the factors
+ * their made-up literals are looked for by (build_missed_column()); and
  * the layouts: device bytes / raw bytes of the contiguous stream against
  * pivoted tiles (32 rows, w-byte words, each tile padded to its longest
  * row) for w = 4, 8, 16, with the throughput of a thread-per-row Shift-And
@@ -113,6 +115,45 @@ build_column(GlColumn *col, uint64_t bytes, bool adversarial)
 		}
 		else
 			len = gl_bench_comment(&rng, buf);
+		append_row(col, buf, len);
+	}
+}
+
+/*
+ * Comments again, from a stream of their own, where every row the upload's
+ * sample leaves out (it counts every stride-th of up to 65 536: the
+ * stride from a first pass that only counts the rows) holds a 'q' and a
+ * lower-case letter: the made-up literals' factors, which the sample then
+ * never holds (literal_factors.h), stand in nearly every chunk.
+ */
+static void
+build_missed_column(GlColumn *col, uint64_t bytes)
+{
+	static const GlXorshift seed = {0xD1B54A32D192ED03ULL};
+	GlXorshift	missed_rng = seed;
+	char		buf[256];
+	uint64_t	nrows = 0;
+	uint64_t	stride;
+
+	for (uint64_t n = 0; n < bytes; nrows++)
+		n += gl_bench_comment(&missed_rng, buf);
+	stride = nrows / 65536 + 1;
+	missed_rng = seed;
+	if (!gl_column_init(col, nrows, bytes + 2 * nrows + 4096))
+		die("host column", "out of memory");
+	for (uint64_t r = 0; r < nrows; r++)
+	{
+		uint32_t	len = gl_bench_comment(&missed_rng, buf);
+
+		if (r % stride != 0)
+		{
+			uint32_t	at = missed_rng.below(len + 1);
+
+			memmove(buf + at + 2, buf + at, len - at);
+			buf[at] = 'q';
+			buf[at + 1] = (char) ('a' + missed_rng.below(26));
+			len += 2;
+		}
 		append_row(col, buf, len);
 	}
 }
@@ -619,6 +660,25 @@ main(int argc, char **argv)
 		printf("%-14s %-34s %-17s slowdown x%.2f\n", "", "", "", avg[i].gbps / r.gbps);
 	}
 	gl_cuda_free(dadv);
+
+	printf("\n# the sample missing the factors: comments with a 'q' and a letter in every row "
+		   "the upload's sample leaves out; ratio as above\n");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	{
+		GlColumn	missed;
+		GlDeviceColumn *dmissed;
+		Result		r;
+
+		if (strcmp(cases[i].cls, "AC 200") != 0)
+			continue;
+		build_missed_column(&missed, bytes / 2);
+		if ((dmissed = gl_cuda_upload(&missed, info.device_count, 0, err, sizeof(err))) == NULL)
+			die("upload", err);
+		r = time_program(dmissed, &missed, cases[i].prog, cases[i].cls, cases[i].what, read_gbps);
+		printf("%-14s %-34s %-17s slowdown x%.2f\n", "", "", "", avg[i].gbps / r.gbps);
+		gl_cuda_free(dmissed);
+		gl_column_free(&missed);
+	}
 
 	printf("\n# layouts: device bytes / raw value bytes, and a thread-per-row Shift-And for '%%final%%'\n");
 	printf("contiguous+separators+chunk index: %.3fx, %.1f GB/s (the sieve, above)\n",
