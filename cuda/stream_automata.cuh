@@ -1,0 +1,489 @@
+/*-------------------------------------------------------------------------
+ *
+ * stream_automata.cuh
+ *	  The stream kernel's automata, one for each form of its table:
+ *	  compact, factored (compact, with candidates), wide, classed and
+ *	  windowed (kernels_stream.cu tells what each costs a byte and why it
+ *	  is chosen; the tables themselves: byte_dfa.h, classed_table.h).
+ *
+ * Each steps one byte of a 32-bit part of the text against the table in
+ * the block's shared memory and says, through the record of each 32-byte
+ * word, which separators ended matching rows (chunk_scan.cuh).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef GPULIKE_STREAM_AUTOMATA_CUH
+#define GPULIKE_STREAM_AUTOMATA_CUH
+
+#include "byte_dfa.h"
+#include "classed_table.h"
+#include "chunk_scan.cuh"
+
+/*
+ * Consecutive chunks stepped by one thread (A::chunks_per_thread): the
+ * row open at the start of the first is skipped and the row open at the
+ * end of the last followed, once per group instead of once per chunk
+ * (H200, compact table, '%special%requests%': one chunk 1.46 ms, four
+ * 1.17 ms; eight 5% slower than four).  With three slice buffers, eight
+ * chunks gained where few rows match and lost where many do (H100, % of
+ * the read bandwidth, four -> eight: '%special%requests%' 71.3-71.7 ->
+ * 74.3-75.1, '%e_e%' 59.0-59.7 -> 56.9-57.2, 20 literals 55.7-55.8 ->
+ * 53.1-53.4, 200 literals (classed) 47.6-47.7 -> 47.4-47.5), and the wide
+ * table gained: 23 words, 150 states, 59.9-60.1 -> 66.1-66.2 (adversarial
+ * text 59.1-59.5 -> 64.5).  So the wide table takes eight, the others four.
+ */
+static const uint32_t CHUNKS_PER_THREAD = 4;
+static const uint32_t WIDE_CHUNKS_PER_THREAD = 8;
+
+/*
+ * The block's shared memory: the byte table first, then the warps'
+ * stages.  At offset 0 the table's address is a constant, so a table
+ * load needs no base register: one instruction less per byte than with
+ * the table after the stage (H200, '%special%requests%': 1.37 against
+ * 1.44 ms).
+ */
+extern __shared__ uint4 stream_shared[];
+
+/*
+ * Two-byte entries (byte_dfa.h, the wide table): state = the state's
+ * value, the next entry at ((state & 0xFF00) | byte) ^ (state & 0x3E): a
+ * byte permute and a three-input logical operation, as for the compact
+ * table, then the load and a funnel shift that records the flag (bit 0,
+ * shifted in from the top: hit_word() reverses the word).  The permute
+ * takes the state's high byte alone, so the flag needs no mask.
+ */
+struct WideAutomaton : GlRecordedHits
+{
+	/* a row's answer comes on its separator (gl_words_to_list()) */
+	static constexpr bool hits_end_rows = true;
+	static constexpr uint32_t chunks_per_thread = WIDE_CHUNKS_PER_THREAD;
+	static constexpr bool line_stage = true;
+	static constexpr uint32_t skip = gl_byte_dfa_wide_value(GL_BYTE_DFA_SKIP);
+	static constexpr uint32_t start = gl_byte_dfa_wide_value(GL_BYTE_DFA_START);
+
+	__device__ __forceinline__ static uint32_t load(uint32_t at)
+	{
+		return reinterpret_cast<const uint16_t *>(stream_shared)[at];
+	}
+
+	__device__ __forceinline__ uint32_t entry(uint32_t state, uint32_t b) const
+	{
+		return load(gl_byte_dfa_wide_slot(state, b));
+	}
+
+	__device__ __forceinline__ uint32_t step(uint32_t state, uint32_t part, int k,
+											 uint32_t &hits) const
+	{
+		/* byte 0: the text's byte k; byte 1: the state's; bytes 2, 3: its zeros */
+		uint32_t	e = load(__byte_perm(part, state, 0x7650 | k) ^ (state & 0x3E));
+
+		hits = __funnelshift_r(hits, e, 1);
+		return e;
+	}
+
+	/* the first byte's flag ended in bit 0 */
+	__device__ __forceinline__ uint32_t hit_word(uint32_t hits) const
+	{
+		return __brev(hits);
+	}
+
+	__device__ __forceinline__ bool flagged(uint32_t e) const
+	{
+		return (e & 1) != 0;
+	}
+
+	/* the next state, flag and all: the next step's permute drops it */
+	__device__ __forceinline__ uint32_t next(uint32_t e) const
+	{
+		return e;
+	}
+};
+
+/*
+ * A word's hit bits (first byte in bit 31) for automata whose record
+ * says only whether each 16-byte half ended a matching row (the compact
+ * table's sticky flag, the classed tables' root's twin).  Where each half
+ * holds one separator at most, as in any text whose rows are 16 bytes or
+ * longer, a half's hit is on its only separator; otherwise the word is
+ * stepped again from the state it began in: step(state, part, k, &hit)
+ * gives the state after byte k of part, and hit 1 where that byte
+ * completed a hit, else 0.  zeros has bit i set for a 0x00 byte i.
+ */
+template <class Step>
+__device__ __forceinline__ uint32_t
+hits_by_halves(uint32_t zeros, bool first_hit, bool second_hit, uint32_t state,
+			   const uint32_t parts[8], Step step)
+{
+	uint32_t	first = zeros & 0xFFFF;
+	uint32_t	second = zeros & 0xFFFF0000;
+	uint32_t	hits = 0;
+
+	if (__popc(first) <= 1 && __popc(second) <= 1)
+		return __brev((first_hit ? first : 0) | (second_hit ? second : 0));
+#pragma unroll
+	for (int k = 0; k < 32; k++)
+	{
+		uint32_t	hit;
+
+		state = step(state, parts[k / 4], k % 4, &hit);
+		hits |= hit << (31 - k);
+	}
+	return hits;
+}
+
+/*
+ * One-byte entries: state = the entry that led to it (byte_dfa.h), the
+ * next entry at ((state << 8) | byte) ^ (state & 0x7C): a byte permute
+ * and a three-input logical operation, then the load -- nothing else per
+ * byte.  The flag (bit 0) sticks: once a separator has ended a matching
+ * row, every state after it is flagged too, so the flag need not be
+ * recorded byte by byte; the scan looks at it at the middle and the end
+ * of each 32-byte word and takes it off there (gl_scan_hit_word()),
+ * keeping the state the word began in.  Which of a flagged word's
+ * separators ended the matching rows is found when its rows are resolved:
+ * the only one, if the word has one separator (as every word has where
+ * rows are 32 bytes or longer), or each half's only one, if its halves
+ * have one at most (rows of 16 bytes or longer); otherwise the word is
+ * stepped again from the state it began in, its flags recorded.  Looking
+ * at the flag once a word, every flagged word with two separators was
+ * stepped again, 32 dependent loads; at the middle too, two instructions
+ * more a word, H200: '%e_e%' (32% of rows match) 49.7-50.0% of the read
+ * bandwidth -> 52.3-52.8%, 20 literals 46.3 -> 49.1-49.2%, the others
+ * unchanged.
+ */
+template <class Self>
+struct CompactEntries
+{
+	static constexpr bool flag_sticks = true;
+	static constexpr bool takes_candidates = false;
+	/* a row's answer comes on its separator (gl_words_to_list()) */
+	static constexpr bool hits_end_rows = true;
+	static constexpr uint32_t chunks_per_thread = CHUNKS_PER_THREAD;
+	static constexpr bool line_stage = true;
+	static constexpr uint32_t skip = GL_BYTE_DFA_COMPACT_SKIP;
+	static constexpr uint32_t start = GL_BYTE_DFA_COMPACT_START;
+
+	__device__ __forceinline__ uint32_t entry(uint32_t state, uint32_t b) const
+	{
+		return reinterpret_cast<const uint8_t *>(stream_shared)[gl_byte_dfa_compact_slot(state, b)];
+	}
+
+	__device__ __forceinline__ uint32_t step(uint32_t state, uint32_t part, int k) const
+	{
+		/* byte 0: the text's byte k; byte 1: the state; bytes 2, 3: its zeros */
+		uint32_t	at = __byte_perm(part, state, 0x6540 | k) ^ (state & 0x7C);
+
+		return reinterpret_cast<const uint8_t *>(stream_shared)[at];
+	}
+
+	__device__ __forceinline__ uint32_t without_flag(uint32_t state) const
+	{
+		return state & ~1u;
+	}
+
+	/*
+	 * a word's record: the state it began in, the states after its first
+	 * 16 bytes (bits 8..15) and after all 32 (bits 16..23), each half's
+	 * flag telling whether a separator in it ended a matching row
+	 */
+	__device__ __forceinline__ static bool has_hits(uint32_t record)
+	{
+		return (record & 0x10100) != 0;
+	}
+
+	/*
+	 * its hit bits, first byte in bit 31: zeros has bit i set for a 0x00
+	 * byte i.  The halves' flags say which separators ended matching rows
+	 * (hits_by_halves()), or the word is stepped again from the state it
+	 * began in.
+	 */
+	__device__ __forceinline__ uint32_t hits_of(uint32_t record, const uint32_t parts[8],
+												uint32_t zeros) const
+	{
+		const Self *self = static_cast<const Self *>(this);
+
+		return hits_by_halves(zeros, record & 0x100, record & 0x10000, record & 0xFF, parts,
+							  [self](uint32_t state, uint32_t part, int k, uint32_t *hit) {
+								  uint32_t	e = self->step(state, part, k);
+
+								  *hit = (uint32_t) self->flagged(e);
+								  return self->without_flag(e);
+							  });
+	}
+
+	__device__ __forceinline__ uint32_t next(uint32_t e) const
+	{
+		return e;
+	}
+};
+
+struct CompactAutomaton : CompactEntries<CompactAutomaton>
+{
+	__device__ __forceinline__ bool flagged(uint32_t e) const
+	{
+		return (e & 1) != 0;
+	}
+};
+
+/*
+ * The compact table of a factored automaton (byte_dfa.h): its candidate's
+ * flag is no row's answer.  A chunk's words whose record shows the
+ * candidate where a half ends have the half's flag taken off, and the
+ * chunks where the rows from the one open at the half's start to the one
+ * open after it start go to the per-row kernel's list (list_candidates()).
+ * Every half where a factor stood ends in the candidate (it holds every
+ * byte to there), so the records show them all.  Looked for only where
+ * the table has a candidate: H200, kernel_bench's 20 literals (no
+ * factors) lost 2 points of the read bandwidth when every compact table
+ * was looked at so (56.1-56.7 against 58.1-58.5%; 2026-11-29-rare-factors,
+ * call 2).
+ */
+struct FactoredAutomaton : CompactEntries<FactoredAutomaton>
+{
+	static constexpr bool takes_candidates = true;
+	uint32_t	candidate;		/* the candidate's flagged value */
+	uint32_t   *list;			/* the per-row kernel's chunks, list_len of them */
+	uint32_t   *list_len;		/* (past capacity: counted, not written) */
+	uint32_t	capacity;
+
+	/* a separator's entry: the row that ends there matches */
+	__device__ __forceinline__ bool flagged(uint32_t e) const
+	{
+		return (e & 1) != 0 && e != candidate;
+	}
+
+	__device__ __forceinline__ void take_candidates(uint32_t records[GL_HIT_WORDS],
+													uint64_t chunk, uint64_t nchunks,
+													const GlChunkIndex *__restrict__ chunks) const
+	{
+		uint32_t	zero = 0;
+
+		/*
+		 * First whether any record's byte 1 or 2 is the candidate, three
+		 * instructions a word: x ^ the candidate has a zero byte there, and
+		 * (x - 1) & ~x has its top bit set at the first zero byte (exactly:
+		 * a byte borrows only past a zero byte below it)
+		 */
+#pragma unroll
+		for (int g = 0; g < GL_HIT_WORDS; g++)
+		{
+			uint32_t	x = records[g] ^ candidate * 0x10100u;
+
+			zero |= (x - 0x10100u) & ~x;
+		}
+		if ((zero & 0x808000u) == 0)
+			return;
+#pragma unroll
+		for (int g = 0; g < GL_HIT_WORDS; g++)
+		{
+			/* bytes 1 and 2: the states after the word's halves */
+			uint32_t	x = records[g] ^ candidate * 0x10100u;
+			uint32_t	halves = ((x & 0xFF00) == 0 ? 0x100u : 0) |
+				((x & 0xFF0000) == 0 ? 0x10000u : 0);
+
+			if (halves != 0)
+			{
+				records[g] &= ~halves;
+				list_candidates(chunk, g == GL_HIT_WORDS - 1 && (halves & 0x10000), nchunks,
+								chunks);
+			}
+		}
+	}
+
+	/*
+	 * Room for n more in the list, at *at; else only counted, and not even
+	 * that once the list is full (a count a word could wrap past 2^32 in
+	 * a large column of candidates).
+	 */
+	__device__ __forceinline__ bool list_room(uint32_t n, uint32_t *at) const
+	{
+		if (*(volatile uint32_t *) list_len > capacity)
+			return false;
+		*at = atomicAdd(list_len, n);
+		return *at + n <= capacity;
+	}
+
+	/*
+	 * The per-row kernel decides the rows that start in the chunks listed:
+	 * the row open at this chunk's first byte starts in the chunk its index
+	 * entry goes back to, the half's others in this chunk; and, where the
+	 * half is the chunk's last, the row open after it may start at the
+	 * next chunk's first byte.  (A chunk listed twice is decided twice,
+	 * alike.)
+	 */
+	__device__ __noinline__ void list_candidates(uint64_t chunk, bool next_too, uint64_t nchunks,
+												 const GlChunkIndex *__restrict__ chunks) const
+	{
+		uint64_t	row_start = chunk * GL_DEV_CHUNK_BYTES - chunks[chunk].back;
+		uint32_t	first = (uint32_t) (row_start / GL_DEV_CHUNK_BYTES);
+		uint32_t	n = 1 + (first != chunk) + (next_too && chunk + 1 < nchunks);
+		uint32_t	at;
+
+		if (!list_room(n, &at))
+			return;
+		list[at] = (uint32_t) chunk;
+		if (first != chunk)
+			list[++at] = first;
+		if (next_too && chunk + 1 < nchunks)
+			list[++at] = (uint32_t) chunk + 1;
+	}
+
+	/* The row open into chunk next, ended by the candidate: the per-row kernel's. */
+	__device__ __noinline__ void list_open_row(uint64_t next,
+											   const GlChunkIndex *__restrict__ chunks) const
+	{
+		uint32_t	at;
+
+		if (list_room(1, &at))
+			list[at] = (uint32_t) ((next * GL_DEV_CHUNK_BYTES - chunks[next].back) /
+								   GL_DEV_CHUNK_BYTES);
+	}
+};
+
+/*
+ * What the classed table's two forms share (classed_table.h): two-byte
+ * entries holding the next state's value, the root's twin's the largest,
+ * entered by the separator of a matching row.  The largest entry of each
+ * 16 bytes, one integer max a byte off the chain of loads, says whether
+ * a separator in them ended a matching row; a word's record keeps the
+ * state it began in (bits 0..15) and the two answers (bits 16, 17), from
+ * which hits_of() finds those separators as the compact table's sticky
+ * flag does: each half's only separator, where each has one at most, or
+ * the word stepped again.  SKIP's and the twin's values depend on the
+ * automaton (its states and classes), so they travel with it into the
+ * kernel.  Form is the automaton (CRTP: hits_of() steps its entries).
+ */
+template <class Form>
+struct ClassedEntries
+{
+	static constexpr bool flag_sticks = false;
+	static constexpr bool hits_by_twin = true;
+	static constexpr bool takes_candidates = false;
+	/* a row's answer comes on its separator (gl_words_to_list()) */
+	static constexpr bool hits_end_rows = true;
+	static constexpr uint32_t chunks_per_thread = CHUNKS_PER_THREAD;
+	/*
+	 * slices only: two slice buffers hide the entry loads (2.9 wavefronts
+	 * each) better than one line buffer at as many warps (H200, 200
+	 * literals of letters, 98 kB table: 44.2-45.0% of the read bandwidth
+	 * -> 43.5-43.6 with the line buffer; H100 57.7-58.7 -> 57.4-58.0;
+	 * 2026-11-28-line-shapes, calls 1, 2, 4)
+	 */
+	static constexpr bool line_stage = false;
+	static constexpr uint32_t start = GL_CLASSED_ROOT;
+	uint32_t	skip;
+	uint32_t	twin;
+
+	/* keep the largest entry in most; the next state */
+	__device__ __forceinline__ static uint32_t record(uint32_t e, uint32_t &most)
+	{
+		most = max(most, e);
+		return e;
+	}
+
+	/* a word's record: the state it began in, its halves' largest entries */
+	__device__ __forceinline__ uint32_t word_record(uint32_t start_state, uint32_t first,
+													uint32_t second) const
+	{
+		return start_state | (uint32_t) (first == twin) << 16 | (uint32_t) (second == twin) << 17;
+	}
+
+	__device__ __forceinline__ static bool has_hits(uint32_t record)
+	{
+		return (record & 0x30000) != 0;
+	}
+
+	/* its hit bits, first byte in bit 31, as the compact table's (hits_by_halves()) */
+	__device__ __forceinline__ uint32_t hits_of(uint32_t record, const uint32_t parts[8],
+												uint32_t zeros) const
+	{
+		return hits_by_halves(zeros, record & 0x10000, record & 0x20000, record & 0xFFFF, parts,
+							  [this](uint32_t state, uint32_t part, int k, uint32_t *hit) {
+								  uint32_t	e = static_cast<const Form *>(this)->entry(state,
+																						  gl_byte_in(part, k));
+
+								  *hit = (uint32_t) (e == twin);
+								  return e;
+							  });
+	}
+
+	__device__ __forceinline__ bool flagged(uint32_t e) const
+	{
+		return e == twin;
+	}
+
+	__device__ __forceinline__ uint32_t next(uint32_t e) const
+	{
+		return e;
+	}
+};
+
+/*
+ * The classed form, for Aho–Corasick automata too large for the compact
+ * table: the byte's class offset from the first 256 bytes, added to the
+ * state (its row's byte offset), then the entry's load from 256 bytes on.
+ */
+struct ClassedAutomaton : ClassedEntries<ClassedAutomaton>
+{
+	__device__ __forceinline__ uint32_t entry(uint32_t state, uint32_t b) const
+	{
+		const uint8_t *shared = reinterpret_cast<const uint8_t *>(stream_shared);
+
+		return *reinterpret_cast<const uint16_t *>(shared + 256 + state + shared[b]);
+	}
+
+	__device__ __forceinline__ uint32_t step(uint32_t state, uint32_t part, int k,
+											 uint32_t &hits) const
+	{
+		/* byte k alone, by one permute */
+		return record(entry(state, __byte_perm(part, 0, 0x4440 | k)), hits);
+	}
+};
+
+/*
+ * The windowed forms, for such automata whose literals keep to the
+ * letters' or the printable bytes' window: no class load.  The byte's
+ * column, min(b ^ flip, flip + 1) -- the XOR once for four bytes, a
+ * permute, a min -- doubled and added to the state times the row's length
+ * (the state is twice its number: one IMAD) is the entry's address.
+ */
+struct WindowedAutomaton : ClassedEntries<WindowedAutomaton>
+{
+	uint32_t	flip;
+
+	__device__ __forceinline__ uint32_t load(uint32_t state, uint32_t column) const
+	{
+		/*
+		 * The table's shared address and the column's part first, off the
+		 * state's chain, then one multiply-add on it: written in C, the
+		 * compiler added the base after the multiply-add, one more
+		 * instruction a byte on the chain (SASS: 498 IMAD.IADD in the
+		 * kernel against 18; H200, 200 literals: 37.3-37.8% of the read
+		 * bandwidth -> 39.8-39.9%).  The table is read-only after
+		 * the launch's barrier, and every load here depends on text read
+		 * after it, so the load needs no ordering of its own.
+		 */
+		uint32_t	off_chain = (uint32_t) __cvta_generic_to_shared(stream_shared) + 2 * column;
+		uint16_t	entry;
+
+		asm("{\n\t.reg .u32 at;\n\tmad.lo.u32 at, %1, %2, %3;\n\tld.shared.u16 %0, [at];\n\t}"
+			: "=h"(entry) : "r"(state), "r"(flip + 2), "r"(off_chain));
+		return entry;
+	}
+
+	__device__ __forceinline__ uint32_t entry(uint32_t state, uint32_t b) const
+	{
+		return load(state, gl_classed_window_column(b, flip));
+	}
+
+	__device__ __forceinline__ uint32_t step(uint32_t state, uint32_t part, int k,
+											 uint32_t &hits) const
+	{
+		/* byte k of the part, flipped: min() sends every byte but the window's and 0x00 to flip + 1 */
+		uint32_t	flipped = __byte_perm(part ^ flip * 0x01010101u, 0, 0x4440 | k);
+
+		return record(load(state, min(flipped, flip + 1)), hits);
+	}
+};
+
+#endif							/* GPULIKE_STREAM_AUTOMATA_CUH */
