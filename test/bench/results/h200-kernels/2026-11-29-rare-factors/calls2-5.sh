@@ -1,8 +1,8 @@
 #!/bin/bash
-# Call 2 (H200): after the per-row kernel's grid fits its list (call 1: its
-# blocks past the list each copied the program into shared memory).
-# kernel_test; the Aho-Corasick classes named, main (kb_old, c39e492) and
-# this tree (kb_new), two rounds; the whole bench of this tree.
+# Calls 2-5 (H200), each with the binaries of its tree carried in .carry/
+# (README.md says what changed between them): kernel_test; the
+# Aho-Corasick classes named, main (kb_old, c39e492) and the tree (kb_new),
+# two rounds; the whole bench of the tree.
 set -o pipefail
 C="AC 20,AC 40,AC 200,AC 200 letters,AC 200 rare"
 timeout 240 ./.carry/kt_new > $OUT/kernel_test.txt 2>&1; echo "kernel_test rc $?" >> $OUT/kernel_test.txt
