@@ -15,7 +15,7 @@
  * bytes are computed while packing; their zero-byte counts are counted
  * afterwards on the device, from the stream itself, because the chunk the
  * append began inside has new bytes under an old entry.  An upload also
- * counts the byte pairs of up to PAIR_SAMPLE_ROWS rows spread over the
+ * counts the byte pairs of up to GL_PAIR_SAMPLE_ROWS rows spread over the
  * column (GlBytePairs: a few milliseconds), for the sieve's probes; the
  * rows appended later leave the counts as they are.
  *
@@ -31,15 +31,13 @@
 
 /* Host staging buffer for uploads. */
 static const size_t STAGING_BYTES = 64 << 20;
-/* Rows whose byte pairs an upload counts (GlBytePairs). */
-static const uint64_t PAIR_SAMPLE_ROWS = 65536;
 
 /* The byte pairs of rows spread over col (device_column.h). */
 GlBytePairs *
 gl_count_byte_pairs(const GlColumn *col)
 {
 	GlBytePairs *pairs = (GlBytePairs *) calloc(1, sizeof(GlBytePairs));
-	uint64_t	stride = col->nrows / PAIR_SAMPLE_ROWS + 1;
+	uint64_t	stride = gl_pair_sample_stride(col->nrows);
 	uint64_t	sampled = col->nrows / stride + 1;
 	uint64_t	mean_row = col->nrows > 0 ? gl_column_offset(col, col->nrows) / col->nrows + 1 : 1;
 	/* every text_every-th sampled row to the text, so that it spans the column */

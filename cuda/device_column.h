@@ -125,12 +125,13 @@ typedef struct GlProgramCache GlProgramCache;
 
 /*
  * How often each two adjacent bytes occur in a column's values, counted at
- * upload on up to PAIR_SAMPLE_ROWS rows spread over the column, and some
+ * upload on up to GL_PAIR_SAMPLE_ROWS rows spread over the column, and some
  * of those rows as the stream holds them (device_column.cu): the sieve
  * takes its probes where the column's own text makes them rare
  * (program_prep.cu).
  */
 #define GL_TEXT_SAMPLE_BYTES	8192
+#define GL_PAIR_SAMPLE_ROWS		65536
 /*
  * The same rows' three adjacent bytes, hashed to one bit each: a clear
  * bit is a trigram those rows never hold (literal_factors.cu looks for
@@ -163,6 +164,13 @@ gl_trigram_seen(const GlBytePairs *pairs, uint8_t a, uint8_t b, uint8_t c)
 	uint32_t	bit = gl_trigram_bit(a, b, c);
 
 	return (pairs->trigrams[bit / 64] >> (bit % 64)) & 1;
+}
+
+/* The sample is rows 0, stride, 2 stride, ... of a column of nrows rows. */
+static inline uint64_t
+gl_pair_sample_stride(uint64_t nrows)
+{
+	return nrows / GL_PAIR_SAMPLE_ROWS + 1;
 }
 
 /* The byte pairs of col as an upload counts them (malloc'd); NULL if no memory. */

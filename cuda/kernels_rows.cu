@@ -23,7 +23,8 @@
  *
  * Its place now: the fallback for programs whose byte DFA does not fit the
  * stream kernel's shared memory (kernels_stream.cu, which runs everything
- * else), and the rows the sieve or a factored automaton leaves to it.  Measured on the H200 (kernel_bench, 2.1 GB of comment text) it
+ * else), and the rows the sieve or a factored automaton leaves to it.
+ * Measured on the H200 (kernel_bench, 2.1 GB of comment text) it
  * ran at 180-360 GB/s, 4-8% of the read bandwidth: Nsight Compute showed
  * it issue-bound (SM 56%, DRAM 4%) with only 14 of a warp's 32 lanes
  * active on average, because rows end, and finish early, at different
@@ -38,7 +39,7 @@
 #include "row_matchers.cuh"
 
 static const int ROWS_BLOCK = 256;
-/* Blocks that take a list's chunks, each as many as it takes (every SM's share, and more). */
+/* Blocks that take a list's chunks, each as many as it takes (every SM's share and more). */
 static const uint64_t LIST_BLOCKS = 1024;
 
 /* Position of the first 0x00 at or after from, or limit if none before it. */
@@ -198,7 +199,8 @@ rows_kernel(const uint8_t *__restrict__ data, uint64_t nbytes,
 	uint64_t	listed = chunk_list != NULL ? *list_len : nchunks;
 	const GlProgram *prog;
 
-	if (listed > max_listed)
+	/* more listed than the caller allows: another kernel decides them */
+	if (chunk_list != NULL && listed > max_listed)
 		listed = 0;
 	if (blockIdx.x * (uint64_t) blockDim.x >= listed)
 		return;
@@ -217,13 +219,12 @@ launch_rows_in(const GlLaunch *l, const GlKernelProgram *kp,
 {
 	const GlDeviceColumn *dcol = l->dcol;
 	uint64_t	blocks = (std::min(max_listed, dcol->nchunks) + ROWS_BLOCK - 1) / ROWS_BLOCK;
+	uint32_t	shared = InShared ? kp->blob_bytes : 0;
 
 	if (chunk_list != NULL)
 		blocks = std::min(blocks, LIST_BLOCKS);
 	if (blocks == 0)
 		return true;
-	uint32_t	shared = InShared ? kp->blob_bytes : 0;
-
 	if (shared > 48 * 1024 &&
 		!gl_cuda_ok(cudaFuncSetAttribute(rows_kernel<Matcher, InShared>,
 										 cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -232,7 +233,7 @@ launch_rows_in(const GlLaunch *l, const GlKernelProgram *kp,
 		return false;
 	rows_kernel<Matcher, InShared><<<(unsigned) blocks, ROWS_BLOCK, shared, l->stream>>>
 		(dcol->data, dcol->nbytes, dcol->chunks, dcol->nchunks, chunk_list, list_len,
-		 chunk_list != NULL ? max_listed : dcol->nchunks, *kp, result);
+		 max_listed, *kp, result);
 	return gl_cuda_ok(cudaGetLastError(), "launching the rows kernel", l->errbuf, l->errlen);
 }
 

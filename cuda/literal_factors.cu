@@ -103,7 +103,10 @@ factor_seen(const GlBytePairs *pairs, const GlSetLiteral *lit, uint32_t at, uint
 	return false;
 }
 
-/* How often the sample holds the one or two bytes at .. at + len - 1 of lit, in any of their cases. */
+/*
+ * How often the sample holds the one or two bytes at .. at + len - 1 of
+ * lit, in any of their cases.
+ */
 static uint64_t
 prefix_count(const GlBytePairs *pairs, const GlSetLiteral *lit, uint32_t at, uint32_t len)
 {
@@ -180,19 +183,19 @@ choose_factor(const GlBytePairs *pairs, const GlSetLiteral *lit,
 
 /*
  * What the string of each state of prog (the literals' and factors'
- * automaton) ends in, into end_kind (GlFactoredEnd): its trie found
- * breadth first as gl_set_literals() finds it, each list entry's end by
- * walking it from the root, and the ends of a state's longest proper
- * suffix in the trie passed on to it.
+ * automaton) ends in, into end_kind (GlFactoredEnd): each list entry's
+ * end by walking it from the root, and the ends of a state's longest
+ * proper suffix in the trie passed on to it, breadth first
+ * (gl_trie_walk()).
  */
 static void
 end_kinds(const GlProgram *prog, const std::vector<std::string> &lits, size_t nliterals,
 		  std::vector<uint8_t> &end_kind)
 {
 	GlMultiTables m = gl_multi_tables(prog);
-	std::vector<uint32_t> suffix(m.nstates, 0);
-	std::vector<bool> seen(m.nstates, false);
-	std::vector<uint32_t> order;
+	std::vector<uint32_t> order(m.nstates), parent(m.nstates), via(m.nstates),
+				depth(m.nstates), suffix(m.nstates);
+	GlTrieWalk	w = {order.data(), parent.data(), via.data(), depth.data(), suffix.data()};
 	std::vector<uint8_t> literal_end(m.nstates, 0);
 	std::vector<uint8_t> factor_end(m.nstates, 0);
 
@@ -204,23 +207,7 @@ end_kinds(const GlProgram *prog, const std::vector<std::string> &lits, size_t nl
 			s = m.next[(size_t) s * m.nclasses + m.byte_class[(uint8_t) c]];
 		(i < nliterals ? literal_end : factor_end)[s] = 1;
 	}
-	seen[0] = true;
-	order.push_back(0);
-	for (size_t head = 0; head < order.size(); head++)
-	{
-		uint32_t	u = order[head];
-
-		for (uint32_t c = 0; c < m.nclasses; c++)
-		{
-			uint32_t	v = m.next[(size_t) u * m.nclasses + c];
-
-			if (seen[v])
-				continue;
-			seen[v] = true;
-			suffix[v] = u == 0 ? 0 : m.next[(size_t) suffix[u] * m.nclasses + c];
-			order.push_back(v);
-		}
-	}
+	order.resize(gl_trie_walk(&m, &w));
 	end_kind.assign(m.nstates, GL_FACTORED_NO_END);
 	for (uint32_t v : order)
 	{

@@ -68,78 +68,87 @@ class_test(const GlMultiTables *m, uint32_t c, uint8_t *mask, uint8_t *value)
 	return false;
 }
 
+uint32_t
+gl_trie_walk(const GlMultiTables *m, const GlTrieWalk *w)
+{
+	uint32_t	head = 0,
+				tail = 0;
+
+	for (uint32_t s = 0; s < m->nstates; s++)
+		w->depth[s] = UINT32_MAX;
+	w->depth[0] = 0;
+	w->parent[0] = 0;
+	w->via[0] = 0;
+	w->suffix[0] = 0;
+	w->order[tail++] = 0;
+	/* breadth first, so a state's parent and its parent's suffix come before it */
+	while (head < tail)
+	{
+		uint32_t	u = w->order[head++];
+
+		for (uint32_t c = 0; c < m->nclasses; c++)
+		{
+			uint32_t	v = m->next[(size_t) u * m->nclasses + c];
+
+			if (w->depth[v] != UINT32_MAX)
+				continue;
+			w->depth[v] = w->depth[u] + 1;
+			w->parent[v] = u;
+			w->via[v] = c;
+			w->suffix[v] = u == 0 ? 0 : m->next[(size_t) w->suffix[u] * m->nclasses + c];
+			w->order[tail++] = v;
+		}
+	}
+	return tail;
+}
+
 bool
 gl_set_literals(const GlProgram *prog, GlSetLiteral *out, uint32_t *count)
 {
 	GlMultiTables m = gl_multi_tables(prog);
-	/* per state: trie depth, parent, the class from it, longest proper suffix */
-	uint32_t   *depth = (uint32_t *) malloc(m.nstates * sizeof(uint32_t));
-	uint32_t   *parent = (uint32_t *) malloc(m.nstates * sizeof(uint32_t));
-	uint32_t   *via = (uint32_t *) malloc(m.nstates * sizeof(uint32_t));
-	uint32_t   *suffix = (uint32_t *) malloc(m.nstates * sizeof(uint32_t));
+	GlTrieWalk	w = {
+		(uint32_t *) malloc(m.nstates * sizeof(uint32_t)),
+		(uint32_t *) malloc(m.nstates * sizeof(uint32_t)),
+		(uint32_t *) malloc(m.nstates * sizeof(uint32_t)),
+		(uint32_t *) malloc(m.nstates * sizeof(uint32_t)),
+		(uint32_t *) malloc(m.nstates * sizeof(uint32_t))
+	};
 	bool	   *accepting_above = (bool *) malloc(m.nstates * sizeof(bool));
-	uint32_t   *order = (uint32_t *) malloc(m.nstates * sizeof(uint32_t));
-	uint32_t	head = 0,
-				tail = 0;
-	bool		ok = depth != NULL && parent != NULL && via != NULL && suffix != NULL &&
-		accepting_above != NULL && order != NULL && m.nstates > 0;
+	uint32_t	reached = 0;
+	bool		ok = w.order != NULL && w.parent != NULL && w.via != NULL && w.depth != NULL &&
+		w.suffix != NULL && accepting_above != NULL && m.nstates > 0;
 
 	*count = 0;
 	if (ok)
+		reached = gl_trie_walk(&m, &w);
+	for (uint32_t i = 0; ok && i < reached; i++)
 	{
-		for (uint32_t s = 0; s < m.nstates; s++)
-			depth[s] = UINT32_MAX;
-		depth[0] = 0;
-		suffix[0] = 0;
-		accepting_above[0] = false;
-		order[tail++] = 0;
-	}
-	/* breadth first, so a state's parent and its parent's suffix come before it */
-	while (ok && head < tail)
-	{
-		uint32_t	u = order[head++];
-
-		for (uint32_t c = 0; c < m.nclasses; c++)
-		{
-			uint32_t	v = m.next[u * m.nclasses + c];
-
-			if (depth[v] != UINT32_MAX)
-				continue;
-			depth[v] = depth[u] + 1;
-			parent[v] = u;
-			via[v] = c;
-			suffix[v] = u == 0 ? 0 : m.next[suffix[u] * m.nclasses + c];
-			accepting_above[v] = accepting_above[u] || m.accept[u];
-			order[tail++] = v;
-		}
-	}
-	for (uint32_t i = 0; ok && i < tail; i++)
-	{
-		uint32_t	v = order[i];
+		uint32_t	v = w.order[i];
 		GlSetLiteral *lit = &out[*count];
 
-		if (!m.accept[v] || accepting_above[v] || (v != 0 && m.accept[suffix[v]]))
+		accepting_above[v] = v != 0 && (accepting_above[w.parent[v]] || m.accept[w.parent[v]]);
+		if (!m.accept[v] || accepting_above[v] || (v != 0 && m.accept[w.suffix[v]]))
 			continue;			/* it holds a shorter literal */
-		if (depth[v] < 2 || depth[v] > GL_SET_MAX_BYTES || *count == GL_SET_MAX_LITERALS)
+		if (w.depth[v] < 2 || w.depth[v] > GL_SET_MAX_BYTES || *count == GL_SET_MAX_LITERALS)
 		{
 			ok = false;
 			break;
 		}
 		memset(lit, 0, sizeof(*lit));
-		lit->length = depth[v];
-		for (uint32_t s = v, k = depth[v]; ok && s != 0; s = parent[s])
+		lit->length = w.depth[v];
+		for (uint32_t s = v, k = w.depth[v]; ok && s != 0; s = w.parent[s])
 		{
 			k--;
-			ok = class_test(&m, via[s], &lit->masks[k], &lit->bytes[k]);
+			ok = class_test(&m, w.via[s], &lit->masks[k], &lit->bytes[k]);
 		}
 		(*count)++;
 	}
-	free(depth);
-	free(parent);
-	free(via);
-	free(suffix);
+	free(w.order);
+	free(w.parent);
+	free(w.via);
+	free(w.depth);
+	free(w.suffix);
 	free(accepting_above);
-	free(order);
 	return ok && *count > 0;
 }
 

@@ -74,4 +74,24 @@ typedef struct GlSetLiteral
 
 extern bool gl_set_literals(const GlProgram *prog, GlSetLiteral *out, uint32_t *count);
 
+/*
+ * The trie of an Aho–Corasick automaton, walked breadth first from the
+ * root: order[i] the i-th state reached, and for each state its trie
+ * parent, the class of the byte from it (via), its depth and its longest
+ * proper suffix in the trie.  A transition that is not a trie edge leads
+ * to a state no deeper than the one it leaves, so the walk meets each
+ * state first by its trie edge.  The arrays are the caller's, nstates
+ * each; returns the number of states reached.
+ */
+typedef struct GlTrieWalk
+{
+	uint32_t   *order;
+	uint32_t   *parent;
+	uint32_t   *via;
+	uint32_t   *depth;
+	uint32_t   *suffix;
+} GlTrieWalk;
+
+extern uint32_t gl_trie_walk(const GlMultiTables *m, const GlTrieWalk *w);
+
 #endif							/* GPULIKE_LITERAL_SET_H */

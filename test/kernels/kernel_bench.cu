@@ -121,10 +121,10 @@ build_column(GlColumn *col, uint64_t bytes, bool adversarial)
 
 /*
  * Comments again, from a stream of their own, where every row the upload's
- * sample leaves out (it counts every stride-th of up to 65 536: the
- * stride from a first pass that only counts the rows) holds a 'q' and a
- * lower-case letter: the made-up literals' factors, which the sample then
- * never holds (literal_factors.h), stand in nearly every chunk.
+ * sample leaves out (gl_pair_sample_stride(), of the row count from a
+ * first pass that only counts them) holds a 'q' and a lower-case letter:
+ * the made-up literals' factors, which the sample then never holds
+ * (literal_factors.h), stand in nearly every chunk.
  */
 static void
 build_missed_column(GlColumn *col, uint64_t bytes)
@@ -137,7 +137,7 @@ build_missed_column(GlColumn *col, uint64_t bytes)
 
 	for (uint64_t n = 0; n < bytes; nrows++)
 		n += gl_bench_comment(&missed_rng, buf);
-	stride = nrows / 65536 + 1;
+	stride = gl_pair_sample_stride(nrows);
 	missed_rng = seed;
 	if (!gl_column_init(col, nrows, bytes + 2 * nrows + 4096))
 		die("host column", "out of memory");
