@@ -138,7 +138,7 @@ typedef struct GlStreamTable
 								 * value (byte_dfa.h) */
 	uint32_t   *candidate_list; /* device: the chunks where its rows start, */
 	uint32_t   *candidate_count;	/* how many (zeroed by the caller; past */
-	uint32_t	candidate_capacity; /* the list's room only counted) */
+	uint32_t	candidate_capacity; /* the list's room: full, none written) */
 	int			shape;			/* its launch shape on the device (gl_stream_shape()) */
 } GlStreamTable;
 

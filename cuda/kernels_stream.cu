@@ -590,6 +590,8 @@ gl_launch_stream(const GlLaunch *l, const GlStreamTable *table, uint32_t *ticket
 				 uint32_t *result)
 {
 	return with_automaton(table, [&](auto a) {
+		if constexpr (decltype(a)::takes_candidates)
+			a.tickets = tickets;	/* where it gives up (stream_automata.cuh) */
 		return launch_in_shape(l, a, table, tickets, result,
 							   std::make_index_sequence<STREAM_SHAPES>());
 	});

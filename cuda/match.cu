@@ -239,9 +239,20 @@ gl_plan_name(const GlPreparedProgram *pp)
  * candidates, the skim reads the whole column instead of the per-row
  * kernel reading theirs: about where the two cost alike (the per-row
  * kernel reads at 4-8% of the read bandwidth, the skim of 200 literals
- * at 43%: kernels_rows.cu, kernels_stream.cu).
+ * at 43%: kernels_rows.cu, kernels_stream.cu).  It is the list's
+ * capacity: there the stream kernel stops its walk, since the skim reads
+ * every row after it (stream_automata.cuh).  Where the sample missed the
+ * factors (kernel_bench's missed column, 57% of its rows candidates) that
+ * costs 2.1 times the column's usual time (H200; 7.2 times when the walk
+ * went on and listed every chunk: 2026-11-29-head-check, calls 1-4).
  */
 static const uint32_t MAX_CANDIDATE_CHUNK_SHARE = 8;
+
+static uint32_t
+candidate_list_capacity(const GlDeviceColumn *dcol)
+{
+	return (uint32_t) (dcol->nchunks / MAX_CANDIDATE_CHUNK_SHARE);
+}
 
 /*
  * The rows of the factored automaton's candidates (literal_factors.h): the
@@ -257,7 +268,7 @@ static const uint32_t MAX_CANDIDATE_CHUNK_SHARE = 8;
 static bool
 decide_candidates(const GlLaunch *l, const GlKernelProgram *kp, const MatchScratch *s)
 {
-	uint32_t	most = (uint32_t) (l->dcol->nchunks / MAX_CANDIDATE_CHUNK_SHARE);
+	uint32_t	most = candidate_list_capacity(l->dcol);
 
 	return gl_launch_rows(l, GL_PROG_MULTI, kp, s->chunk_list, s->list_len, most, s->result) &&
 		gl_launch_skim_multi(l, kp, s->list_len, most, s->result);
@@ -300,7 +311,7 @@ run_plan(const GlLaunch *l, const GlPreparedProgram *pp, const GlKernelProgram *
 				/* the factored automaton, then the rows of its candidates */
 				table.candidate_list = s->chunk_list;
 				table.candidate_count = s->list_len;
-				table.candidate_capacity = (uint32_t) dcol->nchunks;
+				table.candidate_capacity = candidate_list_capacity(dcol);
 				ok = ok && gl_cuda_ok(cudaMemsetAsync(s->list_len, 0, sizeof(uint32_t), l->stream),
 									  "cudaMemsetAsync (list length)", l->errbuf, l->errlen) &&
 					gl_launch_stream(l, &table, s->tickets, s->result) &&

@@ -19,6 +19,11 @@
 #include "classed_table.h"
 #include "chunk_scan.cuh"
 
+#include <cooperative_groups.h>
+#include <cooperative_groups/scan.h>
+
+namespace cg = cooperative_groups;
+
 /*
  * Consecutive chunks stepped by one thread (A::chunks_per_thread): the
  * row open at the start of the first is skipped and the row open at the
@@ -243,8 +248,11 @@ struct FactoredAutomaton : CompactEntries<FactoredAutomaton>
 	static constexpr bool takes_candidates = true;
 	uint32_t	candidate;		/* the candidate's flagged value */
 	uint32_t   *list;			/* the per-row kernel's chunks, list_len of them */
-	uint32_t   *list_len;		/* (past capacity: counted, not written) */
+	uint32_t   *list_len;		/* (past capacity: full, no more written) */
 	uint32_t	capacity;
+	uint32_t   *tickets;		/* the stream kernel's (gl_launch_stream()) */
+	/* what a memset of 0x7F bytes leaves: the stream kernel finds no chunk */
+	static constexpr uint32_t PAST_EVERY_TICKET = 0x7F7F7F7F;
 
 	/* a separator's entry: the row that ends there matches */
 	__device__ __forceinline__ bool flagged(uint32_t e) const
@@ -257,6 +265,8 @@ struct FactoredAutomaton : CompactEntries<FactoredAutomaton>
 													const GlChunkIndex *__restrict__ chunks) const
 	{
 		uint32_t	zero = 0;
+		uint32_t	taken = 0;
+		bool		next_too = false;
 
 		/*
 		 * First whether any record's byte 1 or 2 is the candidate, three
@@ -281,51 +291,70 @@ struct FactoredAutomaton : CompactEntries<FactoredAutomaton>
 			uint32_t	halves = ((x & 0xFF00) == 0 ? 0x100u : 0) |
 				((x & 0xFF0000) == 0 ? 0x10000u : 0);
 
-			if (halves != 0)
-			{
-				records[g] &= ~halves;
-				list_candidates(chunk, g == GL_HIT_WORDS - 1 && (halves & 0x10000), nchunks,
-								chunks);
-			}
+			records[g] &= ~halves;
+			taken |= halves;
+			if (g == GL_HIT_WORDS - 1)
+				next_too = (halves & 0x10000) != 0;
 		}
-	}
-
-	/*
-	 * Room for n more in the list, at *at; else only counted, and not even
-	 * that once the list is full (a count a word could wrap past 2^32 in
-	 * a large column of candidates).
-	 */
-	__device__ __forceinline__ bool list_room(uint32_t n, uint32_t *at) const
-	{
-		if (*(volatile uint32_t *) list_len > capacity)
-			return false;
-		*at = atomicAdd(list_len, n);
-		return *at + n <= capacity;
+		if (taken != 0)
+			list_candidates(chunk, next_too, nchunks, chunks);
 	}
 
 	/*
 	 * The per-row kernel decides the rows that start in the chunks listed:
 	 * the row open at this chunk's first byte starts in the chunk its index
-	 * entry goes back to, the half's others in this chunk; and, where the
-	 * half is the chunk's last, the row open after it may start at the
-	 * next chunk's first byte.  (A chunk listed twice is decided twice,
-	 * alike.)
+	 * entry goes back to, the halves' others in this chunk; and, where the
+	 * chunk's last half ended in the candidate, the row open after it may
+	 * start at the next chunk's first byte.  (A chunk listed twice is
+	 * decided twice, alike.)  The lanes that list at once take their room
+	 * with one atomic: a column whose rows were nearly all candidates (the
+	 * sample missed the factors) had each lane append a chunk once for each
+	 * of its words, and the walk of 1 GB took 3.4 ms on one contended
+	 * counter (H200, kernel_bench's missed column, 2026-11-29-head-check,
+	 * call 1; with this, and list_room() giving up: 0.99 ms, call 4).
 	 */
 	__device__ __noinline__ void list_candidates(uint64_t chunk, bool next_too, uint64_t nchunks,
 												 const GlChunkIndex *__restrict__ chunks) const
 	{
-		uint64_t	row_start = chunk * GL_DEV_CHUNK_BYTES - chunks[chunk].back;
-		uint32_t	first = (uint32_t) (row_start / GL_DEV_CHUNK_BYTES);
+		cg::coalesced_group lanes = cg::coalesced_threads();
+		uint32_t	first = (uint32_t) ((chunk * GL_DEV_CHUNK_BYTES - chunks[chunk].back) /
+										GL_DEV_CHUNK_BYTES);
 		uint32_t	n = 1 + (first != chunk) + (next_too && chunk + 1 < nchunks);
-		uint32_t	at;
+		uint32_t	before = cg::exclusive_scan(lanes, n);
+		uint32_t	at = UINT32_MAX;
 
-		if (!list_room(n, &at))
+		if (lanes.thread_rank() == lanes.size() - 1)
+			list_room(before + n, &at);
+		at = lanes.shfl(at, lanes.size() - 1);
+		if (at == UINT32_MAX)
 			return;
+		at += before;
 		list[at] = (uint32_t) chunk;
 		if (first != chunk)
 			list[++at] = first;
 		if (next_too && chunk + 1 < nchunks)
 			list[++at] = (uint32_t) chunk + 1;
+	}
+
+	/*
+	 * Room for n more in the list, from *at (UINT32_MAX where there is
+	 * none).  Past the list's capacity the skim decides every row after
+	 * the walk (match.cu), so the walk gives up: the ticket counter is put
+	 * past every ticket, and the warps end as they come for their next
+	 * chunks.  The count stops there too, for it could wrap past 2^32 in
+	 * a large column of candidates.
+	 */
+	__device__ __forceinline__ bool list_room(uint32_t n, uint32_t *at) const
+	{
+		*at = UINT32_MAX;
+		if (*(volatile uint32_t *) list_len > capacity)
+			return false;
+		*at = atomicAdd(list_len, n);
+		if (*at + n <= capacity)
+			return true;
+		atomicMax(tickets, PAST_EVERY_TICKET);
+		*at = UINT32_MAX;
+		return false;
 	}
 
 	/* The row open into chunk next, ended by the candidate: the per-row kernel's. */
