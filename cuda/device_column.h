@@ -118,6 +118,7 @@ typedef struct GlMatchResources
 								 * the scratch holds (program_cache.h); 0: none */
 	int			stream_shape;	/* the stream kernel's launch shape for that
 								 * program's table (gl_stream_shape()) */
+	int			replaced_shape; /* and for the table a factored one replaced */
 } GlMatchResources;
 
 /* The prepared programs of a column, kept for queries that come again (program_cache.cu). */

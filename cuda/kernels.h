@@ -139,6 +139,9 @@ typedef struct GlStreamTable
 	uint32_t   *candidate_list; /* device: the chunks where its rows start, */
 	uint32_t   *candidate_count;	/* how many (zeroed by the caller; past */
 	uint32_t	candidate_capacity; /* the list's room: full, none written) */
+	uint32_t   *replaced_tickets;	/* the ticket counter of the replaced
+									 * table's walk, zeroed where this walk
+									 * gives up (stream_automata.cuh) */
 	int			shape;			/* its launch shape on the device (gl_stream_shape()) */
 } GlStreamTable;
 
@@ -150,8 +153,11 @@ extern bool gl_stream_shape(const GlLaunch *l, const GlStreamTable *table, int *
 /*
  * The table's automaton over every chunk, in table->shape: exact.  tickets:
  * a device counter the caller has zeroed on l->stream (the warps take their
- * chunks from it).
+ * chunks from it), or set to GL_STREAM_NO_TICKETS: then the kernel ends at
+ * once, unless a kernel before it on the stream zeroed it.
  */
+#define GL_STREAM_NO_TICKETS 0x7F7F7F7Fu	/* a memset of 0x7F bytes */
+
 extern bool gl_launch_stream(const GlLaunch *l, const GlStreamTable *table, uint32_t *tickets,
 							 uint32_t *result);
 /* Bytes a table may take beside the stream kernel's smallest stage. */
@@ -171,12 +177,9 @@ typedef struct GlLiteralSet GlLiteralSet;
  */
 extern bool gl_launch_set_sieve(const GlLaunch *l, const GlLiteralSet *set, uint32_t *give_up,
 								uint32_t *result);
-/*
- * Aho–Corasick is the whole predicate: always exact.  gate: NULL, or the
- * skim runs only where *gate > gate_above (a count on the device).
- */
+/* Aho–Corasick is the whole predicate: always exact. */
 extern bool gl_launch_skim_multi(const GlLaunch *l, const GlKernelProgram *kp,
-								 const uint32_t *gate, uint32_t gate_above, uint32_t *result);
+								 uint32_t *result);
 extern bool gl_launch_compact(const GlLaunch *l, const uint8_t *chunk_flags,
 							  uint32_t *chunk_list, uint32_t *list_len);
 

@@ -119,17 +119,13 @@ template <bool TablesInShared>
 __global__ static void __launch_bounds__(SKIM_BLOCK)
 skim_multi_kernel(const uint8_t *__restrict__ data, uint64_t nchunks,
 				  const GlChunkIndex *__restrict__ chunks, uint32_t nrows,
-				  GlKernelProgram kp, const uint32_t *gate, uint32_t gate_above,
-				  uint32_t *result)
+				  GlKernelProgram kp, uint32_t *result)
 {
 	extern __shared__ uint4 skim_shared[];
 	const GlProgram *prog = (const GlProgram *) kp.blob;
 	const uint32_t *byte_class = (const uint32_t *) gl_dev_section(prog, prog->u.multi.byte_class_off);
 	const uint32_t *folded = (const uint32_t *) gl_dev_section(prog, kp.aux_off);
 	MultiAutomaton a;
-
-	if (gate != NULL && *gate <= gate_above)
-		return;
 
 	if constexpr (TablesInShared)
 	{
@@ -151,8 +147,7 @@ skim_multi_kernel(const uint8_t *__restrict__ data, uint64_t nchunks,
 
 template <bool TablesInShared>
 static bool
-launch_skim_multi_in(const GlLaunch *l, const GlKernelProgram *kp, const uint32_t *gate,
-					 uint32_t gate_above, uint32_t *result)
+launch_skim_multi_in(const GlLaunch *l, const GlKernelProgram *kp, uint32_t *result)
 {
 	const GlDeviceColumn *dcol = l->dcol;
 	uint32_t	tables = 256 + (kp->blob_bytes - kp->aux_off);
@@ -163,17 +158,15 @@ launch_skim_multi_in(const GlLaunch *l, const GlKernelProgram *kp, const uint32_
 						  (dcol->nchunks + CHUNKS_PER_THREAD - 1) / CHUNKS_PER_THREAD, l, &grid))
 		return false;
 	skim_multi_kernel<TablesInShared><<<grid, SKIM_BLOCK, shared, l->stream>>>
-		(dcol->data, dcol->nchunks, dcol->chunks, (uint32_t) dcol->nrows, *kp, gate, gate_above,
-		 result);
+		(dcol->data, dcol->nchunks, dcol->chunks, (uint32_t) dcol->nrows, *kp, result);
 	return gl_cuda_ok(cudaGetLastError(), "launching the Aho-Corasick skim", l->errbuf, l->errlen);
 }
 
 bool
-gl_launch_skim_multi(const GlLaunch *l, const GlKernelProgram *kp, const uint32_t *gate,
-					 uint32_t gate_above, uint32_t *result)
+gl_launch_skim_multi(const GlLaunch *l, const GlKernelProgram *kp, uint32_t *result)
 {
 	/* The stage and the tables share the block's shared memory. */
 	if (STAGE_BYTES + 256 + (kp->blob_bytes - kp->aux_off) <= kp->shared_limit)
-		return launch_skim_multi_in<true>(l, kp, gate, gate_above, result);
-	return launch_skim_multi_in<false>(l, kp, gate, gate_above, result);
+		return launch_skim_multi_in<true>(l, kp, result);
+	return launch_skim_multi_in<false>(l, kp, result);
 }

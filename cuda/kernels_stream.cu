@@ -428,6 +428,21 @@ stream_kernel(const uint8_t *__restrict__ data, uint64_t nchunks,
 	uint4	   *warp_stage = Buffers == 0 ? gl_warp_line_stage(stages) :
 		gl_warp_stage(stages, Buffers);
 
+	/*
+	 * A walk that a kernel before it may leave no ticket (the set sieve's
+	 * on a table past the compact one, the replaced table's after a
+	 * factored walk) ends before it copies its table: the factored walk's
+	 * 200 literals cost 7-20 us a match more when the replaced table's
+	 * walk copied 48 kB into every block to find no ticket.  Not in the
+	 * compact forms, which are never so launched: there the look cost 4-7
+	 * points of the read bandwidth (H200, 20 literals 57.6 -> 53.2%,
+	 * '%e_e%' 61.9 -> 56.2%; 2026-11-29-head-check, calls 5-6).
+	 */
+	if constexpr (A::may_walk_nothing)
+	{
+		if (__syncthreads_or(threadIdx.x == 0 && *tickets >= GL_STREAM_NO_TICKETS))
+			return;
+	}
 	for (uint32_t i = threadIdx.x; i < table_bytes / 16; i += blockDim.x)
 		stream_shared[i] = __ldg(&table[i]);
 	__syncthreads();
@@ -564,7 +579,8 @@ with_automaton(const GlStreamTable *table, F f)
 			return f(CompactAutomaton());
 		case GL_STREAM_FACTORED:
 			return f(FactoredAutomaton{{}, table->candidate, table->candidate_list,
-									   table->candidate_count, table->candidate_capacity});
+									   table->candidate_count, table->candidate_capacity, NULL,
+									   table->replaced_tickets});
 		case GL_STREAM_WIDE:
 			return f(WideAutomaton());
 		case GL_STREAM_WINDOWED:

@@ -56,8 +56,10 @@ typedef struct MatchScratch
 {
 	uint64_t   *blob;
 	void	   *stream_table;	/* the stream kernel's table */
+	void	   *replaced_table; /* the table a factored one replaced */
 	uint32_t   *result;
 	uint32_t   *tickets;		/* the stream kernel's, after the result */
+	uint32_t   *replaced_tickets;	/* the replaced table's walk's, after those */
 	uint8_t    *chunk_flags;
 	uint32_t   *chunk_list;
 	uint32_t   *list_len;
@@ -98,12 +100,13 @@ reserve_host(void **buffer, size_t *have, size_t need, char *errbuf, size_t errl
  */
 static bool
 prepare_resources(GlDeviceColumn *dcol, uint32_t blob_bytes, size_t stream_table_bytes,
-				  uint32_t capacity, MatchScratch *s, GlHostListing *h,
-				  char *errbuf, size_t errlen)
+				  size_t replaced_table_bytes, uint32_t capacity, MatchScratch *s,
+				  GlHostListing *h, char *errbuf, size_t errlen)
 {
 	GlMatchResources *r = dcol->match;
 	uint64_t	nwords = gl_bitmap_words(dcol->nrows);
-	size_t		blob = align256(blob_bytes) + align256(stream_table_bytes);
+	size_t		blob = align256(blob_bytes) + align256(stream_table_bytes) +
+		align256(replaced_table_bytes);
 	size_t		result = align256(nwords * sizeof(uint64_t)) + 256;
 	size_t		flags = align256(dcol->nchunks);
 	size_t		list = align256(dcol->nchunks * sizeof(uint32_t)) + 256;
@@ -160,9 +163,11 @@ prepare_resources(GlDeviceColumn *dcol, uint32_t blob_bytes, size_t stream_table
 	p = (char *) r->scratch;
 	s->blob = (uint64_t *) p;
 	s->stream_table = p + align256(blob_bytes);
+	s->replaced_table = (char *) s->stream_table + align256(stream_table_bytes);
 	p += blob;
 	s->result = (uint32_t *) p;
 	s->tickets = (uint32_t *) (p + result - 256);
+	s->replaced_tickets = s->tickets + 1;
 	p += result;
 	s->chunk_flags = (uint8_t *) p;
 	p += flags;
@@ -236,15 +241,11 @@ gl_plan_name(const GlPreparedProgram *pp)
 
 /*
  * Past one in this many chunks listed for the factored automaton's
- * candidates, the skim reads the whole column instead of the per-row
- * kernel reading theirs: about where the two cost alike (the per-row
- * kernel reads at 4-8% of the read bandwidth, the skim of 200 literals
- * at 43%: kernels_rows.cu, kernels_stream.cu).  It is the list's
- * capacity: there the stream kernel stops its walk, since the skim reads
- * every row after it (stream_automata.cuh).  Where the sample missed the
- * factors (kernel_bench's missed column, 57% of its rows candidates) that
- * costs 2.1 times the column's usual time (H200; 7.2 times when the walk
- * went on and listed every chunk: 2026-11-29-head-check, calls 1-4).
+ * candidates, the table it replaced walks the whole column instead of the
+ * per-row kernel reading theirs: about where the two cost alike (the
+ * per-row kernel reads at 4-8% of the read bandwidth, the windowed table
+ * of 200 literals at 44%: kernels_rows.cu, kernels_stream.cu).  It is the
+ * list's capacity: there the factored walk gives up (stream_automata.cuh).
  */
 static const uint32_t MAX_CANDIDATE_CHUNK_SHARE = 8;
 
@@ -255,23 +256,41 @@ candidate_list_capacity(const GlDeviceColumn *dcol)
 }
 
 /*
- * The rows of the factored automaton's candidates (literal_factors.h): the
- * per-row kernel on the chunks the stream kernel listed, or where the
- * column's sample missed the factors and they are many (or past the
- * list's room), the skim on them all (both exact alone; the stream
- * kernel's bits are rows that match).  Both are launched, and each looks
- * at the list's length on the device to know whether it runs: bringing
- * that length to the host first, to launch one, left the device idle
- * about 5 us a match (H200, kernel_bench's 200 literals: 0.953-0.962 ->
- * 0.949-0.957 ms; 2026-11-29-rare-factors, calls 3-4).
+ * The factored automaton (literal_factors.h) over the column, then the
+ * rows of its candidates: the per-row kernel on the chunks its walk
+ * listed, or, where the column's sample missed the factors and they
+ * filled the list, the walk of the table it replaced over every chunk
+ * (both exact alone; the factored walk's bits are rows that match).  Both
+ * are launched, and each knows on the device whether it runs (the list's
+ * length; the ticket counter the factored walk zeroes where it gives up):
+ * bringing the length to the host first, to launch one, left the device
+ * idle about 5 us a match (H200, kernel_bench's 200 literals: 0.953-0.962
+ * -> 0.949-0.957 ms; 2026-11-29-rare-factors, calls 3-4).  The skim
+ * decided the filled list's rows before: 2.1 times the column's usual
+ * time where the sample missed (2026-11-29-head-check, call 4).
  */
 static bool
-decide_candidates(const GlLaunch *l, const GlKernelProgram *kp, const MatchScratch *s)
+walk_factored(const GlLaunch *l, const GlPreparedProgram *pp, const GlKernelProgram *kp,
+			  const MatchScratch *s, GlStreamTable *table)
 {
+	GlMatchResources *r = l->dcol->match;
 	uint32_t	most = candidate_list_capacity(l->dcol);
+	GlStreamTable replaced;
 
-	return gl_launch_rows(l, GL_PROG_MULTI, kp, s->chunk_list, s->list_len, most, s->result) &&
-		gl_launch_skim_multi(l, kp, s->list_len, most, s->result);
+	table->candidate_list = s->chunk_list;
+	table->candidate_count = s->list_len;
+	table->candidate_capacity = most;
+	table->replaced_tickets = s->replaced_tickets;
+	gl_replaced_table_host(pp, &replaced);
+	replaced.table = s->replaced_table;	/* the device copy */
+	replaced.shape = r->replaced_shape;
+	return gl_cuda_ok(cudaMemsetAsync(s->list_len, 0, sizeof(uint32_t), l->stream),
+					  "cudaMemsetAsync (list length)", l->errbuf, l->errlen) &&
+		gl_cuda_ok(cudaMemsetAsync(s->replaced_tickets, 0x7F, sizeof(uint32_t), l->stream),
+				   "cudaMemsetAsync (tickets)", l->errbuf, l->errlen) &&
+		gl_launch_stream(l, table, s->tickets, s->result) &&
+		gl_launch_rows(l, GL_PROG_MULTI, kp, s->chunk_list, s->list_len, most, s->result) &&
+		gl_launch_stream(l, &replaced, s->replaced_tickets, s->result);
 }
 
 /* The kernels of one plan, in stream order. */
@@ -304,22 +323,13 @@ run_plan(const GlLaunch *l, const GlPreparedProgram *pp, const GlKernelProgram *
 								"cudaMemsetAsync (tickets)", l->errbuf, l->errlen) &&
 					 gl_launch_set_sieve(l, pp->literal_set, s->tickets, s->result));
 				if (pp->factored == 0)
-				{
 					ok = ok && gl_launch_stream(l, &table, s->tickets, s->result);
-					break;
-				}
-				/* the factored automaton, then the rows of its candidates */
-				table.candidate_list = s->chunk_list;
-				table.candidate_count = s->list_len;
-				table.candidate_capacity = candidate_list_capacity(dcol);
-				ok = ok && gl_cuda_ok(cudaMemsetAsync(s->list_len, 0, sizeof(uint32_t), l->stream),
-									  "cudaMemsetAsync (list length)", l->errbuf, l->errlen) &&
-					gl_launch_stream(l, &table, s->tickets, s->result) &&
-					decide_candidates(l, kp, s);
+				else
+					ok = ok && walk_factored(l, pp, kp, s, &table);
 				break;
 			}
 		case GL_PLAN_SKIM:
-			ok = gl_launch_skim_multi(l, kp, NULL, 0, s->result);
+			ok = gl_launch_skim_multi(l, kp, s->result);
 			break;
 		case GL_PLAN_SIEVE_ROWS:
 			ok = gl_cuda_ok(cudaMemsetAsync(s->chunk_flags, 0, dcol->nchunks, l->stream),
@@ -403,6 +413,7 @@ match_part(GlDeviceColumn *dcol, const GlCachedProgram *cp, bool fail, GlCudaRes
 	GlHostListing host;
 	cudaStream_t stream;
 	GlStreamTable stream_table;
+	GlStreamTable replaced_table;
 	float		ms = 0;
 	bool		ok;
 
@@ -418,8 +429,9 @@ match_part(GlDeviceColumn *dcol, const GlCachedProgram *cp, bool fail, GlCudaRes
 	if (dcol->nrows == 0)
 		return true;
 	gl_stream_table_host(pp, &stream_table);
+	gl_replaced_table_host(pp, &replaced_table);
 	if (!gl_cuda_ok(cudaSetDevice(dcol->device), "cudaSetDevice", errbuf, errlen) ||
-		!prepare_resources(dcol, pp->blob_bytes, stream_table.bytes,
+		!prepare_resources(dcol, pp->blob_bytes, stream_table.bytes, replaced_table.bytes,
 						   (uint32_t) out->capacity, &scratch, &host, errbuf, errlen))
 		return false;
 	stream = dcol->match->stream;
@@ -438,7 +450,12 @@ match_part(GlDeviceColumn *dcol, const GlCachedProgram *cp, bool fail, GlCudaRes
 			 (!gl_cuda_ok(cudaMemcpyAsync(scratch.stream_table, stream_table.table,
 										  stream_table.bytes, cudaMemcpyHostToDevice, stream),
 						  "cudaMemcpyAsync (stream table)", errbuf, errlen) ||
-			  !gl_stream_shape(&launch, &stream_table, &dcol->match->stream_shape))))
+			  !gl_stream_shape(&launch, &stream_table, &dcol->match->stream_shape))) ||
+			(replaced_table.bytes > 0 &&
+			 (!gl_cuda_ok(cudaMemcpyAsync(scratch.replaced_table, replaced_table.table,
+										  replaced_table.bytes, cudaMemcpyHostToDevice, stream),
+						  "cudaMemcpyAsync (replaced table)", errbuf, errlen) ||
+			  !gl_stream_shape(&launch, &replaced_table, &dcol->match->replaced_shape))))
 			return false;
 	}
 

@@ -422,11 +422,23 @@ try_classed_table(const GlProgram *prog, size_t shared_limit, uint32_t max_state
 	pp->classed = classed;
 }
 
+/* The table a factored automaton replaced (GlPreparedProgram). */
+static void
+free_replaced(GlPreparedProgram *pp)
+{
+	gl_classed_table_free(&pp->replaced_classed);
+	free(pp->replaced_wide);
+	pp->replaced_wide = NULL;
+	pp->replaced_wide_states = 0;
+}
+
 /*
  * An Aho–Corasick automaton past the compact table, where its literals
  * rare in the column leave, looked for by a factor each, one that fits the
  * compact table (literal_factors.h): the stream kernel on that, and the
- * per-row kernel on the candidates' rows, its tables in the blob.  H200,
+ * per-row kernel on the candidates' rows, its tables in the blob; the
+ * table it replaces is kept for the columns where the candidates are too
+ * many for the per-row kernel (the sample missed the factors).  H200,
  * kernel_bench, % of the read bandwidth, the windowed table -> factored:
  * 40 literals 47.4-47.5 -> 55.9-56.0, 200 43.8-43.9 -> 51.4-51.7, 200 of
  * letters 44.7-44.9 -> 51.6-51.8 (literal_factors.cu).  Where the set
@@ -445,13 +457,15 @@ try_factored(const GlProgram *prog, size_t shared_limit, const GlPrepareChoices 
 	uint32_t	nfactored;
 
 	if (pp->kind != GL_PROG_MULTI || !choices->compact_ok || pp->compact ||
-		pp->literal_set != NULL || (pp->byte_dfa.nstates == 0 && pp->classed.nstates == 0) ||
+		pp->literal_set != NULL || (pp->wide == NULL && pp->classed.nstates == 0) ||
 		!gl_factor_literals(prog, pairs, compact_fit, &factored, &nfactored))
 		return;
-	free(pp->wide);
+	pp->replaced_classed = pp->classed;
+	memset(&pp->classed, 0, sizeof(pp->classed));
+	pp->replaced_wide = pp->wide;
+	pp->replaced_wide_states = pp->wide != NULL ? pp->byte_dfa.nstates : 0;
 	pp->wide = NULL;
 	gl_byte_dfa_free(&pp->byte_dfa);
-	gl_classed_table_free(&pp->classed);
 	pp->byte_dfa = factored;
 	pp->compact = true;
 	number_compact_for_text(pairs, limit, pp);
@@ -463,6 +477,7 @@ try_factored(const GlProgram *prog, size_t shared_limit, const GlPrepareChoices 
 	{
 		/* never, by construction: then the skim, exact alone */
 		gl_byte_dfa_free(&pp->byte_dfa);
+		free_replaced(pp);
 		pp->compact = false;
 		return;
 	}
@@ -553,20 +568,33 @@ gl_prepare_program(const GlProgram *prog, size_t shared_limit, uint32_t max_stre
 	return gl_prepare_program_with(prog, shared_limit, &choices, pp, errbuf, errlen);
 }
 
+/* The classed table's stream form, else the wide table's, into table. */
+static void
+classed_or_wide(const GlClassedTable *classed, const uint16_t *wide, uint32_t wide_states,
+				GlStreamTable *table)
+{
+	if (classed->nstates > 0)
+	{
+		table->form = classed->window_flip != 0 ? GL_STREAM_WINDOWED : GL_STREAM_CLASSED;
+		table->window_flip = classed->window_flip;
+		table->table = classed->table;
+		table->bytes = classed->bytes;
+		table->classed_skip = gl_classed_skip(classed);
+		table->classed_twin = gl_classed_twin(classed);
+	}
+	else
+	{
+		table->form = GL_STREAM_WIDE;
+		table->table = wide;
+		table->bytes = wide != NULL ? gl_byte_dfa_wide_bytes(wide_states) : 0;
+	}
+}
+
 void
 gl_stream_table_host(const GlPreparedProgram *pp, GlStreamTable *table)
 {
 	memset(table, 0, sizeof(*table));
-	if (pp->classed.nstates > 0)
-	{
-		table->form = pp->classed.window_flip != 0 ? GL_STREAM_WINDOWED : GL_STREAM_CLASSED;
-		table->window_flip = pp->classed.window_flip;
-		table->table = pp->classed.table;
-		table->bytes = pp->classed.bytes;
-		table->classed_skip = gl_classed_skip(&pp->classed);
-		table->classed_twin = gl_classed_twin(&pp->classed);
-	}
-	else if (pp->compact)
+	if (pp->classed.nstates == 0 && pp->compact)
 	{
 		table->form = pp->factored > 0 ? GL_STREAM_FACTORED : GL_STREAM_COMPACT;
 		table->table = pp->byte_dfa.compact;
@@ -574,11 +602,14 @@ gl_stream_table_host(const GlPreparedProgram *pp, GlStreamTable *table)
 		table->candidate = pp->candidate;
 	}
 	else
-	{
-		table->form = GL_STREAM_WIDE;
-		table->table = pp->wide;
-		table->bytes = gl_byte_dfa_wide_bytes(pp->byte_dfa.nstates);
-	}
+		classed_or_wide(&pp->classed, pp->wide, pp->byte_dfa.nstates, table);
+}
+
+void
+gl_replaced_table_host(const GlPreparedProgram *pp, GlStreamTable *table)
+{
+	memset(table, 0, sizeof(*table));
+	classed_or_wide(&pp->replaced_classed, pp->replaced_wide, pp->replaced_wide_states, table);
 }
 
 void
@@ -592,6 +623,7 @@ gl_prepared_free(GlPreparedProgram *pp)
 	pp->wide = NULL;
 	gl_byte_dfa_free(&pp->byte_dfa);
 	gl_classed_table_free(&pp->classed);
+	free_replaced(pp);
 	free(pp->literal_set);
 	pp->literal_set = NULL;
 	pp->factored = 0;

@@ -51,6 +51,14 @@ typedef struct GlPreparedProgram
 								 * this many literals looked for by a factor,
 								 * and blob holds the per-row kernel's tables */
 	uint32_t	candidate;		/* its candidate's flagged value */
+	/*
+	 * factored > 0: the stream kernel's table the factored automaton took
+	 * the place of (classed, windowed or wide), which walks every chunk
+	 * where the factored walk gives up (match.cu)
+	 */
+	GlClassedTable replaced_classed;
+	uint16_t   *replaced_wide;
+	uint32_t	replaced_wide_states;
 } GlPreparedProgram;
 
 /*
@@ -85,6 +93,8 @@ extern bool gl_prepare_program_with(const GlProgram *prog, size_t shared_limit,
 
 /* The stream kernel's table, its host copy. */
 extern void gl_stream_table_host(const GlPreparedProgram *pp, GlStreamTable *table);
+/* The table the factored automaton replaced, its host copy (bytes 0: none). */
+extern void gl_replaced_table_host(const GlPreparedProgram *pp, GlStreamTable *table);
 
 /*
  * gl_cuda_match() with the byte DFA limited to max_stream_states states

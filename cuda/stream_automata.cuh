@@ -61,6 +61,7 @@ struct WideAutomaton : GlRecordedHits
 {
 	/* a row's answer comes on its separator (gl_words_to_list()) */
 	static constexpr bool hits_end_rows = true;
+	static constexpr bool may_walk_nothing = true;
 	static constexpr uint32_t chunks_per_thread = WIDE_CHUNKS_PER_THREAD;
 	static constexpr bool line_stage = true;
 	static constexpr uint32_t skip = gl_byte_dfa_wide_value(GL_BYTE_DFA_SKIP);
@@ -161,6 +162,7 @@ struct CompactEntries
 {
 	static constexpr bool flag_sticks = true;
 	static constexpr bool takes_candidates = false;
+	static constexpr bool may_walk_nothing = false;
 	/* a row's answer comes on its separator (gl_words_to_list()) */
 	static constexpr bool hits_end_rows = true;
 	static constexpr uint32_t chunks_per_thread = CHUNKS_PER_THREAD;
@@ -251,8 +253,7 @@ struct FactoredAutomaton : CompactEntries<FactoredAutomaton>
 	uint32_t   *list_len;		/* (past capacity: full, no more written) */
 	uint32_t	capacity;
 	uint32_t   *tickets;		/* the stream kernel's (gl_launch_stream()) */
-	/* what a memset of 0x7F bytes leaves: the stream kernel finds no chunk */
-	static constexpr uint32_t PAST_EVERY_TICKET = 0x7F7F7F7F;
+	uint32_t   *replaced_tickets;	/* (GlStreamTable) */
 
 	/* a separator's entry: the row that ends there matches */
 	__device__ __forceinline__ bool flagged(uint32_t e) const
@@ -311,7 +312,8 @@ struct FactoredAutomaton : CompactEntries<FactoredAutomaton>
 	 * sample missed the factors) had each lane append a chunk once for each
 	 * of its words, and the walk of 1 GB took 3.4 ms on one contended
 	 * counter (H200, kernel_bench's missed column, 2026-11-29-head-check,
-	 * call 1; with this, and list_room() giving up: 0.99 ms, call 4).
+	 * call 1; with this, list_room() giving up and the skim after it: 0.99
+	 * ms, call 4).
 	 */
 	__device__ __noinline__ void list_candidates(uint64_t chunk, bool next_too, uint64_t nchunks,
 												 const GlChunkIndex *__restrict__ chunks) const
@@ -338,11 +340,12 @@ struct FactoredAutomaton : CompactEntries<FactoredAutomaton>
 
 	/*
 	 * Room for n more in the list, from *at (UINT32_MAX where there is
-	 * none).  Past the list's capacity the skim decides every row after
-	 * the walk (match.cu), so the walk gives up: the ticket counter is put
-	 * past every ticket, and the warps end as they come for their next
-	 * chunks.  The count stops there too, for it could wrap past 2^32 in
-	 * a large column of candidates.
+	 * none).  Past the list's capacity the walk gives up: its ticket
+	 * counter is put past every ticket, so that the warps end as they come
+	 * for their next chunks, and the replaced table's is zeroed, so that
+	 * its walk after this one decides every row (match.cu).  The count
+	 * stops there too, for it could wrap past 2^32 in a large column of
+	 * candidates.
 	 */
 	__device__ __forceinline__ bool list_room(uint32_t n, uint32_t *at) const
 	{
@@ -352,7 +355,8 @@ struct FactoredAutomaton : CompactEntries<FactoredAutomaton>
 		*at = atomicAdd(list_len, n);
 		if (*at + n <= capacity)
 			return true;
-		atomicMax(tickets, PAST_EVERY_TICKET);
+		atomicMax(tickets, GL_STREAM_NO_TICKETS);
+		*replaced_tickets = 0;
 		*at = UINT32_MAX;
 		return false;
 	}
@@ -388,6 +392,7 @@ struct ClassedEntries
 	static constexpr bool flag_sticks = false;
 	static constexpr bool hits_by_twin = true;
 	static constexpr bool takes_candidates = false;
+	static constexpr bool may_walk_nothing = true;
 	/* a row's answer comes on its separator (gl_words_to_list()) */
 	static constexpr bool hits_end_rows = true;
 	static constexpr uint32_t chunks_per_thread = CHUNKS_PER_THREAD;

@@ -3,7 +3,8 @@
  * kernel_test_factors.cu
  *	  kernel_test's cases of the factored automaton (literal_factors.h):
  *	  its choice and its answers row by row on the host, then the stream
- *	  kernel and the per-row kernel on its candidates on the device.
+ *	  kernel and the per-row kernel on its candidates on the device, or
+ *	  the table it replaced where the candidates are too many.
  *
  *-------------------------------------------------------------------------
  */
@@ -92,7 +93,7 @@ prepare_on(const GlBytePairs *pairs, const GlProgram *prog, GlPreparedProgram *p
  * table, walked row by row on the host over text that holds them: a row
  * it matches matches (CPU engine), a row it leaves neither matched nor a
  * candidate does not, and every row that holds a rare literal is a
- * candidate or matched.
+ * candidate or matched.  The table it replaced stays with it.
  */
 void
 run_factor_choice_case(void)
@@ -107,6 +108,7 @@ run_factor_choice_case(void)
 	GlBytePairs *pairs;
 	GlBytePairs *seen_pairs;
 	GlPreparedProgram pp;
+	GlStreamTable replaced;
 	std::string plan,
 				common_plan,
 				seen_plan;
@@ -175,6 +177,10 @@ run_factor_choice_case(void)
 		"its compact table row by row: " + std::to_string(wrong) + " rows wrong of " +
 		std::to_string(planted.nrows) + " (" + std::to_string(matched) + " matched, " +
 		std::to_string(candidates) + " candidates)");
+	gl_replaced_table_host(&pp, &replaced);
+	tap(pp.factored > 0 && replaced.bytes > 0 && replaced.form != GL_STREAM_FACTORED,
+		"the table it replaced is kept, for a column whose sample missed the factors: " +
+		std::to_string(replaced.bytes) + " bytes");
 	gl_prepared_free(&pp);
 	free(pairs);
 	free(seen_pairs);
@@ -190,7 +196,8 @@ run_factor_choice_case(void)
  * folded or not, planted (whole, or a piece of one) in the rows the
  * upload's sample leaves out (it counts every fourth of 200 000), short
  * rows and rows over several chunks; last, planted in every such row, so
- * that nearly every chunk has a candidate and the skim decides them.
+ * that nearly every chunk has a candidate: the factored walk gives up and
+ * the table it replaced walks the column.
  * Each plan is checked to be the factored one, each answer against the
  * CPU engine's (compare(): with the compact table refused too, and the
  * skim alone).
