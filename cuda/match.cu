@@ -265,9 +265,11 @@ candidate_list_capacity(const GlDeviceColumn *dcol)
  * length; the ticket counter the factored walk zeroes where it gives up):
  * bringing the length to the host first, to launch one, left the device
  * idle about 5 us a match (H200, kernel_bench's 200 literals: 0.953-0.962
- * -> 0.949-0.957 ms; 2026-11-29-rare-factors, calls 3-4).  The skim
- * decided the filled list's rows before: 2.1 times the column's usual
- * time where the sample missed (2026-11-29-head-check, call 4).
+ * -> 0.949-0.957 ms; 2026-11-29-rare-factors, calls 3-4).  Where the
+ * sample missed (kernel_bench's missed column, 57% of its rows
+ * candidates) the whole walk takes 1.30-1.40 times the column's usual
+ * time; 2.1 times when the skim decided the filled list's rows
+ * (2026-11-29-head-check, calls 4-7).
  */
 static bool
 walk_factored(const GlLaunch *l, const GlPreparedProgram *pp, const GlKernelProgram *kp,

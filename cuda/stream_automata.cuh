@@ -312,8 +312,9 @@ struct FactoredAutomaton : CompactEntries<FactoredAutomaton>
 	 * sample missed the factors) had each lane append a chunk once for each
 	 * of its words, and the walk of 1 GB took 3.4 ms on one contended
 	 * counter (H200, kernel_bench's missed column, 2026-11-29-head-check,
-	 * call 1; with this, list_room() giving up and the skim after it: 0.99
-	 * ms, call 4).
+	 * call 1; with this and list_room() giving up, 0.99 ms with the skim
+	 * after it, call 4, and 0.66-0.68 ms with the replaced table's walk,
+	 * calls 5-7).
 	 */
 	__device__ __noinline__ void list_candidates(uint64_t chunk, bool next_too, uint64_t nchunks,
 												 const GlChunkIndex *__restrict__ chunks) const
