@@ -1,9 +1,11 @@
 #!/bin/bash
-# Call 7 (H200): as call 6, the early end back for the wide, classed and
-# windowed forms alone (.carry/next), against
-# 3360059 (.carry/head): kernel_test; the Aho-Corasick classes named,
-# both, two rounds; the whole bench (with the missed column).
-# The binaries in .carry/bins.txz (head/, next/); run with carry [".carry/bins.txz"].
+# Calls 3-7 (H200), each with the binaries of its tree in .carry/next and
+# main at 3360059 in .carry/head (README.md says what changed between
+# them): kernel_test; the classes named, both binaries, two rounds; the
+# whole bench of the tree (with the column whose sample misses the
+# factors).  Calls 3-4 named the five Aho-Corasick classes alone (no "DFA
+# wide").  The binaries travel in .carry/bins.txz (head/, next/); run with
+# carry [".carry/bins.txz"].
 set -o pipefail
 cd "$(dirname "$0")/../../../../.."
 tar -xJf .carry/bins.txz -C .carry
