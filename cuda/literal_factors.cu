@@ -85,27 +85,6 @@ byte_variants(const GlSetLiteral *lit, uint32_t k, uint8_t out[2])
 	return 2;
 }
 
-/* Does the sample hold bytes at .. at + len - 1 of lit, in any of their cases? */
-static bool
-factor_seen(const GlBytePairs *pairs, const GlSetLiteral *lit, uint32_t at, uint32_t len)
-{
-	uint8_t		v[3][2];
-	int			n[3] = {1, 1, 1};
-
-	for (uint32_t k = 0; k < len; k++)
-		n[k] = byte_variants(lit, at + k, v[k]);
-	for (int i = 0; i < n[0]; i++)
-		for (int j = 0; j < n[1]; j++)
-		{
-			if (len == 2 && pairs->pairs[v[0][i] << 8 | v[1][j]] > 0)
-				return true;
-			for (int k = 0; len == 3 && k < n[2]; k++)
-				if (gl_trigram_seen(pairs, v[0][i], v[1][j], v[2][k]))
-					return true;
-		}
-	return false;
-}
-
 /*
  * How often the sample holds the one or two bytes at .. at + len - 1 of
  * lit, in any of their cases.
@@ -123,6 +102,25 @@ prefix_count(const GlBytePairs *pairs, const GlSetLiteral *lit, uint32_t at, uin
 		for (int j = 0; j < n[1]; j++)
 			count += len == 1 ? pairs->bytes[v[0][i]] : pairs->pairs[v[0][i] << 8 | v[1][j]];
 	return count;
+}
+
+/* Does the sample hold the two or three bytes at .. at + len - 1 of lit, in any of their cases? */
+static bool
+factor_seen(const GlBytePairs *pairs, const GlSetLiteral *lit, uint32_t at, uint32_t len)
+{
+	uint8_t		v[3][2];
+	int			n[3];
+
+	if (len == 2)
+		return prefix_count(pairs, lit, at, 2) > 0;
+	for (uint32_t k = 0; k < 3; k++)
+		n[k] = byte_variants(lit, at + k, v[k]);
+	for (int i = 0; i < n[0]; i++)
+		for (int j = 0; j < n[1]; j++)
+			for (int k = 0; k < n[2]; k++)
+				if (gl_trigram_seen(pairs, v[0][i], v[1][j], v[2][k]))
+					return true;
+	return false;
 }
 
 /* The literal's bytes, a letter of either case as its upper case (the build folds it). */
@@ -147,11 +145,11 @@ has_factor(const GlBytePairs *pairs, const GlSetLiteral *lit)
 
 /*
  * lit's factor (it has one), into *factor: of those the sample never
- * holds, the one whose new states the text would enter least often.  A factor's states
- * are its proper prefixes, and those the automaton has already (a
- * literal kept whole, or a factor chosen before, begins with them) cost
- * nothing more; the text enters each other as often as the sample holds
- * its bytes.  (A factor's own state, its end, the text never enters.)
+ * holds, the one whose new states the text would enter least often.  A
+ * factor's states are its proper prefixes, and those the automaton has
+ * already (a literal kept whole, or a factor chosen before, begins with
+ * them) cost nothing more; the text enters each other as often as the
+ * sample holds its bytes.  (A factor's own state, its end, the text never enters.)
  * The shorter of equals.  A three-byte literal may be its own factor, its
  * rows then candidates: where its prefixes are states already that costs
  * the walk less than a bigram's new first state (a 0.2 GB draw of
