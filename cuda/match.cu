@@ -18,9 +18,11 @@
  *	  classed table, its literals	   unless the set sieve gave up)
  *	  rare in the column
  *	Aho–Corasick past the compact	 stream on the factored automaton,
- *	  table whose literals rare in	   exact but for its candidates ->
- *	  the column leave one that fits   compact -> rows(listed chunks),
- *	  it, a factor each				   exact (literal_factors.h)
+ *	  table whose literals rare in	   exact but for its candidates,
+ *	  the column leave one that fits   listing their chunks -> rows(listed
+ *	  it, a factor each				   chunks), or, past 1/8 of them,
+ *									   stream on the table it replaced,
+ *									   exact (literal_factors.h)
  *	otherwise:
  *	  LIKE with an ASCII run,		 sieve -> compact -> rows(listed chunks)
  *	  DFA with a prefilter (also
