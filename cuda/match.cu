@@ -47,6 +47,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <algorithm>
 #include <thread>
 #include <vector>
 
@@ -62,6 +63,7 @@ typedef struct MatchScratch
 	uint32_t   *result;
 	uint32_t   *tickets;		/* the stream kernel's, after the result */
 	uint32_t   *replaced_tickets;	/* the replaced table's walk's, after those */
+	uint32_t   *replaced_tickets_back;	/* pinned host: those, after the match */
 	uint8_t    *chunk_flags;
 	uint32_t   *chunk_list;
 	uint32_t   *list_len;
@@ -181,8 +183,12 @@ prepare_resources(GlDeviceColumn *dcol, uint32_t blob_bytes, size_t stream_table
 	s->list_temp = p + align256(nwords * sizeof(uint32_t)) + 256;
 	s->list_temp_bytes = list_temp;
 
-	/* host listing: the count first (8-byte slot), then words, then indices */
+	/*
+	 * host listing: the count and the replaced walk's tickets first (an
+	 * 8-byte slot), then words, then indices
+	 */
 	h->count = (uint32_t *) r->host_listing;
+	s->replaced_tickets_back = h->count + 1;
 	h->words = (uint64_t *) ((char *) r->host_listing + sizeof(uint64_t));
 	h->index = (uint32_t *) (h->words + capacity);
 	return true;
@@ -297,6 +303,27 @@ walk_factored(const GlLaunch *l, const GlPreparedProgram *pp, const GlKernelProg
 		gl_launch_stream(l, &replaced, s->replaced_tickets, s->result);
 }
 
+/*
+ * Whether a factored walk gave up, and the replaced table walked: its
+ * ticket counter back on the host (queued after the kernels' time is
+ * taken), read once the stream is synchronized.
+ */
+static bool
+queue_walk_report(const GlLaunch *l, const GlPreparedProgram *pp, const MatchScratch *s)
+{
+	return plan_of(pp) != GL_PLAN_STREAM || pp->factored == 0 ||
+		gl_cuda_ok(cudaMemcpyAsync(s->replaced_tickets_back, s->replaced_tickets,
+								   sizeof(uint32_t), cudaMemcpyDeviceToHost, l->stream),
+				   "cudaMemcpyAsync (tickets)", l->errbuf, l->errlen);
+}
+
+static bool
+walk_gave_up(const GlPreparedProgram *pp, const MatchScratch *s)
+{
+	return plan_of(pp) == GL_PLAN_STREAM && pp->factored > 0 &&
+		*s->replaced_tickets_back < GL_STREAM_NO_TICKETS;
+}
+
 /* The kernels of one plan, in stream order. */
 static bool
 run_plan(const GlLaunch *l, const GlPreparedProgram *pp, const GlKernelProgram *kp,
@@ -399,6 +426,13 @@ fetch_result(GlDeviceColumn *dcol, const GlLaunch *l, const MatchScratch *scratc
 	return true;
 }
 
+/* What a part's match says of itself, beside its result. */
+typedef struct PartReport
+{
+	double		kernel_ms;
+	bool		gave_up;		/* a factored walk gave up (walk_factored()) */
+} PartReport;
+
 /*
  * One part of a column (device_column.h): its rows' slice of the result,
  * in out (whose bits point at the part's slice).  The program's blob and
@@ -408,7 +442,7 @@ fetch_result(GlDeviceColumn *dcol, const GlLaunch *l, const MatchScratch *scratc
  */
 static bool
 match_part(GlDeviceColumn *dcol, const GlCachedProgram *cp, bool fail, GlCudaResult *out,
-		   double *kernel_ms, char *errbuf, size_t errlen)
+		   PartReport *report, char *errbuf, size_t errlen)
 {
 	const GlPreparedProgram *pp = cp->pp;
 	GlKernelProgram kp;
@@ -421,7 +455,8 @@ match_part(GlDeviceColumn *dcol, const GlCachedProgram *cp, bool fail, GlCudaRes
 	float		ms = 0;
 	bool		ok;
 
-	*kernel_ms = 0;
+	report->kernel_ms = 0;
+	report->gave_up = false;
 	out->listed = false;
 	out->nwords = 0;
 	if (fail)
@@ -474,12 +509,14 @@ match_part(GlDeviceColumn *dcol, const GlCachedProgram *cp, bool fail, GlCudaRes
 		run_plan(&launch, pp, &kp, &scratch) &&
 		gl_cuda_ok(cudaEventRecord(dcol->match->stop, stream), "cudaEventRecord",
 				   errbuf, errlen) &&
+		queue_walk_report(&launch, pp, &scratch) &&
 		fetch_result(dcol, &launch, &scratch, &host, out) &&
 		gl_cuda_ok(cudaEventElapsedTime(&ms, dcol->match->start, dcol->match->stop),
 				   "cudaEventElapsedTime", errbuf, errlen);
 	if (ok)
 	{
-		*kernel_ms = ms;
+		report->kernel_ms = ms;
+		report->gave_up = walk_gave_up(pp, &scratch);
 		dcol->match->resident_stamp = cp->stamp;
 	}
 	return ok;
@@ -488,17 +525,18 @@ match_part(GlDeviceColumn *dcol, const GlCachedProgram *cp, bool fail, GlCudaRes
 /*
  * Several parts: every part on a thread of its own, so the GPUs work at
  * once; each writes its own whole words of the result, which comes back
- * whole (no listing).  The kernel time is the slowest part's.
+ * whole (no listing).  The kernel time is the slowest part's; a factored
+ * walk gave up if it did in any part.
  */
 static bool
 match_parts(GlDeviceColumn *dcol, const GlCachedProgram *cp, int fail_part, uint64_t *result,
-			double *kernel_ms, char *errbuf, size_t errlen)
+			PartReport *report, char *errbuf, size_t errlen)
 {
 	struct PartRun
 	{
 		GlDeviceColumn *part;
 		bool		fail;
-		double		ms;
+		PartReport	report;
 		bool		ok;
 		char		err[256];
 	};
@@ -508,13 +546,13 @@ match_parts(GlDeviceColumn *dcol, const GlCachedProgram *cp, int fail_part, uint
 	int			k = 0;
 
 	for (GlDeviceColumn *part = dcol; part != NULL; part = part->next, k++)
-		runs.push_back(PartRun{part, k == fail_part, 0, false, ""});
+		runs.push_back(PartRun{part, k == fail_part, {0, false}, false, ""});
 	for (PartRun &r : runs)
 	{
 		auto		run = [&r, cp, result]() {
 			GlCudaResult slice = {result + r.part->first_row / 64};
 
-			r.ok = match_part(r.part, cp, r.fail, &slice, &r.ms, r.err, sizeof(r.err));
+			r.ok = match_part(r.part, cp, r.fail, &slice, &r.report, r.err, sizeof(r.err));
 		};
 
 		/* without a thread, run here */
@@ -529,26 +567,32 @@ match_parts(GlDeviceColumn *dcol, const GlCachedProgram *cp, int fail_part, uint
 	}
 	for (std::thread &t : threads)
 		t.join();
-	*kernel_ms = 0;
+	report->kernel_ms = 0;
+	report->gave_up = false;
 	for (PartRun &r : runs)
 	{
 		if (!r.ok && ok)
 			snprintf(errbuf, errlen, "%s", r.err);
 		ok = ok && r.ok;
-		*kernel_ms = r.ms > *kernel_ms ? r.ms : *kernel_ms;
+		report->kernel_ms = std::max(report->kernel_ms, r.report.kernel_ms);
+		report->gave_up = report->gave_up || r.report.gave_up;
 	}
 	return ok;
 }
 
-/* prog prepared once (or found prepared) for every part of dcol, then matched. */
+/*
+ * prog prepared once (or found prepared) for every part of dcol, then
+ * matched; where a factored walk gave up, the column's cache prepares prog
+ * again without it, for the next match.
+ */
 static bool
 match_column(GlDeviceColumn *dcol, const GlProgram *prog, const GlPrepareChoices *choices,
 			 int fail_part, GlCudaResult *result, double *kernel_ms, char *errbuf, size_t errlen)
 {
 	GlCachedProgram cp;
+	PartReport	report = {0, false};
 	bool		ok;
 
-	*kernel_ms = 0;
 	result->listed = false;
 	result->nwords = 0;
 	ok = gl_program_cache_lookup(dcol, prog, choices, &cp, errbuf, errlen);
@@ -556,14 +600,17 @@ match_column(GlDeviceColumn *dcol, const GlProgram *prog, const GlPrepareChoices
 	try
 	{
 		if (ok && dcol->next == NULL)
-			ok = match_part(dcol, &cp, fail_part == 0, result, kernel_ms, errbuf, errlen);
+			ok = match_part(dcol, &cp, fail_part == 0, result, &report, errbuf, errlen);
 		else if (ok)
-			ok = match_parts(dcol, &cp, fail_part, result->bits, kernel_ms, errbuf, errlen);
+			ok = match_parts(dcol, &cp, fail_part, result->bits, &report, errbuf, errlen);
 	}
 	catch (...)
 	{
 		ok = gl_cuda_fail("out of host memory matching a split column", errbuf, errlen);
 	}
+	if (ok && report.gave_up)
+		gl_program_cache_unfactor(dcol, cp.stamp);
+	*kernel_ms = report.kernel_ms;
 	return ok;
 }
 

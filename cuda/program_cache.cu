@@ -25,6 +25,13 @@
  * within a second.  The key is the program's bytes, which begin every
  * prepared blob (program_prep.h), and the caller's choices.
  *
+ * One preparation is learnt from its matches: a factored automaton
+ * (literal_factors.h) is chosen on the column's sample, and where a match
+ * finds the factors common in the rest of the column -- its walk gives up
+ * and the table it replaced walks every chunk (match.cu) -- the entry is
+ * prepared again without them, so the queries that come again walk that
+ * table alone rather than both.
+ *
  *-------------------------------------------------------------------------
  */
 #include <stdlib.h>
@@ -52,6 +59,7 @@ struct GlProgramCache
 	uint64_t	stamps;			/* preparations so far: the last stamp */
 };
 
+/* unfactored and pairs are the cache's own choices, not the caller's */
 static bool
 same_program(const CacheEntry *e, const GlProgram *prog, const GlPrepareChoices *choices)
 {
@@ -149,6 +157,35 @@ gl_program_cache_lookup(GlDeviceColumn *dcol, const GlProgram *prog,
 	victim->last_use = cache->clock;
 	lend(victim, out);
 	return true;
+}
+
+void
+gl_program_cache_unfactor(GlDeviceColumn *dcol, uint64_t stamp)
+{
+	GlProgramCache *cache = dcol->programs;
+	char		err[256];
+
+	for (CacheEntry &e : cache->entries)
+	{
+		GlPreparedProgram pp;
+		GlPrepareChoices unfactored = e.choices;
+
+		if (!e.used || e.stamp != stamp)
+			continue;
+		unfactored.unfactored = true;
+		/* a failure keeps the factored preparation, exact as it is */
+		if (gl_prepare_program_with((const GlProgram *) e.pp.blob, e.shared_limit, &unfactored,
+									&pp, err, sizeof(err)))
+		{
+			gl_prepared_free(&e.pp);
+			e.pp = pp;
+			e.choices = unfactored;
+			e.stamp = ++cache->stamps;
+		}
+		else
+			gl_prepared_free(&pp);
+		return;
+	}
 }
 
 void

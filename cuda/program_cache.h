@@ -34,6 +34,13 @@ extern bool gl_program_cache_lookup(GlDeviceColumn *dcol, const GlProgram *prog,
 									const GlPrepareChoices *choices, GlCachedProgram *out,
 									char *errbuf, size_t errlen);
 
+/*
+ * The preparation stamp names, a factored automaton whose walk gave up on
+ * dcol (a head part), prepared again without it (program_cache.cu).
+ * Called between matches: the preparation lent for stamp is freed.
+ */
+extern void gl_program_cache_unfactor(GlDeviceColumn *dcol, uint64_t stamp);
+
 /* Free what the column's cache holds (gl_cuda_free()). */
 extern void gl_program_cache_free(GlProgramCache *cache);
 

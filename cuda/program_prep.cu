@@ -438,7 +438,9 @@ free_replaced(GlPreparedProgram *pp)
  * compact table (literal_factors.h): the stream kernel on that, and the
  * per-row kernel on the candidates' rows, its tables in the blob; the
  * table it replaces is kept for the columns where the candidates are too
- * many for the per-row kernel (the sample missed the factors).  H200,
+ * many for the per-row kernel (the sample missed the factors), and is the
+ * whole preparation once the column has shown that (choices->unfactored:
+ * program_cache.cu).  H200,
  * kernel_bench, % of the read bandwidth, the windowed table -> factored:
  * 40 literals 47.4-47.5 -> 55.9-56.0, 200 43.8-43.9 -> 51.4-51.7, 200 of
  * letters 44.7-44.9 -> 51.6-51.8 (literal_factors.cu).  Where the set
@@ -456,8 +458,9 @@ try_factored(const GlProgram *prog, size_t shared_limit, const GlPrepareChoices 
 	GlByteDfa	factored;
 	uint32_t	nfactored;
 
-	if (pp->kind != GL_PROG_MULTI || !choices->compact_ok || pp->compact ||
-		pp->literal_set != NULL || (pp->wide == NULL && pp->classed.nstates == 0) ||
+	if (pp->kind != GL_PROG_MULTI || !choices->compact_ok || choices->unfactored ||
+		pp->compact || pp->literal_set != NULL ||
+		(pp->wide == NULL && pp->classed.nstates == 0) ||
 		!gl_factor_literals(prog, pairs, compact_fit, &factored, &nfactored))
 		return;
 	pp->replaced_classed = pp->classed;

@@ -85,6 +85,9 @@ typedef struct GlPrepareChoices
 	const GlBytePairs *pairs;	/* NULL; the column's text, for the probes,
 								 * the compact and windowed tables'
 								 * numbering and the set sieve's choice */
+	bool		unfactored;		/* false; true: no factored automaton (its
+								 * walk gave up on the column:
+								 * program_cache.cu) */
 } GlPrepareChoices;
 
 extern bool gl_prepare_program_with(const GlProgram *prog, size_t shared_limit,

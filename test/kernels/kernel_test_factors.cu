@@ -10,6 +10,7 @@
  */
 #include "kernel_test.h"
 #include "byte_dfa.h"
+#include "program_cache.h"
 
 /* A list of words cut from the random text (common in it), then rare literals. */
 static std::vector<std::string>
@@ -69,12 +70,16 @@ factored_text(GlColumn *col, uint32_t nrows, const std::vector<std::string> &rar
 	}
 }
 
-/* The program prepared on the column's sample: its plan and, if factored, its table. */
+/*
+ * The program prepared on the column's sample: its plan and, if factored,
+ * its table; unfactored: as the column's cache prepares it again where the
+ * factored walk gave up.
+ */
 static bool
 prepare_on(const GlBytePairs *pairs, const GlProgram *prog, GlPreparedProgram *pp,
-		   std::string *plan)
+		   std::string *plan, bool unfactored = false)
 {
-	GlPrepareChoices with_pairs = {UINT32_MAX, true, false, pairs};
+	GlPrepareChoices with_pairs = {UINT32_MAX, true, false, pairs, unfactored};
 	char		err[256];
 
 	if (!gl_prepare_program_with(prog, 227 * 1024, &with_pairs, pp, err, sizeof(err)))
@@ -84,6 +89,19 @@ prepare_on(const GlBytePairs *pairs, const GlProgram *prog, GlPreparedProgram *p
 	}
 	*plan = gl_plan_name(pp);
 	return true;
+}
+
+/* The plan of prog in dcol's cache, as gl_cuda_match() finds it. */
+static std::string
+cached_plan(GlDeviceColumn *dcol, const GlProgram *prog)
+{
+	GlPrepareChoices choices = {UINT32_MAX, true, false, NULL};
+	GlCachedProgram cp;
+	char		err[256];
+
+	if (!gl_program_cache_lookup(dcol, prog, &choices, &cp, err, sizeof(err)))
+		return err;
+	return gl_plan_name(cp.pp);
 }
 
 /*
@@ -195,12 +213,19 @@ run_factor_choice_case(void)
  * On the device: 40 and 200 rare literals among 8 words of the text,
  * folded or not, planted (whole, or a piece of one) in the rows the
  * upload's sample leaves out (it counts every fourth of 200 000), short
- * rows and rows over several chunks; last, planted in every such row, so
- * that nearly every chunk has a candidate: the factored walk gives up and
- * the table it replaced walks the column.
+ * rows and rows over several chunks, few enough that the per-row kernel
+ * decides the candidates (one row in 60 or 100: at most about one chunk
+ * in 16 holds one, the list's capacity is one in 8: match.cu); last,
+ * planted in every such row, so that nearly every chunk has a candidate:
+ * the factored walk gives up and the table it replaced walks the column.
  * Each plan is checked to be the factored one, each answer against the
  * CPU engine's (compare(): with the compact table refused too, and the
- * skim alone).
+ * skim alone).  After the matches, the column's cache holds the program
+ * still factored -- the walk did not give up -- but for the last column:
+ * there it holds the table the factored automaton replaced, which
+ * answered compare()'s later matches.  (Planted one row in 4 or 20, every
+ * column's walk gave up, and only the replaced table's answers were
+ * checked.)
  */
 void
 run_factored_cases(void)
@@ -221,18 +246,23 @@ run_factored_cases(void)
 		lits = mixed_literals(&col, 8, nrare);
 		gl_column_free(&col);
 		factored_text(&col, 200000, std::vector<std::string>(lits.begin() + 8, lits.end()), 4,
-					  everywhere ? 1 : i < 2 ? 20 : 4, fold);
+					  everywhere ? 1 : i < 2 ? 100 : 60, fold);
 		prog = multi_of(lits, fold);
 		dcol = upload(&col, what.c_str());
 		if (dcol != NULL && prog != NULL)
 		{
 			GlPreparedProgram pp;
 			std::string plan;
+			std::string replaced_plan;
 
 			if (prepare_on(dcol->pairs, prog, &pp, &plan))
 				gl_prepared_free(&pp);
+			if (prepare_on(dcol->pairs, prog, &pp, &replaced_plan, true))
+				gl_prepared_free(&pp);
 			tap(plan == "factored-stream+rows", what + " planned: " + plan);
 			compare(dcol, &col, prog, what);
+			tap(cached_plan(dcol, prog) == (everywhere ? replaced_plan : plan),
+				what + " cached after the matches: " + cached_plan(dcol, prog));
 		}
 		gl_cuda_free(dcol);
 		gl_column_free(&col);
