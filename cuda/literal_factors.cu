@@ -37,9 +37,11 @@
  * the rest of the column, the rows holding it are candidates and the
  * per-row kernel reads them, or past one chunk in eight the walk gives up
  * and the table the factored automaton replaced walks the whole column
- * (match.cu): kernel_bench's column built to miss, 57% of its rows
- * candidates, takes 1.3-1.4 times the usual column's time (H200,
- * 2026-11-29-head-check, calls 5-7).
+ * (match.cu), and the column's cache prepares the program again without
+ * the factors (program_cache.cu): kernel_bench's column built to miss,
+ * 57% of its rows candidates, takes 1.45 times the usual column's time at
+ * its first match, 1.19 at the next ones (H200, 2026-11-29-unfactor, call
+ * 1).
  *
  * Measured on an H200 (kernel_bench, 2.1 GB, % of the read bandwidth, two
  * rounds in one call; test/bench/results/h200-kernels/2026-11-29-rare-
