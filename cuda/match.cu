@@ -315,7 +315,7 @@ walk_factored(const GlLaunch *l, const GlPreparedProgram *pp, const GlKernelProg
 static bool
 queue_walk_report(const GlLaunch *l, const GlPreparedProgram *pp, const MatchScratch *s)
 {
-	return plan_of(pp) != GL_PLAN_STREAM || pp->factored == 0 ||
+	return pp->factored == 0 ||
 		gl_cuda_ok(cudaMemcpyAsync(s->replaced_tickets_back, s->replaced_tickets,
 								   sizeof(uint32_t), cudaMemcpyDeviceToHost, l->stream),
 				   "cudaMemcpyAsync (tickets)", l->errbuf, l->errlen);
@@ -324,8 +324,7 @@ queue_walk_report(const GlLaunch *l, const GlPreparedProgram *pp, const MatchScr
 static bool
 walk_gave_up(const GlPreparedProgram *pp, const MatchScratch *s)
 {
-	return plan_of(pp) == GL_PLAN_STREAM && pp->factored > 0 &&
-		*s->replaced_tickets_back < GL_STREAM_NO_TICKETS;
+	return pp->factored > 0 && *s->replaced_tickets_back < GL_STREAM_NO_TICKETS;
 }
 
 /* The kernels of one plan, in stream order. */

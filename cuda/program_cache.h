@@ -35,9 +35,10 @@ extern bool gl_program_cache_lookup(GlDeviceColumn *dcol, const GlProgram *prog,
 									char *errbuf, size_t errlen);
 
 /*
- * The preparation stamp names, a factored automaton whose walk gave up on
- * dcol (a head part), prepared again without it (program_cache.cu).
- * Called between matches: the preparation lent for stamp is freed.
+ * The program of the preparation stamp names, whose factored walk gave up
+ * on dcol (a head part), prepared again without the factored automaton.
+ * Called between matches: the preparation lent for stamp is freed (a
+ * failure to prepare keeps it: it is exact).
  */
 extern void gl_program_cache_unfactor(GlDeviceColumn *dcol, uint64_t stamp);
 
