@@ -674,6 +674,7 @@ main(int argc, char **argv)
 		std::vector<uint64_t> bits;
 		GlCudaResult whole;
 		double		first_ms;
+		double		first_gbps;
 		std::chrono::steady_clock::time_point start;
 		double		first_wall_ms;
 		Result		r;
@@ -691,11 +692,11 @@ main(int argc, char **argv)
 			die(cases[i].what, err);
 		first_wall_ms = std::chrono::duration<double, std::milli>(
 			std::chrono::steady_clock::now() - start).count();
+		first_gbps = missed.nbytes / (first_ms * 1e6);
 		printf("%-14s %-34s %-17s %10s %8.3f %8.1f %6.1f%%  first match, slowdown x%.2f "
 			   "(%.3f ms with the preparations)\n",
-			   cases[i].cls, cases[i].what, "", "", first_ms, missed.nbytes / (first_ms * 1e6),
-			   100.0 * missed.nbytes / (first_ms * 1e6) / read_gbps,
-			   avg[i].gbps / (missed.nbytes / (first_ms * 1e6)), first_wall_ms);
+			   cases[i].cls, cases[i].what, "", "", first_ms, first_gbps,
+			   100.0 * first_gbps / read_gbps, avg[i].gbps / first_gbps, first_wall_ms);
 		r = time_program(dmissed, &missed, cases[i].prog, cases[i].cls, cases[i].what, read_gbps);
 		printf("%-14s %-34s %-17s slowdown x%.2f\n", "", "", "", avg[i].gbps / r.gbps);
 		gl_cuda_free(dmissed);
