@@ -106,7 +106,10 @@ prefix_count(const GlBytePairs *pairs, const GlSetLiteral *lit, uint32_t at, uin
 	return count;
 }
 
-/* Does the sample hold the two or three bytes at .. at + len - 1 of lit, in any of their cases? */
+/*
+ * Does the sample hold the two or three bytes at .. at + len - 1 of lit,
+ * in any of their cases?
+ */
 static bool
 factor_seen(const GlBytePairs *pairs, const GlSetLiteral *lit, uint32_t at, uint32_t len)
 {
@@ -151,7 +154,8 @@ has_factor(const GlBytePairs *pairs, const GlSetLiteral *lit)
  * factor's states are its proper prefixes, and those the automaton has
  * already (a literal kept whole, or a factor chosen before, begins with
  * them) cost nothing more; the text enters each other as often as the
- * sample holds its bytes.  (A factor's own state, its end, the text never enters.)
+ * sample holds its bytes.  (A factor's own state, its end, the text
+ * never enters.)
  * The shorter of equals.  A three-byte literal may be its own factor, its
  * rows then candidates: where its prefixes are states already that costs
  * the walk less than a bigram's new first state (a 0.2 GB draw of

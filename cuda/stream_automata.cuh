@@ -327,7 +327,7 @@ struct FactoredAutomaton : CompactEntries<FactoredAutomaton>
 		uint32_t	at = UINT32_MAX;
 
 		if (lanes.thread_rank() == lanes.size() - 1)
-			list_room(before + n, &at);
+			at = list_room(before + n);
 		at = lanes.shfl(at, lanes.size() - 1);
 		if (at == UINT32_MAX)
 			return;
@@ -340,35 +340,35 @@ struct FactoredAutomaton : CompactEntries<FactoredAutomaton>
 	}
 
 	/*
-	 * Room for n more in the list, from *at (UINT32_MAX where there is
-	 * none).  Past the list's capacity the walk gives up: its ticket
+	 * Room for n more in the list: where it starts, or UINT32_MAX where
+	 * there is none.  Past the list's capacity the walk gives up: its ticket
 	 * counter is put past every ticket, so that the warps end as they come
 	 * for their next chunks, and the replaced table's is zeroed, so that
 	 * its walk after this one decides every row (match.cu).  The count
 	 * stops there too, for it could wrap past 2^32 in a large column of
 	 * candidates.
 	 */
-	__device__ __forceinline__ bool list_room(uint32_t n, uint32_t *at) const
+	__device__ __forceinline__ uint32_t list_room(uint32_t n) const
 	{
-		*at = UINT32_MAX;
+		uint32_t	at;
+
 		if (*(volatile uint32_t *) list_len > capacity)
-			return false;
-		*at = atomicAdd(list_len, n);
-		if (*at + n <= capacity)
-			return true;
+			return UINT32_MAX;
+		at = atomicAdd(list_len, n);
+		if (at + n <= capacity)
+			return at;
 		atomicMax(tickets, GL_STREAM_NO_TICKETS);
 		*replaced_tickets = 0;
-		*at = UINT32_MAX;
-		return false;
+		return UINT32_MAX;
 	}
 
 	/* The row open into chunk next, ended by the candidate: the per-row kernel's. */
 	__device__ __noinline__ void list_open_row(uint64_t next,
 											   const GlChunkIndex *__restrict__ chunks) const
 	{
-		uint32_t	at;
+		uint32_t	at = list_room(1);
 
-		if (list_room(1, &at))
+		if (at != UINT32_MAX)
 			list[at] = (uint32_t) ((next * GL_DEV_CHUNK_BYTES - chunks[next].back) /
 								   GL_DEV_CHUNK_BYTES);
 	}

@@ -254,6 +254,7 @@ run_factored_cases(void)
 			GlPreparedProgram pp;
 			std::string plan;
 			std::string replaced_plan;
+			std::string cached;
 
 			if (prepare_on(dcol->pairs, prog, &pp, &plan))
 				gl_prepared_free(&pp);
@@ -261,8 +262,9 @@ run_factored_cases(void)
 				gl_prepared_free(&pp);
 			tap(plan == "factored-stream+rows", what + " planned: " + plan);
 			compare(dcol, &col, prog, what);
-			tap(cached_plan(dcol, prog) == (everywhere ? replaced_plan : plan),
-				what + " cached after the matches: " + cached_plan(dcol, prog));
+			cached = cached_plan(dcol, prog);
+			tap(cached == (everywhere ? replaced_plan : plan),
+				what + " cached after the matches: " + cached);
 		}
 		gl_cuda_free(dcol);
 		gl_column_free(&col);
