@@ -5,11 +5,14 @@
  *
  * 1. Compile exactly as textregexeq / texticregexeq do: through
  *	  RE_compile_and_cache with REG_ADVANCED | REG_NOSUB (plus REG_ICASE for
- *	  ~*) and the expression's collation.  An invalid regex therefore raises
- *	  PostgreSQL's own error, and embedded options ((?i), (?n), ***= ...)
- *	  mean what they mean to PostgreSQL, because they are already folded
- *	  into the NFA and the colormap: case-insensitivity, for instance, is
- *	  just extra members in each letter's color.
+ *	  ~*) and the expression's collation, so that embedded options ((?i),
+ *	  (?n), ***= ...) mean what they mean to PostgreSQL: they are already
+ *	  folded into the NFA and the colormap (case-insensitivity, for
+ *	  instance, is just extra members in each letter's color).  An invalid
+ *	  regex is refused, not reported: PostgreSQL raises its error only if
+ *	  it evaluates the operator, which it may never do (another qual
+ *	  rejects every row first), so the refused leaf is left to it
+ *	  (is_valid_regex()).
  * 2. Export the search NFA and the code point -> color map
  *	  (regex_export.c).
  * 3. Choose the input alphabet.  A color that some NFA arc names needs a
@@ -405,6 +408,33 @@ cache_insert(const char *pat, int len, bool case_insensitive, Oid collation,
 	regex_cache_used++;
 }
 
+/*
+ * Does the pattern compile?  Asked of the regex library directly, which
+ * returns an error code where RE_compile_and_cache raises the error.
+ */
+static bool
+is_valid_regex(text *pattern, int cflags, Oid collation, const char **refusal)
+{
+	char	   *bytes = VARDATA_ANY(pattern);
+	int			nbytes = VARSIZE_ANY_EXHDR(pattern);
+	pg_wchar   *wide = palloc((nbytes + 1) * sizeof(pg_wchar));
+	int			nwide = pg_mb2wchar_with_len(bytes, wide, nbytes);
+	regex_t		re;
+	int			result;
+	char		message[100];
+
+	result = pg_regcomp(&re, wide, nwide, cflags, collation);
+	pfree(wide);
+	if (result == REG_OKAY)
+	{
+		pg_regfree(&re);
+		return true;
+	}
+	pg_regerror(result, &re, message, sizeof(message));
+	*refusal = psprintf("invalid regular expression: %s", message);
+	return false;
+}
+
 /* Compile, without the cache. */
 static GlProgram *
 compile_uncached(text *pattern, bool case_insensitive, Oid collation,
@@ -423,7 +453,8 @@ compile_uncached(text *pattern, bool case_insensitive, Oid collation,
 	GlProgram  *built;
 	GlProgram  *prog = NULL;
 
-	/* first, so that an invalid regex gets PostgreSQL's error in any case */
+	if (!is_valid_regex(pattern, cflags, collation, refusal))
+		return NULL;
 	re = RE_compile_and_cache(pattern, cflags, collation);
 
 	if (encoding != PG_UTF8 && encoding != PG_SQL_ASCII)

@@ -21,9 +21,13 @@
  *
  * What qualifies: no GROUP BY, grouping sets or HAVING; every aggregate is
  * count(*) or count() of a non-NULL constant, with no DISTINCT, ORDER BY or
- * FILTER; the input is one base relation with a GpuLike path.  Expressions
- * over the counts (count(*) > 0) are fine: the plan's target list computes
- * them from the count.
+ * FILTER; the input is one base relation with a GpuLike path, and no
+ * pseudoconstant qual (one without the relation's columns, such as a NULL
+ * that a parameter folded to): the planner evaluates those once, in a
+ * gating Result that createplan.c puts above a scan of the relation, and
+ * a path of the grouping relation gets none.  Expressions over the counts
+ * (count(*) > 0) are fine: the plan's target list computes them from the
+ * count.
  *
  * The plan node has no scan relation (scanrelid 0): its scan tuple is
  * custom_scan_tlist, the count Aggrefs first -- setrefs.c then turns the
@@ -98,6 +102,20 @@ has_more_than_row_counts(Node *node, void *context)
 		IsA(node, WindowFunc) || IsA(node, SubLink) || IsA(node, SubPlan))
 		return true;
 	return expression_tree_walker(node, has_more_than_row_counts, context);
+}
+
+/* Has rel a qual that a gating Result would evaluate (see above)? */
+static bool
+has_pseudoconstant_quals(RelOptInfo *rel)
+{
+	ListCell   *lc;
+
+	foreach(lc, rel->baserestrictinfo)
+	{
+		if (lfirst_node(RestrictInfo, lc)->pseudoconstant)
+			return true;
+	}
+	return false;
 }
 
 /* Our unparameterized path in a list of paths, or NULL. */
@@ -214,6 +232,7 @@ gpulike_create_upper_paths(PlannerInfo *root, UpperRelationKind stage,
 
 	if (stage != UPPERREL_GROUP_AGG || !gl_enabled || !gl_enable_count ||
 		input_rel->reloptkind != RELOPT_BASEREL ||
+		has_pseudoconstant_quals(input_rel) ||
 		parse->groupClause != NIL || parse->groupingSets != NIL ||
 		root->hasHavingQual ||
 		has_more_than_row_counts((Node *) output_rel->reltarget->exprs, NULL))
@@ -290,7 +309,7 @@ plan_count_path(PlannerInfo *root, RelOptInfo *out_rel, CustomPath *best_path,
 	cscan->custom_scan_tlist = scan_tlist;
 	cscan->custom_exprs = list_make3(offloaded, recheck, filter);
 	cscan->custom_private = gl_scan_private(gl_offloaded_attnums(offloaded, relid),
-											GL_OUTPUT_COUNT, filter != NIL, server_counts);
+											GL_OUTPUT_COUNT, server_counts);
 	cscan->methods = &gl_scan_methods;
 	return &cscan->scan.plan;
 }

@@ -32,10 +32,11 @@
  *	   cover are always evaluated.
  *
  *	4. When nothing of the row is needed (count(*), EXISTS: no column in
- *	   the output or in the quals left to evaluate) and there is no
- *	   recheck, candidates on all-visible pages are returned without
- *	   reading the page, as an index-only scan does ("Heap Fetches" counts
- *	   the others); heap_pages.c has the argument.  A count over many
+ *	   the output or in the quals left to evaluate, as rows_are_read()
+ *	   decides from the final plan) and there is no recheck, candidates
+ *	   on all-visible pages are returned without reading the page, as an
+ *	   index-only scan does ("Heap Fetches" counts the others);
+ *	   heap_pages.c has the argument.  A count over many
  *	   pages asks for them to be counted by the server: it sends the
  *	   visibility map's all-visible bits with the request, and the answer
  *	   lists only the candidates that need a look at their page
@@ -77,6 +78,7 @@
 #include "nodes/extensible.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/clauses.h"
+#include "optimizer/optimizer.h"
 #include "storage/bufmgr.h"
 #include "storage/predicate.h"
 #include "utils/inval.h"
@@ -214,6 +216,46 @@ init_qual_for_heap_rows(GlScanState *state, List *qual)
 	return result;
 }
 
+/*
+ * Must the rows this scan returns be read from the heap?  Only if not may
+ * a candidate on an all-visible page be returned unread (heap_pages.c),
+ * an empty row standing in for it -- right only if nothing ever looks at
+ * that row's contents.  What looks at them is the final plan, as the
+ * executor evaluates it, not the target list PlanCustomPath was given:
+ * createplan.c gives a path that can project no target list when it means
+ * to put its own in afterwards (CP_IGNORE_TLIST), which it does for
+ * "SELECT n % 5, count(*) ... GROUP BY 1" (the scan once returned one
+ * group of NULLs for it, and CREATE TABLE AS wrote NULLs).
+ *
+ * A row leaves this node in one of two ways: through the projection of
+ * plan.targetlist, evaluated on the scan tuple, or -- when
+ * ExecInitCustomScan found that target list to be the scan tuple itself
+ * and built no projection -- as the scan tuple itself.  plan.qual is
+ * evaluated on the scan tuple too.  Nothing above us sees more of the row
+ * than our result: the parent, a Gather, LockRows and ModifyTable (through
+ * the ctid and whole-row junk columns of our target list), a nested loop
+ * taking Params from our output.  Within an expression, the only steps
+ * that read the scan tuple are those execExpr.c emits for a Var: a user
+ * column, a system column (ctid, tableoid, xmin, ...) or a whole-row
+ * reference, at any depth -- function arguments, CASE arms, the arguments
+ * of a SubPlan.  So the rows need reading exactly when there is no
+ * projection, or a qual, or a Var anywhere in the target list
+ * (contain_var_clause() finds them, and a CurrentOfExpr).
+ *
+ * COUNT returns the count, not rows: they need reading exactly when the
+ * count's own filter, evaluated on them, exists.
+ */
+static bool
+rows_are_read(GlScanState *state, List *count_filter)
+{
+	Plan	   *plan = state->css.ss.ps.plan;
+
+	if (state->output == GL_OUTPUT_COUNT)
+		return count_filter != NIL;
+	return state->css.ss.ps.ps_ProjInfo == NULL || plan->qual != NIL ||
+		contain_var_clause((Node *) plan->targetlist);
+}
+
 static void
 begin_scan(CustomScanState *node, EState *estate, int eflags)
 {
@@ -226,20 +268,16 @@ begin_scan(CustomScanState *node, EState *estate, int eflags)
 
 	state->cached_attnums = linitial(cscan->custom_private);
 	state->output = (GlScanOutput) intVal(lsecond(cscan->custom_private));
-	state->needs_tuple = intVal(lthird(cscan->custom_private)) != 0;
 
 	if (state->output == GL_OUTPUT_ROWS)
 	{
 		state->rel = node->ss.ss_currentRelation;
 		use_table_slot(state, estate);
 		state->recheck_quals = ExecInitQual(recheck, &node->ss.ps);
-		/* a row without columns is a projection of nothing */
-		if (node->ss.ps.ps_ProjInfo == NULL)
-			state->needs_tuple = true;
 	}
 	else
 	{
-		state->server_counts = intVal(lfourth(cscan->custom_private)) != 0;
+		state->server_counts = intVal(lthird(cscan->custom_private)) != 0;
 		state->rel = ExecGetRangeTableRelation(estate, count_scan_relid(cscan));
 		offloaded = (List *) unfix_index_vars((Node *) offloaded,
 											  cscan->custom_scan_tlist);
@@ -253,6 +291,7 @@ begin_scan(CustomScanState *node, EState *estate, int eflags)
 		state->recheck_quals = init_qual_for_heap_rows(state, recheck);
 		state->count_filter = init_qual_for_heap_rows(state, count_filter);
 	}
+	state->needs_tuple = rows_are_read(state, count_filter);
 	state->bare_slot = ExecInitExtraTupleSlot(estate, RelationGetDescr(state->rel),
 											  &TTSOpsVirtual);
 	ExecStoreAllNullTuple(state->bare_slot);

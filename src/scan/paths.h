@@ -30,7 +30,8 @@ typedef struct GlScanShape
 	List	   *filter_clauses; /* RestrictInfos evaluated on every row */
 	bool		on_device;		/* all those columns are on the GPU */
 	Selectivity selectivity;	/* candidates / rows, or -1: PostgreSQL's */
-	bool		needs_tuple;	/* the output or a Filter reads the row */
+	bool		needs_tuple;	/* the rel's target or a Filter reads the row
+								 * (the cost's guess; the plan decides: executor.c) */
 	bool		counted;		/* the rows are counted, not returned */
 } GlScanShape;
 
@@ -45,7 +46,7 @@ extern void gl_path_shape(RelOptInfo *rel, CustomPath *path,
 						  GlScanShape *shape);
 
 /* A GpuLike plan's custom_private (its layout: scan.h). */
-extern List *gl_scan_private(List *cached_attnums, GlScanOutput output, bool needs_tuple,
+extern List *gl_scan_private(List *cached_attnums, GlScanOutput output,
 							 bool server_counts);
 
 /* Participants sharing a partial path's work (workers + leader's share). */

@@ -496,11 +496,15 @@ plan_gpulike_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	List	   *offloaded = linitial(best_path->custom_private);
 	List	   *recheck;
 	List	   *filter;
-	bool		needs_tuple;
 
 	gl_split_plan_clauses(best_path, clauses, &recheck, &filter);
-	needs_tuple = filter != NIL || contain_var_clause((Node *) tlist);
 
+	/*
+	 * tlist is not final: createplan.c may hand us none (CP_IGNORE_TLIST)
+	 * and put its own in our place afterwards, a projection we evaluate.
+	 * Whether the rows must be read is decided from the final plan, when
+	 * the scan starts (executor.c).
+	 */
 	cscan->scan.plan.targetlist = tlist;
 	cscan->scan.plan.qual = filter;
 	cscan->scan.scanrelid = rel->relid;
@@ -512,16 +516,15 @@ plan_gpulike_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	 */
 	cscan->custom_exprs = list_make3(offloaded, recheck, NIL);
 	cscan->custom_private = gl_scan_private(gl_offloaded_attnums(offloaded, rel->relid),
-											GL_OUTPUT_ROWS, needs_tuple, false);
+											GL_OUTPUT_ROWS, false);
 	cscan->methods = &gl_scan_methods;
 	return &cscan->scan.plan;
 }
 
 List *
-gl_scan_private(List *cached_attnums, GlScanOutput output, bool needs_tuple,
-				bool server_counts)
+gl_scan_private(List *cached_attnums, GlScanOutput output, bool server_counts)
 {
-	return list_make4(cached_attnums, makeInteger(output), makeInteger(needs_tuple ? 1 : 0),
+	return list_make3(cached_attnums, makeInteger(output),
 					  makeInteger(server_counts ? 1 : 0));
 }
 

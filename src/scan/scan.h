@@ -18,10 +18,13 @@
  *					count_filter COUNT: the other quals (ROWS has them in
  *								scan.plan.qual);
  *	custom_private	gl_scan_private(): integer list of the cached columns
- *					used, output (GlScanOutput), needs_tuple (0/1): whether
- *					the output or the other quals read the row's columns,
- *					server_counts (0/1, COUNT only): whether to send the
- *					visibility map so that the server counts (executor.c).
+ *					used, output (GlScanOutput), server_counts (0/1, COUNT
+ *					only): whether to send the visibility map so that the
+ *					server counts (executor.c).
+ *
+ * Whether the rows must be read from the heap is not in the plan's
+ * private data: it follows from the final target list and quals, which
+ * createplan.c may change after the plan node is made (executor.c).
  *
  * ROWS scans the relation (scanrelid > 0) and returns its rows.  COUNT
  * replaces an aggregate of count(*) over such a scan (count_paths.c):
@@ -77,7 +80,7 @@ typedef struct GlScanState
 	Bitmapset  *pattern_params; /* PARAM_EXEC ids the patterns use */
 	ExprState  *recheck_quals;	/* when the answer is lossy */
 	ExprState  *count_filter;	/* COUNT: the other quals */
-	bool		needs_tuple;	/* must read every returned row */
+	bool		needs_tuple;	/* must read every returned row (rows_are_read) */
 	bool		server_counts;	/* COUNT: send the visibility map */
 	TupleTableSlot *heap_slot;	/* rows read from the heap */
 	TupleTableSlot *bare_slot;	/* a row counted without reading it */
