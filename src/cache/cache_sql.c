@@ -397,6 +397,12 @@ gl_cache_slots_sql(PG_FUNCTION_ARGS)
  * INSERT) get a stale slot, so the background reloader loads them without
  * waiting for a restart.  gpulike.cache() takes its slot before it
  * registers, so for it this finds the slot and does nothing.
+ *
+ * Registry slots are shared by every database and role, and only the
+ * owner of cached_columns (the extension's) may insert into it, so the
+ * trigger works for that table alone: on a table of anyone else's, a row
+ * would take a slot for any column of any table, without the checks of
+ * gpulike.cache().
  */
 Datum
 gl_registration_added(PG_FUNCTION_ARGS)
@@ -415,6 +421,10 @@ gl_registration_added(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
 				 errmsg("gpulike.registration_added must be fired AFTER INSERT FOR EACH ROW")));
+	if (RelationGetRelid(trigdata->tg_relation) != gl_registration_table())
+		ereport(ERROR,
+				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
+				 errmsg("gpulike.registration_added must be fired on gpulike.cached_columns only")));
 	if (!gl_registry_available())
 		return PointerGetDatum(NULL);
 

@@ -34,13 +34,19 @@
 
 #include "cache/registration.h"
 
+Oid
+gl_registration_table(void)
+{
+	Oid			nspid = get_namespace_oid("gpulike", true);
+
+	return OidIsValid(nspid) ? get_relname_relid("cached_columns", nspid) : InvalidOid;
+}
+
 /* InvalidOid when the table is gone (DROP EXTENSION in progress). */
 static Oid
 config_table_owner(bool missing_ok)
 {
-	Oid			nspid = get_namespace_oid("gpulike", true);
-	Oid			relid = OidIsValid(nspid) ?
-		get_relname_relid("cached_columns", nspid) : InvalidOid;
+	Oid			relid = gl_registration_table();
 	HeapTuple	tuple;
 	Oid			owner;
 

@@ -17,6 +17,8 @@ typedef struct GlRegistration
 	char	   *attname;
 } GlRegistration;
 
+/* gpulike.cached_columns, or InvalidOid in a database without it */
+extern Oid	gl_registration_table(void);
 extern void gl_registration_add(Oid relid, const char *attname);
 /* attname NULL: every registration of relid */
 extern void gl_registration_delete(Oid relid, const char *attname);

@@ -298,7 +298,9 @@ plan_count_path(PlannerInfo *root, RelOptInfo *out_rel, CustomPath *best_path,
 	List	   *recheck;
 	List	   *filter;
 
-	gl_split_plan_clauses(best_path, rel->baserestrictinfo, &recheck, &filter);
+	/* in the order a scan's quals get (createplan.c does it for those) */
+	gl_split_plan_clauses(best_path, gl_order_clauses(root, rel->baserestrictinfo),
+						  &recheck, &filter);
 	(void) collect_counts((Node *) tlist, &scan_tlist);
 	scan_tlist = add_qual_vars(scan_tlist, list_make3(offloaded, recheck, filter));
 

@@ -62,6 +62,12 @@ extern void gl_cost_scan(PlannerInfo *root, RelOptInfo *rel, Path *path,
 						 const GlScanShape *shape, Cost *startup, Cost *run,
 						 double *pages_read, double *candidate_pages);
 
+/*
+ * RestrictInfos in the order of evaluation createplan.c gives a scan's
+ * quals: by security level (a policy's before the user's), then by cost.
+ */
+extern List *gl_order_clauses(PlannerInfo *root, List *clauses);
+
 /* The scan's quals split into the recheck list and the Filter. */
 extern void gl_split_plan_clauses(CustomPath *path, List *clauses,
 								  List **recheck, List **filter);

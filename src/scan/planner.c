@@ -233,11 +233,29 @@ gl_path_shape(RelOptInfo *rel, CustomPath *path, GlScanShape *shape)
 }
 
 /*
+ * May the server evaluate this clause over every row of the relation?
+ * Under row-level security or a security barrier view, quals of a higher
+ * security_level than the policy's (the user's own) must not see rows the
+ * policy hides unless they are leakproof, which no pattern operator is
+ * (LIKE raises an error that depends on the value).  The server's own
+ * matching would not leak a value, but what it answers would: the
+ * candidates, their pages and the time they take show in EXPLAIN ANALYZE,
+ * and the estimate made from them in plain EXPLAIN's costs.  So we offload
+ * only what an index scan may use as an index qual -- a clause that could
+ * be evaluated ahead of every security qual -- and the others stay in the
+ * Filter, evaluated after the policy on each row.
+ */
+static bool
+may_offload(RestrictInfo *rinfo, RelOptInfo *rel)
+{
+	return !rinfo->pseudoconstant && restriction_is_securely_promotable(rinfo, rel);
+}
+
+/*
  * Sort clauses (RestrictInfos) into those the offloaded parts cover
  * exactly and the rest.  A clause covered exactly is evaluated, when at
- * all, before the Filter: only one that would come first anyway may be,
- * i.e. none of a user's quals ahead of a row security policy's (a higher
- * security_level), whose leaks the policy must be evaluated first to stop.
+ * all, before the Filter: only one that may be offloaded at all
+ * (may_offload()) is ever covered, and it may come first.
  */
 static void
 split_clauses(RelOptInfo *rel, GlOffloadContext *ctx, List *clauses,
@@ -249,15 +267,15 @@ split_clauses(RelOptInfo *rel, GlOffloadContext *ctx, List *clauses,
 	{
 		RestrictInfo *rinfo = lfirst_node(RestrictInfo, lc);
 		Relids		pattern_relids;
-		Expr	   *part;
+		Expr	   *part = NULL;
 
 		if (rinfo->pseudoconstant)
 			continue;
-		part = gl_offloadable_part(ctx, rinfo->clause, &pattern_relids);
+		if (may_offload(rinfo, rel))
+			part = gl_offloadable_part(ctx, rinfo->clause, &pattern_relids);
 		if (part != NULL)
 			in->offloaded = lappend(in->offloaded, part);
-		if (part != NULL && equal(part, rinfo->clause) &&
-			rinfo->security_level <= rel->baserestrict_min_security)
+		if (part != NULL && equal(part, rinfo->clause))
 			in->exact_clauses = lappend(in->exact_clauses, rinfo->clause);
 		else
 			in->filter_clauses = lappend(in->filter_clauses, rinfo);
@@ -320,7 +338,7 @@ parallel_workers_for(double pages_read)
 static void
 add_gpulike_paths_for(PlannerInfo *root, RelOptInfo *rel, Relation relation,
 					  GlOffloadContext *ctx, List *clauses,
-					  Relids required_outer)
+					  Relids required_outer, bool secured)
 {
 	GlScanShape in = {0};
 	CustomPath *serial;
@@ -331,7 +349,14 @@ add_gpulike_paths_for(PlannerInfo *root, RelOptInfo *rel, Relation relation,
 	in.attnums = gl_offloaded_attnums(in.offloaded, rel->relid);
 	in.on_device = gl_offload_on_device(ctx, in.attnums);
 	in.needs_tuple = in.filter_clauses != NIL || output_needs_columns(rel);
-	if (!gl_sample_selectivity(rel, relation, in.offloaded, &in.selectivity))
+
+	/*
+	 * A sample of the rows a policy hides would show through the costs:
+	 * under security quals, PostgreSQL's estimate, which there uses no
+	 * statistics for a pattern operator (examine_variable()'s acl_ok).
+	 */
+	if (secured ||
+		!gl_sample_selectivity(rel, relation, in.offloaded, &in.selectivity))
 		in.selectivity = -1;
 
 	serial = make_gpulike_path(root, rel, &in, required_outer, 0);
@@ -369,7 +394,7 @@ add_gpulike_paths_for(PlannerInfo *root, RelOptInfo *rel, Relation relation,
  */
 static void
 add_parameterized_paths(PlannerInfo *root, RelOptInfo *rel, Relation relation,
-						GlOffloadContext *ctx)
+						GlOffloadContext *ctx, bool secured)
 {
 	List	   *done = NIL;		/* parameterizations offered already */
 	ListCell   *lc;
@@ -383,7 +408,7 @@ add_parameterized_paths(PlannerInfo *root, RelOptInfo *rel, Relation relation,
 		ListCell   *lc2;
 		bool		any_offloaded = false;
 
-		if (rinfo->pseudoconstant ||
+		if (!may_offload(rinfo, rel) ||
 			gl_offloadable_part(ctx, rinfo->clause, &pattern_relids) == NULL ||
 			bms_is_empty(pattern_relids))
 			continue;
@@ -405,14 +430,15 @@ add_parameterized_paths(PlannerInfo *root, RelOptInfo *rel, Relation relation,
 		{
 			RestrictInfo *movable = lfirst_node(RestrictInfo, lc2);
 
-			if (gl_offloadable_part(ctx, movable->clause, &pattern_relids) != NULL)
+			if (may_offload(movable, rel) &&
+				gl_offloadable_part(ctx, movable->clause, &pattern_relids) != NULL)
 				any_offloaded = true;
 		}
 		if (any_offloaded)
 			add_gpulike_paths_for(root, rel, relation, ctx,
 								  list_concat_copy(rel->baserestrictinfo,
 												   param_info->ppi_clauses),
-								  required_outer);
+								  required_outer, secured);
 	}
 }
 
@@ -433,8 +459,8 @@ add_gpulike_paths(PlannerInfo *root, RelOptInfo *rel, RangeTblEntry *rte)
 	}
 	ctx = gl_offload_begin(rel, relation);
 	add_gpulike_paths_for(root, rel, relation, ctx, rel->baserestrictinfo,
-						  rel->lateral_relids);
-	add_parameterized_paths(root, rel, relation, ctx);
+						  rel->lateral_relids, rte->securityQuals != NIL);
+	add_parameterized_paths(root, rel, relation, ctx, rte->securityQuals != NIL);
 	table_close(relation, NoLock);
 }
 
@@ -459,6 +485,65 @@ gpulike_set_rel_pathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 		return;
 
 	add_gpulike_paths(root, rel, rte);
+}
+
+typedef struct OrderedClause
+{
+	RestrictInfo *rinfo;
+	Index		security_level;
+	Cost		cost;
+	int			position;		/* in the input: keeps the sort stable */
+} OrderedClause;
+
+static int
+compare_ordered_clauses(const void *a, const void *b)
+{
+	const OrderedClause *x = a;
+	const OrderedClause *y = b;
+
+	if (x->security_level != y->security_level)
+		return x->security_level < y->security_level ? -1 : 1;
+	if (x->cost != y->cost)
+		return x->cost < y->cost ? -1 : 1;
+	return x->position - y->position;
+}
+
+/*
+ * The order of createplan.c's order_qual_clauses(), which a path of
+ * another relation (count_paths.c) does not get: a leakproof clause that
+ * costs little counts as security level 0 there, as here.
+ */
+List *
+gl_order_clauses(PlannerInfo *root, List *clauses)
+{
+	int			n = list_length(clauses);
+	OrderedClause *items;
+	List	   *result = NIL;
+	ListCell   *lc;
+	int			i = 0;
+
+	if (n <= 1)
+		return clauses;
+	items = palloc(n * sizeof(OrderedClause));
+	foreach(lc, clauses)
+	{
+		RestrictInfo *rinfo = lfirst_node(RestrictInfo, lc);
+		QualCost	cost;
+
+		cost_qual_eval_node(&cost, (Node *) rinfo, root);
+		items[i].rinfo = rinfo;
+		items[i].cost = cost.per_tuple;
+		items[i].security_level =
+			rinfo->leakproof && cost.per_tuple < 10 * cpu_operator_cost ? 0 :
+			rinfo->security_level;
+		items[i].position = i;
+		i++;
+	}
+	qsort(items, n, sizeof(OrderedClause), compare_ordered_clauses);
+	for (i = 0; i < n; i++)
+		result = lappend(result, items[i].rinfo);
+	pfree(items);
+	return result;
 }
 
 /*

@@ -1,0 +1,171 @@
+--
+-- Attacks of an unprivileged role on other roles' data and on the shared
+-- server (issue 53), each written as the attack, run as that role:
+--
+--   row-level security, a security barrier view and a leaky function or
+--   operator: the function sees only rows the policy lets through, with
+--   count(*) answered in the scan too; EXPLAIN ANALYZE's counts and plain
+--   EXPLAIN's costs are the same whatever the hidden rows hold;
+--   the registry: gpulike.registration_added() on a table of one's own
+--   takes no slot.
+--
+SET client_min_messages = warning;
+SELECT plan(16);
+
+\ir include/cache_wait.sql
+
+CREATE ROLE regress_sec_eve;
+CREATE ROLE regress_sec_bob;
+CREATE SCHEMA regress_sec_eve AUTHORIZATION regress_sec_eve;
+
+-- every pin a leaky function or operator is shown
+CREATE TABLE sec_seen (v text);
+GRANT INSERT ON sec_seen TO regress_sec_eve;
+
+-- 150 000 rows: enough for the planner to count candidates on a sample
+CREATE TABLE sec_notes (owner name, body text);
+INSERT INTO sec_notes
+SELECT CASE WHEN g = 777 THEN 'regress_sec_bob' ELSE 'regress_sec_eve' END,
+	   CASE WHEN g = 777 THEN 'pin=4711' WHEN g = 1234 THEN 'pin=1234'
+			WHEN g % 50 = 0 THEN 'pin=4800 (decoy ' || g || ')' ELSE 'note ' || g END
+FROM generate_series(1, 150000) g;
+UPDATE sec_notes SET owner = 'regress_sec_bob' WHERE body LIKE 'pin=48%';
+ALTER TABLE sec_notes ENABLE ROW LEVEL SECURITY;
+CREATE POLICY own ON sec_notes USING (owner = current_user);
+GRANT SELECT ON sec_notes TO regress_sec_eve;
+VACUUM ANALYZE sec_notes;
+SELECT gpulike.cache('sec_notes', 'body');
+
+-- the same data behind a security barrier view instead of a policy
+CREATE TABLE sec_plain AS SELECT * FROM sec_notes;
+CREATE VIEW sec_view WITH (security_barrier) AS
+	SELECT * FROM sec_plain WHERE owner = 'regress_sec_eve';
+GRANT SELECT ON sec_view TO regress_sec_eve;
+VACUUM ANALYZE sec_plain;
+SELECT gpulike.cache('sec_plain', 'body');
+SELECT is(pg_temp.wait_state('sec_notes', 'body', 'ready') || pg_temp.wait_state('sec_plain', 'body', 'ready'),
+		  'readyready', 'the attacked tables are cached');
+
+SET ROLE regress_sec_eve;
+CREATE FUNCTION regress_sec_eve.peek(text) RETURNS bool
+LANGUAGE plpgsql COST 0.0000001 AS $$
+BEGIN
+	IF $1 LIKE 'pin%' THEN
+		INSERT INTO public.sec_seen VALUES ($1);
+	END IF;
+	RETURN true;
+END $$;
+CREATE FUNCTION regress_sec_eve.peek2(text, text) RETURNS bool
+LANGUAGE plpgsql COST 0.0000001 AS $$
+BEGIN
+	IF $1 LIKE 'pin%' THEN
+		INSERT INTO public.sec_seen VALUES ($1);
+	END IF;
+	RETURN true;
+END $$;
+CREATE OPERATOR regress_sec_eve.<<~>> (FUNCTION = regress_sec_eve.peek2,
+									   LEFTARG = text, RIGHTARG = text);
+
+-- EXPLAIN [ANALYZE] of q, with what varies from run to run taken out
+CREATE FUNCTION regress_sec_eve.explained(q text, with_analyze boolean) RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE
+	line text;
+	result text := '';
+BEGIN
+	FOR line IN EXECUTE 'EXPLAIN ' || CASE WHEN with_analyze THEN '(ANALYZE, TIMING OFF, SUMMARY OFF, COSTS OFF) '
+										   ELSE '' END || q LOOP
+		result := result || regexp_replace(line, 'GpuLike (Engine|Request|Answer|Kernel) Time: .*', '') || E'\n';
+	END LOOP;
+	RETURN result;
+END $$;
+
+SET enable_seqscan = off;
+SET enable_bitmapscan = off;
+SET jit = off;
+SELECT count(*) FROM sec_notes WHERE body LIKE 'pin%' AND regress_sec_eve.peek(body);
+SELECT body FROM sec_notes WHERE body LIKE 'pin%' AND regress_sec_eve.peek(body);
+SELECT count(*) FROM sec_notes WHERE body LIKE 'pin%' AND body OPERATOR(regress_sec_eve.<<~>>) 'x';
+SELECT body FROM sec_notes WHERE body ~ '^pin' AND body OPERATOR(regress_sec_eve.<<~>>) 'x';
+SELECT count(*) FROM sec_view WHERE body LIKE 'pin%' AND regress_sec_eve.peek(body);
+SELECT body FROM sec_view WHERE body LIKE 'pin%' AND regress_sec_eve.peek(body);
+RESET ROLE;
+SELECT is((SELECT count(*) FROM sec_seen WHERE v <> 'pin=1234'), 0::bigint,
+		  'a leaky function or operator of the user never sees a row the policy or the barrier hides');
+SELECT is((SELECT count(*) FROM sec_seen WHERE v = 'pin=1234'), 6::bigint,
+		  'it sees the user''s own pin, once per query');
+
+-- Hidden rows: one of bob's matches 'pin=47%', 3 000 'pin=48%'.
+SET ROLE regress_sec_eve;
+SELECT is(replace(regress_sec_eve.explained($$SELECT count(*) FROM sec_notes WHERE body LIKE 'pin=47%'$$, true), '47', '48'),
+		  regress_sec_eve.explained($$SELECT count(*) FROM sec_notes WHERE body LIKE 'pin=48%'$$, true),
+		  'EXPLAIN ANALYZE of count(*) counts the same whatever the hidden rows hold');
+SELECT is(replace(regress_sec_eve.explained($$SELECT body FROM sec_notes WHERE body LIKE 'pin=47%'$$, true), '47', '48'),
+		  regress_sec_eve.explained($$SELECT body FROM sec_notes WHERE body LIKE 'pin=48%'$$, true),
+		  'EXPLAIN ANALYZE of the rows too');
+SET gpulike.enabled = off;
+SELECT regress_sec_eve.explained($$SELECT count(*) FROM sec_notes WHERE body LIKE 'pin=47%'$$, true) AS analyzed,
+	   regress_sec_eve.explained($$SELECT body FROM sec_notes WHERE body LIKE 'pin=48%'$$, false) AS costs,
+	   regress_sec_eve.explained($$SELECT body FROM sec_view WHERE body LIKE 'pin=48%'$$, false) AS view_costs \gset
+SET gpulike.enabled = on;
+SELECT is(regress_sec_eve.explained($$SELECT count(*) FROM sec_notes WHERE body LIKE 'pin=47%'$$, true),
+		  :'analyzed', 'eve''s EXPLAIN ANALYZE is PostgreSQL''s own');
+-- (PostgreSQL's own estimate may use the statistics of hidden rows, through
+-- the leakproof comparisons of a LIKE prefix; gpulike adds nothing to it)
+SELECT is(regress_sec_eve.explained($$SELECT body FROM sec_notes WHERE body LIKE 'pin=48%'$$, false),
+		  :'costs', 'so are the costs of plain EXPLAIN');
+SELECT is(regress_sec_eve.explained($$SELECT body FROM sec_view WHERE body LIKE 'pin=48%'$$, false),
+		  :'view_costs', 'and those of a query through a security barrier view');
+SELECT is((SELECT count(*) FROM sec_notes WHERE body LIKE 'pin=4%'), 0::bigint,
+		  'eve counts none of bob''s pins');
+SELECT is((SELECT count(*) FROM sec_notes WHERE body LIKE 'note%'),
+		  (SELECT count(*) FROM sec_notes WHERE body || '' LIKE 'note%'),
+		  'and all of her own notes');
+RESET ROLE;
+
+-- The policy's own pattern may still be answered by the server: what it
+-- lets through, eve may see.
+CREATE TABLE sec_public (body text);
+INSERT INTO sec_public SELECT CASE WHEN g % 3 = 0 THEN 'secret ' ELSE 'public ' END || g
+FROM generate_series(1, 3000) g;
+ALTER TABLE sec_public ENABLE ROW LEVEL SECURITY;
+CREATE POLICY published ON sec_public USING (body LIKE 'public%');
+GRANT SELECT ON sec_public TO regress_sec_eve;
+VACUUM ANALYZE sec_public;
+SELECT gpulike.cache('sec_public', 'body');
+SELECT is(pg_temp.wait_state('sec_public', 'body', 'ready'), 'ready', 'a table whose policy is a pattern');
+SET ROLE regress_sec_eve;
+SELECT matches(regress_sec_eve.explained($$SELECT count(*) FROM sec_public WHERE body LIKE '%7%' AND regress_sec_eve.peek(body)$$, false),
+			   'GpuLike', 'its policy is offloaded');
+SELECT is((SELECT count(*) FROM sec_public WHERE body LIKE '%7%' AND regress_sec_eve.peek(body)),
+		  (SELECT count(*) FROM sec_public WHERE body || '' LIKE '%7%' AND body LIKE 'public%'),
+		  'and answers what PostgreSQL answers');
+RESET ROLE;
+SELECT is((SELECT count(*) FROM sec_seen WHERE v LIKE 'secret%'), 0::bigint,
+		  'with the user''s leaky function shown only rows the policy lets through');
+
+-- The registry: slots are shared by all databases and roles; a trigger
+-- of gpulike's on a table of eve's takes none.
+SELECT count(*) AS slots_before FROM gpulike.cache_slots() \gset
+SET ROLE regress_sec_eve;
+CREATE TABLE regress_sec_eve.fake (relid oid, attname name);
+CREATE TRIGGER fake_registration AFTER INSERT ON regress_sec_eve.fake
+	FOR EACH ROW EXECUTE FUNCTION gpulike.registration_added();
+SELECT throws_ok($$INSERT INTO regress_sec_eve.fake
+				   SELECT 'sec_notes'::regclass, 'owner' FROM generate_series(1, 3)$$,
+				 '39P01', NULL, 'gpulike.registration_added() on a table of one''s own fails');
+RESET ROLE;
+SELECT is((SELECT count(*) FROM gpulike.cache_slots()), :slots_before::bigint,
+		  'and takes no registry slot');
+
+RESET enable_seqscan;
+RESET enable_bitmapscan;
+SELECT gpulike.uncache('sec_notes', 'body');
+SELECT gpulike.uncache('sec_plain', 'body');
+SELECT gpulike.uncache('sec_public', 'body');
+DROP SCHEMA regress_sec_eve CASCADE;
+DROP VIEW sec_view;
+DROP TABLE sec_notes, sec_plain, sec_public, sec_seen;
+DROP ROLE regress_sec_eve;
+DROP ROLE regress_sec_bob;
+SELECT * FROM finish();
