@@ -393,12 +393,15 @@ prepare_triggers(Relation rel, bool enable)
 }
 
 /*
- * Quotas of the table's owner, for a column cached by gpulike.cache(): a
- * superuser caches without them.  Returns the host bytes the new copy may
- * take (0: no limit).
+ * Quotas of the table's owner, for a load of one of its columns.  They
+ * hold every load of a table whose owner is not a superuser -- the
+ * reloader's rebuilds too, or a role could outgrow its quota by changes,
+ * have the column dropped for it (store.c) and get it back whole from the
+ * reloader -- except one that a superuser asks for (gpulike.cache() or
+ * reload()).  Returns the host bytes the new copy may take (0: no limit).
  */
 static uint64
-owner_quota(Relation rel, int slot)
+owner_quota(Relation rel, int slot, GlLoadMode mode)
 {
 	Oid			owner = rel->rd_rel->relowner;
 	int			columns;
@@ -406,7 +409,7 @@ owner_quota(Relation rel, int slot)
 	uint64		limit;
 	GlCacheEntry entry;
 
-	if (superuser())
+	if (superuser_arg(owner) || (mode != GL_LOAD_BACKGROUND && superuser()))
 		return 0;
 	gl_registry_owner_usage(owner, &columns, &bytes);
 	/* a column cached again counts once, and its old copy not at all */
@@ -469,10 +472,8 @@ gl_cache_column(Oid relid, const char *attname, GlLoadMode mode)
 	slot = gl_registry_lookup(relid, attnum);
 	/* refuse before any DDL */
 	if (mode == GL_LOAD_EXPLICIT)
-	{
 		registered = gl_registration_exists(relid, attname);
-		byte_limit = owner_quota(rel, slot);
-	}
+	byte_limit = owner_quota(rel, slot, mode);
 
 	sync_function = prepare_triggers(rel, mode != GL_LOAD_BACKGROUND);
 	if (!OidIsValid(sync_function))

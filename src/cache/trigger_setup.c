@@ -26,6 +26,16 @@
  * for the worker; nor when no worker slot is free.  The caller then does
  * the DDL itself, and writers wait until it commits.
  *
+ * Nor when a session queues for a lock the caller's AccessShareLock holds
+ * up (DROP TABLE, VACUUM FULL, ALTER TABLE): the worker's request queues
+ * behind it, which waits for the caller, which waits for the worker -- a
+ * cycle the deadlock detector cannot see, one of its waits being ours (it
+ * once hung the reloader and a DROP TABLE for good).  A worker that finds
+ * no lock holder in its way, only a queue, gives up; the caller then does
+ * the DDL itself, all three wait on locks, and the detector lets the
+ * caller's request go ahead of the queued one, which conflicts with no
+ * lock granted.
+ *
  * The worker connects as the bootstrap superuser, as the reloader does:
  * the caller has already been found to own the table.
  *
@@ -41,6 +51,7 @@
 #include "postmaster/bgworker.h"
 #include "storage/ipc.h"
 #include "storage/lmgr.h"
+#include "storage/lock.h"
 #include "storage/lockdefs.h"
 #include "tcop/tcopprot.h"
 #include "storage/latch.h"
@@ -158,6 +169,21 @@ gl_sync_triggers_cleanup_later(Oid relid)
 						relid)));
 }
 
+/*
+ * Was the lock of CREATE TRIGGER refused for a queued request alone, with
+ * no lock granted in its way (see above)?
+ */
+static bool
+only_queued(Oid relid)
+{
+	LOCKTAG		tag;
+	int			holders;
+
+	SET_LOCKTAG_RELATION(tag, MyDatabaseId, relid);
+	(void) GetLockConflicts(&tag, ShareRowExclusiveLock, &holders);
+	return holders == 0;
+}
+
 /* Errors of the worker say what it was doing. */
 static void
 task_context(void *arg)
@@ -246,6 +272,13 @@ gl_trigger_setup_main(Datum arg)
 						   "gpulike: setting up sync triggers");
 	while (!try_task(&task))
 	{
+		if (!task.cleanup && only_queued(task.relid))
+		{
+			ereport(LOG,
+					(errmsg("gpulike: a session queues for a lock on relation %u that the caller holds; leaving its sync triggers to the caller",
+							task.relid)));
+			break;
+		}
 		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
 						 LOCK_TRY_MS, PG_WAIT_EXTENSION);
 		ResetLatch(MyLatch);

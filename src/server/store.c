@@ -44,7 +44,8 @@
  * its own byte limit (its table owner's quota).  A rebuild needs room for
  * both copies until the swap.  Delta rows are always accepted: refusing
  * them would make the column miss rows; enforce_bounds deals with the
- * overshoot.
+ * overshoot, charging it to the columns that grew: a role's inserts must
+ * not cost other roles their caches.
  *
  * Device memory (CUDA builds).  A serving column gets a device copy when
  * it is loaded or used while the GPU engine is in use.  A column of
@@ -309,11 +310,16 @@ gl_store_load_rows(int slot, uint64 generation, const char *rows, Size len,
 	if (pos != len)
 		goto malformed;
 
+	/*
+	 * The registry hears why first, so that gpulike.caches says it: the
+	 * loading backend's abort then finds the load cancelled already.
+	 */
 	if (host_bytes_total(true) > host_budget())
 	{
 		snprintf(err, errlen,
 				 "gpulike: host memory budget of %d MB exceeded loading a column of %llu rows so far (raise gpulike.host_memory)",
 				 gl_host_memory_mb, (unsigned long long) sc->col.nrows);
+		gl_registry_cancel_load(slot, generation, "gpulike.host_memory reached loading");
 		return false;
 	}
 	if (sc->byte_limit > 0 && loading_bytes(sc) > sc->byte_limit)
@@ -321,6 +327,7 @@ gl_store_load_rows(int slot, uint64 generation, const char *rows, Size len,
 		snprintf(err, errlen,
 				 "gpulike: the column needs more than the %.1f MB left to its table's owner under gpulike.host_memory_per_owner",
 				 sc->byte_limit / (1024.0 * 1024.0));
+		gl_registry_cancel_load(slot, generation, "gpulike.host_memory_per_owner reached loading");
 		return false;
 	}
 	return true;
@@ -372,6 +379,8 @@ gl_store_load_end(int slot, uint64 generation, char *err, size_t errlen)
 	retire_serving(s);
 	s->serving = sc;
 	sc->last_used = GetCurrentTimestamp();
+
+	sc->loaded_bytes = gl_column_host_bytes(&sc->col);
 
 	(void) gl_store_ensure_device(sc);
 	gl_store_publish(sc, false);
@@ -506,11 +515,86 @@ gl_store_registry_ready(int slot, uint64 generation)
  * superseded rows reach gpulike.rebuild_garbage_fraction is rebuilt from
  * its table by the reloader, and keeps serving until the new copy replaces
  * it.  Tables under GARBAGE_MIN_ROWS rows are left alone: a rebuild costs
- * more than they hold.  And when changes have pushed the serving columns
- * past gpulike.host_memory, those with the most garbage are dropped (stale,
- * rebuilt when memory allows) until they fit again.
+ * more than they hold.
+ *
+ * Growth past a limit is charged to the columns that grew.  A column
+ * loaded under its owner's quota (a byte limit: the caller of cache() was
+ * not a superuser) counts toward it as it grows: when the owner's columns
+ * together pass gpulike.host_memory_per_owner, the one of them that grew
+ * most since its load is dropped (stale: its rebuild is held to the quota
+ * as any load is), until they fit.  When all columns together pass
+ * gpulike.host_memory, likewise the column that grew most, of any owner.
+ * Dropping by garbage instead once let one role's inserts into a one-row
+ * table drop every other role's caches.
  */
 #define GARBAGE_MIN_ROWS	10000
+
+/* Bytes the serving column of a slot gained since its load. */
+static uint64
+growth(int slot)
+{
+	GlStoredColumn *sc = slots[slot].serving;
+	uint64		now = gl_column_host_bytes(&sc->col);
+
+	return now > sc->loaded_bytes ? now - sc->loaded_bytes : 0;
+}
+
+/*
+ * The serving column to drop among those that count for owner (or all,
+ * with owner InvalidOid): the one that grew most, the most garbage among
+ * equals; -1 if there is none.  *total gets their host bytes.
+ */
+static int
+choose_victim(Oid owner, uint64 *total)
+{
+	int			victim = -1;
+
+	*total = 0;
+	for (int i = 0; i < nslots; i++)
+	{
+		GlStoredColumn *sc = slots[i].serving;
+		GlCacheEntry entry;
+
+		if (sc == NULL)
+			continue;
+		if (OidIsValid(owner) &&
+			(sc->byte_limit == 0 || !gl_registry_snapshot(i, &entry) || entry.owner != owner))
+			continue;
+		*total += gl_column_host_bytes(&sc->col);
+		if (victim < 0 || growth(i) > growth(victim) ||
+			(growth(i) == growth(victim) &&
+			 sc->col.ngarbage > slots[victim].serving->col.ngarbage))
+			victim = i;
+	}
+	return victim;
+}
+
+/* The owners' quotas (see above). */
+static void
+enforce_owner_quotas(void)
+{
+	uint64		limit = (uint64) gl_host_memory_per_owner_mb * 1024 * 1024;
+
+	if (gl_host_memory_per_owner_mb < 0)
+		return;
+	for (int i = 0; i < nslots; i++)
+	{
+		GlCacheEntry entry;
+		uint64		total;
+		int			victim;
+
+		if (slots[i].serving == NULL || slots[i].serving->byte_limit == 0 ||
+			!gl_registry_snapshot(i, &entry))
+			continue;
+		while ((victim = choose_victim(entry.owner, &total)) >= 0 && total > limit)
+		{
+			ereport(LOG,
+					(errmsg("gpulike server: changes took the caches of role %u past gpulike.host_memory_per_owner; dropping cache slot %d",
+							entry.owner, victim)));
+			drop_serving(victim, "gpulike.host_memory_per_owner exceeded by changes");
+		}
+	}
+}
 
 static void
 enforce_bounds(void)
@@ -531,18 +615,16 @@ enforce_bounds(void)
 						i, sc->col.ngarbage, sc->col.nrows)));
 	}
 
+	enforce_owner_quotas();
+
 	/* retired columns go first; loads check themselves: they fail rather than evict */
 	for (i = 0; i < nslots && host_bytes_total(false) > host_budget(); i++)
 		free_retired(&slots[i]);
 	while (host_bytes_total(false) > host_budget())
 	{
-		int			victim = -1;
+		uint64		total;
+		int			victim = choose_victim(InvalidOid, &total);
 
-		for (i = 0; i < nslots; i++)
-			if (slots[i].serving != NULL &&
-				(victim < 0 ||
-				 slots[i].serving->col.ngarbage > slots[victim].serving->col.ngarbage))
-				victim = i;
 		if (victim < 0)
 			break;
 		ereport(LOG,

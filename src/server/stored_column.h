@@ -36,9 +36,12 @@ typedef struct GlStoredColumn
 	uint32		sample_max_rows;	/* as asked for */
 	uint32		sample_lead_rows;
 	uint64		sample_taken_at;	/* col.nrows then */
-	/* while loading: changes logged meanwhile, and the quota (0: none) */
+	/* while loading: changes logged meanwhile */
 	GlDeferred	deferred;
+	/* its owner's quota, as the load found it (0: none), and its host
+	 * bytes when the load was installed: what changes added since */
 	uint64		byte_limit;
+	uint64		loaded_bytes;
 	/* when a newer copy replaced it (0: never; store.c: retired) */
 	TimestampTz retired_at;
 	/* the store's bookkeeping (store.c: sync) */

@@ -7,10 +7,12 @@
 --   count(*) answered in the scan too; EXPLAIN ANALYZE's counts and plain
 --   EXPLAIN's costs are the same whatever the hidden rows hold;
 --   the registry: gpulike.registration_added() on a table of one's own
---   takes no slot.
+--   takes no slot;
+--   memory: inserts into one's own cached table count against one's quota
+--   and cost one's own caches only, also past gpulike.host_memory.
 --
 SET client_min_messages = warning;
-SELECT plan(16);
+SELECT plan(24);
 
 \ir include/cache_wait.sql
 
@@ -157,6 +159,62 @@ SELECT throws_ok($$INSERT INTO regress_sec_eve.fake
 RESET ROLE;
 SELECT is((SELECT count(*) FROM gpulike.cache_slots()), :slots_before::bigint,
 		  'and takes no registry slot');
+
+-- Memory: a role's inserts into its own cached table count against its
+-- quota and cost its own caches, never another role's.
+CREATE ROLE regress_sec_mallory IN ROLE gpulike_cache;
+CREATE TABLE sec_grow (c text);
+INSERT INTO sec_grow VALUES ('one row');
+ALTER TABLE sec_grow OWNER TO regress_sec_mallory;
+CREATE TABLE sec_other_1 AS SELECT md5(g::text) AS c FROM generate_series(1, 20000) g;
+CREATE TABLE sec_other_2 AS SELECT md5(g::text) AS c FROM generate_series(1, 20000) g;
+SELECT gpulike.cache('sec_other_1', 'c');
+SELECT gpulike.cache('sec_other_2', 'c');
+ALTER SYSTEM SET gpulike.host_memory_per_owner = '8MB';
+SELECT pg_reload_conf();
+SELECT pg_sleep(1);
+SET ROLE regress_sec_mallory;
+SELECT lives_ok($$SELECT gpulike.cache('sec_grow', 'c')$$, 'a one-row table is cached within the quota');
+INSERT INTO sec_grow SELECT repeat(md5(g::text), 100) FROM generate_series(1, 6000) g;
+RESET ROLE;
+SELECT is(pg_temp.wait_state('sec_grow', 'c', 'stale', 20), 'stale',
+		  'inserts that take it past gpulike.host_memory_per_owner make it stale');
+SELECT matches(stale_reason, '^gpulike.host_memory_per_owner (exceeded by changes|reached loading)$',
+			   'and say why (as does the reloader''s rebuild that follows)')
+FROM gpulike.caches WHERE relation = 'sec_grow'::regclass;
+SELECT is(pg_temp.wait_state('sec_other_1', 'c', 'ready', 1) || pg_temp.wait_state('sec_other_2', 'c', 'ready', 1),
+		  'readyready', 'the caches of other roles stay ready');
+SET ROLE regress_sec_mallory;
+SET client_min_messages = error;
+SELECT is(gpulike.reload(), 0, 'reload() by its owner does not bring it back past the quota');
+SET client_min_messages = warning;
+RESET ROLE;
+SELECT pg_sleep(2);
+SELECT isnt(state, 'ready', 'nor does the background reloader')
+FROM gpulike.caches WHERE relation = 'sec_grow'::regclass;
+ALTER SYSTEM RESET gpulike.host_memory_per_owner;
+
+-- The same past gpulike.host_memory: the column that grew goes
+CREATE TABLE sec_big (c text);
+INSERT INTO sec_big VALUES ('one row');
+SELECT gpulike.cache('sec_big', 'c');
+SELECT format('ALTER SYSTEM SET gpulike.host_memory = %s', host_bytes / (1024 * 1024) + 10)
+FROM gpulike.status() \gexec
+SELECT pg_reload_conf();
+SELECT pg_sleep(1);
+INSERT INTO sec_big SELECT repeat(md5(g::text), 100) FROM generate_series(1, 6000) g;
+SELECT is(pg_temp.wait_state('sec_big', 'c', 'stale', 20), 'stale',
+		  'inserts that take all caches past gpulike.host_memory make the grown one stale');
+SELECT is(pg_temp.wait_state('sec_other_1', 'c', 'ready', 1) || pg_temp.wait_state('sec_other_2', 'c', 'ready', 1),
+		  'readyready', 'and no other');
+ALTER SYSTEM RESET gpulike.host_memory;
+SELECT pg_reload_conf();
+SELECT gpulike.uncache('sec_grow', 'c');
+SELECT gpulike.uncache('sec_big', 'c');
+SELECT gpulike.uncache('sec_other_1', 'c');
+SELECT gpulike.uncache('sec_other_2', 'c');
+DROP TABLE sec_grow, sec_big, sec_other_1, sec_other_2;
+DROP ROLE regress_sec_mallory;
 
 RESET enable_seqscan;
 RESET enable_bitmapscan;
