@@ -15,6 +15,12 @@
  *	                                        for the reloader to register and
  *	                                        load after commit.
  *
+ *	  CREATE TRIGGER of a sync trigger   -> a no-op when the table has one
+ *	  the table already has                 already: pg_restore's, after the
+ *	                                        reloader made the cache of a
+ *	                                        restored registration (a
+ *	                                        ProcessUtility hook).
+ *
  * A cached partitioned table has a registration but no slot; the hook
  * looks it up (by SPI) only for partitioned tables, which are few, so
  * that DDL on other tables costs nothing more.
@@ -45,6 +51,7 @@
 #include "catalog/pg_trigger.h"
 #include "commands/extension.h"
 #include "miscadmin.h"
+#include "tcop/utility.h"
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 #include "utils/snapmgr.h"
@@ -56,6 +63,7 @@
 #include "registry/registry.h"
 
 static object_access_hook_type prev_object_access_hook = NULL;
+static ProcessUtility_hook_type prev_process_utility_hook = NULL;
 
 /*
  * The trigger's table and function.  The hook runs before a DROP removes
@@ -175,9 +183,48 @@ ddl_watch(ObjectAccessType access, Oid classId, Oid objectId, int subId,
 	}
 }
 
+/*
+ * pg_restore creates a table's triggers after its data, and so after the
+ * rows of gpulike.cached_columns, whose registrations the reloader loads
+ * at once -- creating the sync triggers the load needs.  The dump's own
+ * CREATE TRIGGER of them would then fail ("already exists"), and stop a
+ * restore run with --exit-on-error before its policies and grants.  The
+ * trigger is there, calling the same function: nothing to do.
+ */
+static void
+utility_watch(PlannedStmt *pstmt, const char *queryString, bool readOnlyTree,
+			  ProcessUtilityContext context, ParamListInfo params,
+			  QueryEnvironment *queryEnv, DestReceiver *dest,
+			  QueryCompletion *qc)
+{
+	Node	   *parsetree = pstmt->utilityStmt;
+
+	if (IsA(parsetree, CreateTrigStmt) && gl_registry_available() &&
+		!((CreateTrigStmt *) parsetree)->replace &&
+		!((CreateTrigStmt *) parsetree)->isconstraint &&
+		gl_sync_trigger_exists(((CreateTrigStmt *) parsetree)->relation,
+							   ((CreateTrigStmt *) parsetree)->funcname))
+	{
+		ereport(NOTICE,
+				(errmsg("relation \"%s\" has a trigger calling this gpulike sync function already, skipping",
+						((CreateTrigStmt *) parsetree)->relation->relname)));
+		if (qc)
+			SetQueryCompletion(qc, CMDTAG_CREATE_TRIGGER, 0);
+		return;
+	}
+	if (prev_process_utility_hook)
+		prev_process_utility_hook(pstmt, queryString, readOnlyTree, context,
+								  params, queryEnv, dest, qc);
+	else
+		standard_ProcessUtility(pstmt, queryString, readOnlyTree, context,
+								params, queryEnv, dest, qc);
+}
+
 void
 gl_ddl_watch_init(void)
 {
 	prev_object_access_hook = object_access_hook;
 	object_access_hook = ddl_watch;
+	prev_process_utility_hook = ProcessUtility_hook;
+	ProcessUtility_hook = utility_watch;
 }

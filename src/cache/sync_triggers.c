@@ -20,8 +20,11 @@
  * triggers without CASCADE, while DROP TABLE still just drops them.  The
  * triggers are ordinary objects, not extension members, so pg_dump dumps
  * them with their table; after a restore the reloader adds the extension
- * dependency back (gl_sync_triggers_ensure is idempotent).  A row trigger
- * made before deletes were logged (INSERT OR UPDATE only) is replaced.
+ * dependency back (gl_sync_triggers_ensure is idempotent).  The reloader
+ * may also get there first -- a restored registration is loaded as soon
+ * as its row is in -- and then the restore's CREATE TRIGGER is a no-op
+ * (ddl_watch.c).  A row trigger made before deletes were logged (INSERT
+ * OR UPDATE only) is replaced.
  *
  *-------------------------------------------------------------------------
  */
@@ -288,6 +291,26 @@ gl_sync_triggers_ensure(Relation rel, bool enable)
 	PG_END_TRY();
 	CommandCounterIncrement();
 	return ok ? row_function : InvalidOid;
+}
+
+bool
+gl_sync_trigger_exists(const RangeVar *relation, List *funcname)
+{
+	Oid			funcoid = LookupFuncName(funcname, 0, NULL, true);
+	Oid			relid;
+	Relation	rel;
+	FoundTrigger found;
+	bool		exists;
+
+	if (!OidIsValid(funcoid) || !gl_is_sync_function(funcoid))
+		return false;
+	relid = RangeVarGetRelid(relation, NoLock, true);
+	rel = OidIsValid(relid) ? try_table_open(relid, AccessShareLock) : NULL;
+	if (rel == NULL)
+		return false;
+	exists = find_trigger(rel, funcoid, &found);
+	table_close(rel, AccessShareLock);
+	return exists;
 }
 
 void

@@ -9,6 +9,7 @@
 #ifndef GPULIKE_SYNC_TRIGGERS_H
 #define GPULIKE_SYNC_TRIGGERS_H
 
+#include "nodes/primnodes.h"
 #include "utils/relcache.h"
 
 typedef enum GlSyncTriggerState
@@ -32,6 +33,13 @@ extern Oid	gl_sync_row_function(void);
  * Caller holds ShareRowExclusiveLock on rel.
  */
 extern Oid	gl_sync_triggers_ensure(Relation rel, bool enable);
+
+/*
+ * Does the relation have a trigger calling funcname already, funcname
+ * being gpulike.sync_row or gpulike.sync_truncate?  False for any other
+ * function, and a relation that is not there.
+ */
+extern bool gl_sync_trigger_exists(const RangeVar *relation, List *funcname);
 
 /* Drop both sync triggers of rel, if present (last column uncached). */
 extern void gl_sync_triggers_drop(Relation rel);
