@@ -32,8 +32,10 @@ GRANT EXECUTE ON FUNCTION leak(text) TO regress_gpulike_reader;
 
 SET ROLE regress_gpulike_reader;
 -- The policy's qual comes first in the Filter, and the user's quals stay
--- there after it (none becomes a Recheck Cond evaluated before it): the
--- leaky function sees only the rows the policy lets through.
+-- there after it: the leaky function sees only the rows the policy lets
+-- through.  Nor does the server match the user's pattern over rows the
+-- policy hides: only a qual an index scan could use ahead of the policy
+-- is offloaded (test/tap/security.sql has the attacks).
 EXPLAIN (COSTS OFF) SELECT id FROM secrets WHERE note LIKE '%a%' AND leak(note);
 SELECT id FROM secrets WHERE note LIKE '%a%' AND leak(note) ORDER BY id;
 SET gpulike.enabled = off;

@@ -135,7 +135,12 @@ compile_or_error(text *pattern, GlPatternOp op, Oid collation)
 	GlProgram  *prog = gl_compile_pattern(op, pattern, collation, &refusal);
 
 	if (prog == NULL)
+	{
+		/* an invalid regex gets PostgreSQL's own error, as its operator's */
+		if (op == GL_OP_REGEX || op == GL_OP_IREGEX)
+			(void) postgres_matches(op, cstring_to_text(""), pattern, collation);
 		refused(refusal);
+	}
 	return prog;
 }
 
