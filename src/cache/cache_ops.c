@@ -29,6 +29,7 @@
 #include "catalog/pg_type.h"
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
+#include "storage/latch.h"
 #include "storage/lmgr.h"
 #include "utils/builtins.h"
 #include "utils/inval.h"
@@ -36,6 +37,7 @@
 #include "utils/rel.h"
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
+#include "utils/wait_event.h"
 
 #include "cache/cache_ops.h"
 #include "cache/cache_undo.h"
@@ -332,9 +334,10 @@ register_leaves(GlRegistration *parent, List *registrations)
 	{
 		Oid			leaf = lfirst_oid(lc);
 
-		if (!heap_table(leaf) || listed(registrations, leaf, parent->attname))
+		/* not queued for the lock: see REBUILD_LOCK_WAIT_MS; the next try registers it */
+		if (!heap_table(leaf) || listed(registrations, leaf, parent->attname) ||
+			!ConditionalLockRelationOid(leaf, ShareUpdateExclusiveLock))
 			continue;
-		LockRelationOid(leaf, ShareUpdateExclusiveLock);
 		if (heap_table(leaf) && !gl_registration_exists(leaf, parent->attname) &&
 			OidIsValid(gl_cache_registered_ancestor(leaf, parent->attname)) &&
 			within_owner_quota(leaf, parent->attname, true))
@@ -363,8 +366,47 @@ register_leaves(GlRegistration *parent, List *registrations)
  * worker could not help, we do the DDL ourselves, and writers wait until
  * we commit.
  */
+/*
+ * How long a rebuild (reload(), the reloader) waits for its table lock.
+ * Its transaction holds a snapshot, which CREATE INDEX CONCURRENTLY waits
+ * for while it holds ShareUpdateExclusiveLock: a rebuild queued for that
+ * lock would be a deadlock, which PostgreSQL resolves by failing one side
+ * -- maybe the index build.  So a rebuild does not queue: it tries for a
+ * while and gives up, leaving the column to the reloader's next try.
+ * gpulike.cache() waits as any DDL does (its caller can cancel it).
+ */
+#define REBUILD_LOCK_WAIT_MS	2000
+#define REBUILD_LOCK_RETRY_MS	20
+
+static void
+lock_for_load(Relation rel, LOCKMODE mode, bool patient)
+{
+	Oid			relid = RelationGetRelid(rel);
+
+	if (patient)
+	{
+		LockRelationOid(relid, mode);
+		return;
+	}
+	for (int waited = 0; !ConditionalLockRelationOid(relid, mode);
+		 waited += REBUILD_LOCK_RETRY_MS)
+	{
+		if (waited >= REBUILD_LOCK_WAIT_MS)
+			ereport(ERROR,
+					(errcode(ERRCODE_LOCK_NOT_AVAILABLE),
+					 errmsg("could not lock relation \"%s\" to rebuild its cache",
+							RelationGetRelationName(rel)),
+					 errdetail("Another command holds a conflicting lock (CREATE INDEX CONCURRENTLY, VACUUM, ANALYZE or DDL); waiting for it could deadlock with it."),
+					 errhint("The cache is rebuilt in the background once the lock is free.")));
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 REBUILD_LOCK_RETRY_MS, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+	}
+}
+
 static Oid
-prepare_triggers(Relation rel, bool enable)
+prepare_triggers(Relation rel, bool enable, bool patient)
 {
 	Oid			relid = RelationGetRelid(rel);
 	GlSyncTriggerState state = gl_sync_triggers_state(rel);
@@ -380,14 +422,14 @@ prepare_triggers(Relation rel, bool enable)
 	}
 	if (state == GL_SYNC_READY || (state == GL_SYNC_DISABLED && !enable))
 	{
-		LockRelationOid(relid, ShareUpdateExclusiveLock);
+		lock_for_load(rel, ShareUpdateExclusiveLock, patient);
 		state = gl_sync_triggers_state(rel);
 		if (state == GL_SYNC_READY)
 			return gl_sync_row_function();
 		if (state == GL_SYNC_DISABLED && !enable)
 			return InvalidOid;
 	}
-	LockRelationOid(relid, ShareRowExclusiveLock);
+	lock_for_load(rel, ShareRowExclusiveLock, patient);
 	gl_cache_undo_on_abort_triggers_changed(relid);
 	return gl_sync_triggers_ensure(rel, enable);
 }
@@ -475,7 +517,8 @@ gl_cache_column(Oid relid, const char *attname, GlLoadMode mode)
 		registered = gl_registration_exists(relid, attname);
 	byte_limit = owner_quota(rel, slot, mode);
 
-	sync_function = prepare_triggers(rel, mode != GL_LOAD_BACKGROUND);
+	sync_function = prepare_triggers(rel, mode != GL_LOAD_BACKGROUND,
+									 mode == GL_LOAD_EXPLICIT);
 	if (!OidIsValid(sync_function))
 	{
 		/* the user disabled our trigger: wait for them to enable it */
@@ -669,6 +712,9 @@ forget_if_unregistered(int slot, GlCacheEntry *entry)
  * not): a dropped table or column is seen as gone, a renamed one under its
  * new name, a registration deleted meanwhile not at all.  A partitioned
  * table has no slot; AccessShareLock keeps its column there meanwhile.
+ * Our transaction holds a snapshot, so we do not queue for that lock
+ * (REBUILD_LOCK_WAIT_MS says why): a table locked by another command is
+ * looked at the next time, its slot kept as it is.
  */
 List *
 gl_cache_reconcile(void)
@@ -696,7 +742,17 @@ gl_cache_reconcile(void)
 		AttrNumber	attnum;
 		int			slot;
 
-		LockRelationOid(registration->relid, lockmode);
+		if (!ConditionalLockRelationOid(registration->relid, lockmode))
+		{
+			slot = partitioned ? -1 :
+				gl_registry_lookup(registration->relid,
+								   get_attnum(registration->relid, registration->attname));
+			if (slot >= 0)
+				registered[slot] = true;
+			if (!partitioned)
+				valid = lappend(valid, registration);
+			continue;
+		}
 		if (!registration_valid(registration, &attnum))
 		{
 			ereport(LOG,

@@ -9,10 +9,12 @@
 --   the registry: gpulike.registration_added() on a table of one's own
 --   takes no slot;
 --   memory: inserts into one's own cached table count against one's quota
---   and cost one's own caches only, also past gpulike.host_memory.
+--   and cost one's own caches only, also past gpulike.host_memory;
+--   locks: reload() beside CREATE INDEX CONCURRENTLY fails neither.
+-- (pg_restore of a database with caches: test/restore/run.)
 --
 SET client_min_messages = warning;
-SELECT plan(24);
+SELECT plan(27);
 
 \ir include/cache_wait.sql
 
@@ -215,6 +217,34 @@ SELECT gpulike.uncache('sec_other_1', 'c');
 SELECT gpulike.uncache('sec_other_2', 'c');
 DROP TABLE sec_grow, sec_big, sec_other_1, sec_other_2;
 DROP ROLE regress_sec_mallory;
+
+-- A rebuild beside CREATE INDEX CONCURRENTLY: the index build waits for
+-- this transaction's snapshot while it holds its ShareUpdateExclusiveLock,
+-- which reload() needs.  reload() gives up on the column instead of
+-- queueing for the lock (a deadlock, which PostgreSQL once resolved by
+-- failing one side: the index build, or reload()).
+CREATE EXTENSION IF NOT EXISTS dblink;
+CREATE TABLE sec_cic AS SELECT g AS id, md5(g::text) AS c FROM generate_series(1, 20000) g;
+SELECT gpulike.cache('sec_cic', 'c');
+SELECT dblink_connect('regress_sec_cic',
+					  format('dbname=%s host=%s port=%s', current_database(),
+							 split_part(current_setting('unix_socket_directories'), ',', 1),
+							 current_setting('port')));
+BEGIN ISOLATION LEVEL REPEATABLE READ;
+SELECT count(*) FROM sec_cic;
+SELECT dblink_send_query('regress_sec_cic', 'CREATE INDEX CONCURRENTLY sec_cic_id ON sec_cic (id)');
+SELECT pg_sleep(0.5);
+SET LOCAL client_min_messages = error;
+SELECT lives_ok($$SELECT gpulike.reload()$$,
+				'reload() while CREATE INDEX CONCURRENTLY waits for its snapshot');
+COMMIT;
+SELECT is((SELECT r FROM dblink_get_result('regress_sec_cic') AS t(r text)), 'CREATE INDEX',
+		  'and the index build succeeds');
+SELECT ok((SELECT indisvalid FROM pg_index WHERE indexrelid = 'sec_cic_id'::regclass),
+		  'with a valid index');
+SELECT dblink_disconnect('regress_sec_cic');
+SELECT gpulike.uncache('sec_cic', 'c');
+DROP TABLE sec_cic;
 
 RESET enable_seqscan;
 RESET enable_bitmapscan;
