@@ -484,6 +484,64 @@ owner_quota(Relation rel, int slot, GlLoadMode mode)
 	return limit - bytes;
 }
 
+static Oid
+relation_owner(Oid relid)
+{
+	HeapTuple	tuple = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+	Oid			owner;
+
+	if (!HeapTupleIsValid(tuple))
+		elog(ERROR, "cache lookup failed for relation %u", relid);
+	owner = ((Form_pg_class) GETSTRUCT(tuple))->relowner;
+	ReleaseSysCache(tuple);
+	return owner;
+}
+
+void
+gl_cache_require_room_for(Oid relid, const char *attname, List *leaves)
+{
+	List	   *owners = NIL;
+	ListCell   *lc;
+
+	if (gl_max_columns_per_owner < 0 || superuser())
+		return;
+	foreach(lc, leaves)
+	{
+		Oid			owner = relation_owner(lfirst_oid(lc));
+
+		if (!superuser_arg(owner))
+			owners = list_append_unique_oid(owners, owner);
+	}
+	foreach(lc, owners)
+	{
+		Oid			owner = lfirst_oid(lc);
+		int			columns;
+		uint64		bytes;
+		int			needed = 0;
+		ListCell   *leaf;
+
+		foreach(leaf, leaves)
+		{
+			Oid			leaf_relid = lfirst_oid(leaf);
+
+			if (relation_owner(leaf_relid) == owner &&
+				gl_registry_lookup(leaf_relid, get_attnum(leaf_relid, attname)) < 0)
+				needed++;
+		}
+		gl_registry_owner_usage(owner, &columns, &bytes);
+		if (columns + needed > gl_max_columns_per_owner)
+			ereport(ERROR,
+					(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+					 errmsg_plural("caching column \"%s\" of \"%s\" needs %d more cached column of tables of role \"%s\"",
+								   "caching column \"%s\" of \"%s\" needs %d more cached columns of tables of role \"%s\"",
+								   needed, attname, get_rel_name(relid), needed,
+								   GetUserNameFromId(owner, false)),
+					 errdetail("One per partition.  Its tables have %d cached columns; gpulike.max_columns_per_owner is %d.",
+							   columns, gl_max_columns_per_owner),
+					 errhint("Uncache a column of a table the role owns, or ask a superuser to raise the limit.")));
+	}
+}
+
 GlLoadOutcome
 gl_cache_column(Oid relid, const char *attname, GlLoadMode mode)
 {
@@ -544,6 +602,7 @@ gl_cache_column(Oid relid, const char *attname, GlLoadMode mode)
 	}
 	/* the slot first: then the registration trigger has nothing to do */
 	slot = gl_registry_find_or_add(relid, attnum);
+	gl_cache_forget_cancel(relid, attnum);
 	if (slot < 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -583,16 +642,12 @@ gl_cache_column(Oid relid, const char *attname, GlLoadMode mode)
 	return GL_LOADED;
 }
 
-/* Forget the slot of (relid, attnum), remembering to restore it on abort. */
+/* Forget the slot of (relid, attnum) once this transaction commits. */
 static void
 forget_slot(Oid relid, AttrNumber attnum)
 {
-	int			slot = gl_registry_lookup(relid, attnum);
-
-	if (slot < 0)
-		return;
-	gl_cache_undo_on_abort_forgotten(relid, attnum);
-	gl_registry_forget(slot);
+	if (gl_registry_lookup(relid, attnum) >= 0)
+		gl_cache_forget_at_commit(relid, attnum);
 }
 
 /* Forget every slot of relid in this database (InvalidOid: of any relation). */

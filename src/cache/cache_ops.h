@@ -60,6 +60,14 @@ extern Oid	gl_cache_registered_ancestor(Oid relid, const char *attname);
  */
 extern void gl_cache_new_partition(Oid child, Oid parent);
 
+/*
+ * gpulike.cache() of relid's leaves (a partitioned table's): raise the
+ * quota's error, naming relid, before any is cached, if their owners
+ * have not the room for one column more per leaf not cached yet.
+ */
+extern void gl_cache_require_room_for(Oid relid, const char *attname,
+									  List *leaves);
+
 extern GlLoadOutcome gl_cache_column(Oid relid, const char *attname,
 									 GlLoadMode mode);
 /* false if the column was not cached */

@@ -133,6 +133,7 @@ gl_cache_sql(PG_FUNCTION_ARGS)
 {
 	Oid			relid;
 	char	   *attname;
+	List	   *leaves;
 	ListCell   *lc;
 
 	require_arguments(fcinfo, "gpulike.cache()");
@@ -141,10 +142,14 @@ gl_cache_sql(PG_FUNCTION_ARGS)
 	require_preloaded();
 	require_owner(relid);
 	require_cache_role();
-	if (get_rel_relkind(relid) == RELKIND_PARTITIONED_TABLE)
-		gl_cache_register_partitioned(relid, attname);
 	/* AccessShareLock: trigger set-up must not wait for us (cache_ops.c) */
-	foreach(lc, gl_cache_leaf_tables(relid, attname, AccessShareLock))
+	leaves = gl_cache_leaf_tables(relid, attname, AccessShareLock);
+	if (get_rel_relkind(relid) == RELKIND_PARTITIONED_TABLE)
+	{
+		gl_cache_require_room_for(relid, attname, leaves);
+		gl_cache_register_partitioned(relid, attname);
+	}
+	foreach(lc, leaves)
 	{
 		require_owner(lfirst_oid(lc));
 		gl_cache_column(lfirst_oid(lc), attname, GL_LOAD_EXPLICIT);

@@ -1,7 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * cache_undo.c
- *	  Undoing registry changes of a (sub)transaction that aborts.
+ *	  Undoing registry changes of a (sub)transaction that aborts, and
+ *	  forgetting slots when it commits.
  *
  * Shared memory is not transactional, the catalog is.  So each backend
  * keeps a list of what it did to the registry in the current transaction,
@@ -16,12 +17,28 @@
  *	- sync triggers this transaction changed itself are rolled back: the
  *	  relation's caches, which relied on them, go stale;
  *	- sync triggers a worker set up for us stay (trigger_setup.c); a
- *	  worker drops them again unless a column of the table is registered;
- *	- a slot it forgot (uncache, DROP) is re-created stale, since the
- *	  registration it deleted is coming back; the reloader rebuilds it.
+ *	  worker drops them again unless a column of the table is registered.
  * None of these makes a cache wrong: each only cancels a load, forgets a
- * slot or makes a cache stale.  A committed subtransaction hands its
- * actions to its parent.
+ * slot or makes a cache stale.
+ *
+ * Forgetting a slot (uncache(), DROP TABLE, DROP COLUMN, DROP EXTENSION)
+ * goes the other way: it is done when the transaction commits, and not at
+ * all if it aborts, so that a rolled back DROP leaves the loaded cache as
+ * it was (forgetting at once, and bringing a stale slot back on abort,
+ * once cost a rebuild).  Until then the slot stays as it is: the table is
+ * locked against writers (DROP's AccessExclusiveLock, uncache()'s
+ * ShareRowExclusiveLock) until after the commit's callbacks have run, and
+ * readers meanwhile see the triggers and the rows the cache follows.  A
+ * column cached again in the same transaction is not forgotten.
+ *
+ * So is a change to a sync trigger made by a user (ALTER TABLE ... DISABLE
+ * TRIGGER, DROP TRIGGER, and the DROP TABLE or DROP EXTENSION that takes
+ * it along): the caches of its table go stale at commit.  Writers wait for
+ * the DDL's lock until then; the changing transaction itself, which could
+ * write unlogged rows, sees the trigger changed and does not use the
+ * cache (gl_cache_usable()).
+ *
+ * A committed subtransaction hands its actions to its parent.
  *
  *-------------------------------------------------------------------------
  */
@@ -39,7 +56,8 @@
 typedef enum UndoKind
 {
 	UNDO_LOAD,
-	UNDO_FORGOTTEN,
+	FORGET_AT_COMMIT,
+	STALE_AT_COMMIT,
 	UNDO_TRIGGERS_CHANGED,
 	UNDO_TRIGGERS_SET_UP
 } UndoKind;
@@ -52,7 +70,8 @@ typedef struct UndoAction
 	uint64		generation;		/* UNDO_LOAD */
 	bool		registered_here;	/* UNDO_LOAD */
 	Oid			relid;			/* the others */
-	AttrNumber	attnum;			/* UNDO_FORGOTTEN */
+	const char *reason;			/* STALE_AT_COMMIT (a constant) */
+	AttrNumber	attnum;			/* FORGET_AT_COMMIT */
 } UndoAction;
 
 static List *undo_actions = NIL;
@@ -71,9 +90,8 @@ undo_action(UndoAction *action)
 				gl_registry_cancel_load(action->slot, action->generation,
 										"load failed or rolled back");
 			break;
-		case UNDO_FORGOTTEN:
-			if (gl_registry_find_or_add(action->relid, action->attnum) >= 0)
-				gl_registry_wake_launcher();
+		case FORGET_AT_COMMIT:
+		case STALE_AT_COMMIT:
 			break;
 		case UNDO_TRIGGERS_CHANGED:
 			gl_registry_mark_stale(MyDatabaseId, action->relid,
@@ -92,9 +110,9 @@ undo_action(UndoAction *action)
 static void
 undo_actions_of(SubTransactionId subid)
 {
-	List	   *kept = NIL;
 	ListCell   *lc;
 
+	/* in place: the list lives in TopMemoryContext, whatever context is current */
 	foreach(lc, undo_actions)
 	{
 		UndoAction *action = (UndoAction *) lfirst(lc);
@@ -102,13 +120,35 @@ undo_actions_of(SubTransactionId subid)
 		if (subid == InvalidSubTransactionId || action->subid == subid)
 		{
 			undo_action(action);
+			undo_actions = foreach_delete_current(undo_actions, lc);
 			pfree(action);
 		}
-		else
-			kept = lappend(kept, action);
 	}
-	list_free(undo_actions);
-	undo_actions = kept;
+}
+
+/*
+ * The transaction committed (or prepared: a later ROLLBACK PREPARED cannot
+ * bring the slot back, and the cache is then rebuilt): forget the slots.
+ * Shared memory only, no ereport(ERROR).
+ */
+static void
+forget_committed(void)
+{
+	ListCell   *lc;
+
+	foreach(lc, undo_actions)
+	{
+		UndoAction *action = (UndoAction *) lfirst(lc);
+		int			slot;
+
+		if (action->kind == STALE_AT_COMMIT)
+			gl_registry_mark_stale(MyDatabaseId, action->relid, action->reason);
+		if (action->kind != FORGET_AT_COMMIT)
+			continue;
+		slot = gl_registry_lookup(action->relid, action->attnum);
+		if (slot >= 0)
+			gl_registry_forget(slot);
+	}
 }
 
 static void
@@ -119,6 +159,7 @@ undo_xact_callback(XactEvent event, void *arg)
 	if (event == XACT_EVENT_COMMIT || event == XACT_EVENT_PARALLEL_COMMIT ||
 		event == XACT_EVENT_PREPARE)
 	{
+		forget_committed();
 		list_free_deep(undo_actions);
 		undo_actions = NIL;
 	}
@@ -176,12 +217,40 @@ gl_cache_undo_on_abort_load(int slot, uint64 generation, bool registered_here)
 }
 
 void
-gl_cache_undo_on_abort_forgotten(Oid relid, AttrNumber attnum)
+gl_cache_forget_at_commit(Oid relid, AttrNumber attnum)
 {
-	UndoAction *action = note_undo(UNDO_FORGOTTEN);
+	UndoAction *action = note_undo(FORGET_AT_COMMIT);
 
 	action->relid = relid;
 	action->attnum = attnum;
+}
+
+void
+gl_cache_stale_at_commit(Oid relid, const char *reason)
+{
+	UndoAction *action = note_undo(STALE_AT_COMMIT);
+
+	action->relid = relid;
+	action->reason = reason;
+}
+
+void
+gl_cache_forget_cancel(Oid relid, AttrNumber attnum)
+{
+	ListCell   *lc;
+
+	/* in place: the list lives in TopMemoryContext */
+	foreach(lc, undo_actions)
+	{
+		UndoAction *action = (UndoAction *) lfirst(lc);
+
+		if (action->kind == FORGET_AT_COMMIT && action->relid == relid &&
+			action->attnum == attnum)
+		{
+			undo_actions = foreach_delete_current(undo_actions, lc);
+			pfree(action);
+		}
+	}
 }
 
 void

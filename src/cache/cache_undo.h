@@ -1,8 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * cache_undo.h
- *	  Undo registry changes if the current (sub)transaction aborts
- *	  (cache_undo.c).
+ *	  Undo registry changes if the current (sub)transaction aborts, and
+ *	  forget slots when it commits (cache_undo.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -20,8 +20,14 @@
 extern void gl_cache_undo_on_abort_load(int slot, uint64 generation,
 										bool registered_here);
 
-/* This transaction forgot (relid, attnum): bring a stale slot back if we abort. */
-extern void gl_cache_undo_on_abort_forgotten(Oid relid, AttrNumber attnum);
+/*
+ * Forget the slot of (relid, attnum) when this transaction commits, not
+ * if it aborts; cancel that if the column is cached again meanwhile.
+ */
+extern void gl_cache_forget_at_commit(Oid relid, AttrNumber attnum);
+/* Make the caches of relid stale when this transaction commits (reason: a constant). */
+extern void gl_cache_stale_at_commit(Oid relid, const char *reason);
+extern void gl_cache_forget_cancel(Oid relid, AttrNumber attnum);
 
 /*
  * This transaction changes relid's sync triggers itself: on abort that

@@ -27,7 +27,8 @@
  *
  * A disabled trigger stops logging rows, so the cache must never be used
  * again without a rebuild, even after the trigger is re-enabled: hence a
- * persistent stale mark here, on top of gl_cache_usable's check of the
+ * persistent stale mark, made when the DDL commits (cache_undo.c says why
+ * that is soon enough), on top of gl_cache_usable's check of the
  * trigger's current state.  Any change to a sync trigger counts, which is
  * conservative (a rebuild too many, never a missed row).
  *
@@ -57,6 +58,7 @@
 #include "utils/snapmgr.h"
 
 #include "cache/cache_ops.h"
+#include "cache/cache_undo.h"
 #include "cache/ddl_watch.h"
 #include "cache/registration.h"
 #include "cache/sync_triggers.h"
@@ -104,7 +106,7 @@ trigger_changed(Oid trigger_oid)
 
 	if (trigger_lookup(trigger_oid, &relid, &funcoid) &&
 		gl_registry_has_relation(relid) && gl_is_sync_function(funcoid))
-		gl_registry_mark_stale(MyDatabaseId, relid, "sync trigger altered");
+		gl_cache_stale_at_commit(relid, "sync trigger altered");
 }
 
 /*

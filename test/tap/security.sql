@@ -10,11 +10,13 @@
 --   takes no slot;
 --   memory: inserts into one's own cached table count against one's quota
 --   and cost one's own caches only, also past gpulike.host_memory;
---   locks: reload() beside CREATE INDEX CONCURRENTLY fails neither.
+--   locks: reload() beside CREATE INDEX CONCURRENTLY fails neither;
+--   messages: a partitioned table past the column quota; rolled back DDL
+--   leaves the cache loaded.
 -- (pg_restore of a database with caches: test/restore/run.)
 --
 SET client_min_messages = warning;
-SELECT plan(27);
+SELECT plan(33);
 
 \ir include/cache_wait.sql
 
@@ -245,6 +247,68 @@ SELECT ok((SELECT indisvalid FROM pg_index WHERE indexrelid = 'sec_cic_id'::regc
 SELECT dblink_disconnect('regress_sec_cic');
 SELECT gpulike.uncache('sec_cic', 'c');
 DROP TABLE sec_cic;
+
+-- Messages: a partitioned table past the column quota says what caching
+-- it needs, and caches none of its partitions.
+CREATE ROLE regress_sec_carol IN ROLE gpulike_cache;
+CREATE TABLE sec_parts (id int, c text) PARTITION BY RANGE (id);
+SELECT format('CREATE TABLE sec_parts_%s PARTITION OF sec_parts FOR VALUES FROM (%s) TO (%s)',
+			  g, g * 100, g * 100 + 100) FROM generate_series(1, 5) g \gexec
+INSERT INTO sec_parts SELECT g, md5(g::text) FROM generate_series(100, 599) g;
+SELECT format('ALTER TABLE %s OWNER TO regress_sec_carol', c)
+FROM unnest(ARRAY['sec_parts', 'sec_parts_1', 'sec_parts_2', 'sec_parts_3', 'sec_parts_4', 'sec_parts_5']) c \gexec
+ALTER SYSTEM SET gpulike.max_columns_per_owner = 3;
+SELECT pg_reload_conf();
+SELECT pg_sleep(0.5);
+SET ROLE regress_sec_carol;
+SELECT throws_matching($$SELECT gpulike.cache('sec_parts', 'c')$$,
+					   'caching column "c" of "sec_parts" needs 5 more cached columns of tables of role "regress_sec_carol"',
+					   'a partitioned table past the column quota says what caching it needs');
+RESET ROLE;
+SELECT is((SELECT count(*) FROM gpulike.cached_columns WHERE relid::text LIKE 'sec_parts%'), 0::bigint,
+		  'and caches none of its partitions');
+ALTER SYSTEM RESET gpulike.max_columns_per_owner;
+SELECT pg_reload_conf();
+DROP TABLE sec_parts;
+DROP ROLE regress_sec_carol;
+
+-- A rolled back DROP TABLE, DROP COLUMN, uncache() or DROP EXTENSION
+-- leaves the loaded cache as it was: ready at once, not loaded again.
+CREATE TABLE sec_keep (id int, c text, other text);
+INSERT INTO sec_keep SELECT g, md5(g::text), 'x' FROM generate_series(1, 20000) g;
+SELECT gpulike.cache('sec_keep', 'c');
+SELECT loads AS keep_loads, relation::oid AS keep_relid FROM gpulike.stat_caches
+WHERE relation = 'sec_keep'::regclass \gset
+BEGIN;
+DROP TABLE sec_keep;
+ROLLBACK;
+BEGIN;
+ALTER TABLE sec_keep DROP COLUMN c;
+ROLLBACK;
+BEGIN;
+SELECT gpulike.uncache('sec_keep', 'c');
+ROLLBACK;
+BEGIN;
+SET LOCAL client_min_messages = error;
+DROP EXTENSION gpulike CASCADE;
+ROLLBACK;
+SELECT pg_sleep(1.5);
+SELECT is(state || ' ' || loads, 'ready ' || :keep_loads,
+		  'a rolled back DROP TABLE, DROP COLUMN, uncache() or DROP EXTENSION leaves the cache loaded')
+FROM gpulike.caches JOIN gpulike.stat_caches USING (relation, attname)
+WHERE relation = 'sec_keep'::regclass;
+SELECT ok(regress_sec_eve.explained($$SELECT count(*) FROM sec_keep WHERE c LIKE '%ab%'$$, false) LIKE '%GpuLike%',
+		  'and queries use it');
+BEGIN;
+SELECT gpulike.uncache('sec_keep', 'c');
+SELECT gpulike.cache('sec_keep', 'c');
+COMMIT;
+SELECT is(pg_temp.wait_state('sec_keep', 'c', 'ready', 10), 'ready', 'uncached and cached again in one transaction, it stays');
+BEGIN;
+DROP TABLE sec_keep;
+COMMIT;
+SELECT is((SELECT count(*) FROM gpulike.cache_slots() WHERE relid = :'keep_relid'::oid), 0::bigint,
+		  'a committed DROP TABLE forgets it');
 
 RESET enable_seqscan;
 RESET enable_bitmapscan;
