@@ -31,7 +31,7 @@ gl_build_install() {
 	: "${PG_CONFIG:=$(command -v pg_config || echo /usr/lib/postgresql/15/bin/pg_config)}"
 	export PG_CONFIG
 	mkdir -p "$GL_BUILD/ext"
-	make -s -C "$GL_BUILD/ext" -f "$GL_ROOT/Makefile" VPATH="$GL_ROOT" PG_CONFIG="$PG_CONFIG" ${NO_CUDA:+NO_CUDA=$NO_CUDA} -j2 >"$GL_BUILD/build.log" 2>&1 ||
+	make -s -C "$GL_BUILD/ext" -f "$GL_ROOT/Makefile" VPATH="$GL_ROOT" PG_CONFIG="$PG_CONFIG" ${NO_CUDA:+NO_CUDA=$NO_CUDA} -j"$(nproc)" >"$GL_BUILD/build.log" 2>&1 ||
 		{ tail -40 "$GL_BUILD/build.log"; echo "gpulike: build failed (log: $GL_BUILD/build.log)"; return 1; }
 	grep "^gpulike:" "$GL_BUILD/build.log"
 	[ -w "$("$PG_CONFIG" --pkglibdir)" ] || sudo=sudo

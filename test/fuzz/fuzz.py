@@ -21,7 +21,7 @@ cache and its heap can be in:
             reused, pages all-visible again
 
 Usage: fuzz.py [--queries N] [--seed S] [--jobs J] [--rows R]
-               [--phases a,b] [--only PHASE:CASE] [--keep]
+               [--phases a,b] [--only PHASE:CASE] [--deadline SECONDS] [--keep]
 Needs PGHOST / PGPORT (/ PGUSER) of a running cluster with gpulike
 preloaded.  The last line is "N passed, M failed" (make test counts it).
 """
@@ -262,23 +262,22 @@ def setup(db, seed, rows):
     wait_ready(db)
 
 
-def run_phase(args, phase, indices, report):
+def run_phase(args, phase, indices, report, deadline=None):
+    """Run the cases of indices in batches over args.jobs sessions; with a
+    deadline (time.time()), no batch starts after it."""
     tasks = queue.Queue()
-    batch = []
-    for index in indices:
-        batch.append(("%s_%d" % (phase, index), make_case(case_seed(args.seed, phase, index))))
-        if len(batch) == args.batch:
-            tasks.put(batch)
-            batch = []
-    if batch:
-        tasks.put(batch)
+    indices = list(indices)
+    for start in range(0, len(indices), args.batch):
+        tasks.put(indices[start:start + args.batch])
 
     def work():
-        while True:
+        while deadline is None or time.time() < deadline:
             try:
-                cases = tasks.get_nowait()
+                batch = tasks.get_nowait()
             except queue.Empty:
                 return
+            cases = [("%s_%d" % (phase, index), make_case(case_seed(args.seed, phase, index)))
+                     for index in batch]
             results = run_cases(args.db, cases, args.timeout)
             for tag, case in cases:
                 report(phase, tag, case, results[tag])
@@ -298,6 +297,8 @@ def main():
     parser.add_argument("--rows", type=int, default=3000)
     parser.add_argument("--batch", type=int, default=25)
     parser.add_argument("--timeout", type=int, default=600, help="seconds per psql session")
+    parser.add_argument("--deadline", type=float,
+                        help="seconds for all phases: each stops starting batches after its share")
     parser.add_argument("--phases", default=",".join(PHASES))
     parser.add_argument("--only", help="PHASE:CASE, one case (and the phases before it)")
     parser.add_argument("--db", default="gpulike_fuzz")
@@ -341,12 +342,16 @@ def main():
         writers = Writers(args.db, args.rows) if phase == "writers" else None
         t0 = time.time()
         indices = [only[1]] if only else range(per_phase)
-        run_phase(args, phase, indices, report)
+        deadline = t0 + args.deadline / len(phases) if args.deadline else None
+        done_before = stats["ok"] + stats["skip"] + stats["bad"]
+        run_phase(args, phase, indices, report, deadline)
         if writers:
             err = writers.stop()
             if "ERROR" in err:
                 print("writers: " + err.strip().splitlines()[-1])
-        print("phase %-9s %5d cases in %5.1f s" % (phase, len(indices), time.time() - t0), flush=True)
+        print("phase %-9s %5d cases in %5.1f s"
+              % (phase, stats["ok"] + stats["skip"] + stats["bad"] - done_before, time.time() - t0),
+              flush=True)
 
     for phase, tag, case, verdict in failures[:args.max_reports]:
         print("\nMISMATCH %s (reproduce: test/fuzz/run --seed %s --rows %d --only %s)"
