@@ -304,12 +304,19 @@ gl_sync_trigger_exists(const RangeVar *relation, List *funcname)
 
 	if (!OidIsValid(funcoid) || !gl_is_sync_function(funcoid))
 		return false;
-	relid = RangeVarGetRelid(relation, NoLock, true);
-	rel = OidIsValid(relid) ? try_table_open(relid, AccessShareLock) : NULL;
-	if (rel == NULL)
+
+	/*
+	 * CREATE TRIGGER's own lock, taken first: a trigger another transaction
+	 * is creating (the reloader's) is committed, or not begun, once we have
+	 * it, and the catalog then tells which.
+	 */
+	relid = RangeVarGetRelidExtended(relation, ShareRowExclusiveLock,
+									 RVR_MISSING_OK, NULL, NULL);
+	if (!OidIsValid(relid))
 		return false;
+	rel = table_open(relid, NoLock);
 	exists = find_trigger(rel, funcoid, &found);
-	table_close(rel, AccessShareLock);
+	table_close(rel, NoLock);
 	return exists;
 }
 

@@ -37,7 +37,8 @@ extern Oid	gl_sync_triggers_ensure(Relation rel, bool enable);
 /*
  * Does the relation have a trigger calling funcname already, funcname
  * being gpulike.sync_row or gpulike.sync_truncate?  False for any other
- * function, and a relation that is not there.
+ * function, and a relation that is not there.  For a sync function, the
+ * relation is left locked as CREATE TRIGGER locks it.
  */
 extern bool gl_sync_trigger_exists(const RangeVar *relation, List *funcname);
 
