@@ -7,8 +7,9 @@
 -- its rows.  Every query here runs on all-visible pages (VACUUM), where
 -- the scan may skip the heap when nothing of the row is needed.
 --
--- Also: count(*) answered inside the scan must honour quals the planner
--- evaluates once (a gating Result), such as a parameter's NULL.
+-- Also what the query-shape fuzzer found: count(*) answered inside the
+-- scan must honour quals the planner evaluates once (a gating Result),
+-- such as a parameter's NULL; an invalid regex is PostgreSQL's to report.
 --
 \getenv abs_srcdir PG_ABS_SRCDIR
 \i :abs_srcdir/sql/include/scan_setup.sql
@@ -112,6 +113,17 @@ PREPARE folded(text) AS SELECT count(*) FROM docs_like('%o%') d WHERE d.title LI
 EXECUTE folded(NULL);
 EXECUTE folded('1');
 DEALLOCATE folded;
+
+-- An invalid regex is PostgreSQL's to report, as it evaluates the
+-- operator (the fuzzer's find: gpulike raised the error where PostgreSQL's
+-- plan never evaluated it, another qual having rejected every row)
+SELECT scan_cache('docs', 'title');
+SET plan_cache_mode = force_generic_plan;
+PREPARE invalid_regex(text) AS SELECT count(*) FROM docs WHERE title LIKE $1 AND body ~ $1;
+EXECUTE invalid_regex('+');
+DEALLOCATE invalid_regex;
+RESET plan_cache_mode;
+SELECT count(*) FROM docs WHERE body ~ '+';
 
 DROP FUNCTION docs_like(text);
 DROP TABLE docs, od, od_copy, od_parallel;
