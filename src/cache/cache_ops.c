@@ -356,17 +356,6 @@ register_leaves(GlRegistration *parent, List *registrations)
 /* ------------------------------------------------------------- caching */
 
 /*
- * Step 1: the sync triggers fire ALWAYS for every writer, and the table is
- * locked for the load.  Returns the row trigger's function, or InvalidOid
- * (the table locked all the same) when a trigger is disabled and enable is
- * false.  The caller holds AccessShareLock only, so that a worker can take
- * the ShareRowExclusiveLock of CREATE TRIGGER; once we hold
- * ShareUpdateExclusiveLock no DDL can change the triggers, but neither
- * can the worker: if a concurrent DROP TRIGGER slipped in between, or the
- * worker could not help, we do the DDL ourselves, and writers wait until
- * we commit.
- */
-/*
  * How long a rebuild (reload(), the reloader) waits for its table lock.
  * Its transaction holds a snapshot, which CREATE INDEX CONCURRENTLY waits
  * for while it holds ShareUpdateExclusiveLock: a rebuild queued for that
@@ -405,6 +394,17 @@ lock_for_load(Relation rel, LOCKMODE mode, bool patient)
 	}
 }
 
+/*
+ * Step 1: the sync triggers fire ALWAYS for every writer, and the table is
+ * locked for the load.  Returns the row trigger's function, or InvalidOid
+ * (the table locked all the same) when a trigger is disabled and enable is
+ * false.  The caller holds AccessShareLock only, so that a worker can take
+ * the ShareRowExclusiveLock of CREATE TRIGGER; once we hold
+ * ShareUpdateExclusiveLock no DDL can change the triggers, but neither
+ * can the worker: if a concurrent DROP TRIGGER slipped in between, or the
+ * worker could not help, we do the DDL ourselves, and writers wait until
+ * we commit.
+ */
 static Oid
 prepare_triggers(Relation rel, bool enable, bool patient)
 {

@@ -518,8 +518,8 @@ gl_store_registry_ready(int slot, uint64 generation)
  * more than they hold.
  *
  * Growth past a limit is charged to the columns that grew.  A column
- * loaded under its owner's quota (a byte limit: the caller of cache() was
- * not a superuser) counts toward it as it grows: when the owner's columns
+ * loaded under its owner's quota (a byte limit: cache_ops.c says which
+ * loads are held to one) counts toward it as it grows: when the owner's columns
  * together pass gpulike.host_memory_per_owner, the one of them that grew
  * most since its load is dropped (stale: its rebuild is held to the quota
  * as any load is), until they fit.  When all columns together pass
