@@ -799,9 +799,10 @@ gl_cache_reconcile(void)
 
 		if (!ConditionalLockRelationOid(registration->relid, lockmode))
 		{
-			slot = partitioned ? -1 :
-				gl_registry_lookup(registration->relid,
-								   get_attnum(registration->relid, registration->attname));
+			AttrNumber	column = get_attnum(registration->relid,
+											registration->attname);
+
+			slot = partitioned ? -1 : gl_registry_lookup(registration->relid, column);
 			if (slot >= 0)
 				registered[slot] = true;
 			if (!partitioned)

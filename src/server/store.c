@@ -327,7 +327,8 @@ gl_store_load_rows(int slot, uint64 generation, const char *rows, Size len,
 		snprintf(err, errlen,
 				 "gpulike: the column needs more than the %.1f MB left to its table's owner under gpulike.host_memory_per_owner",
 				 sc->byte_limit / (1024.0 * 1024.0));
-		gl_registry_cancel_load(slot, generation, "gpulike.host_memory_per_owner reached loading");
+		gl_registry_cancel_load(slot, generation,
+								"gpulike.host_memory_per_owner reached loading");
 		return false;
 	}
 	return true;
@@ -558,7 +559,8 @@ choose_victim(Oid owner, uint64 *total)
 		if (sc == NULL)
 			continue;
 		if (OidIsValid(owner) &&
-			(sc->byte_limit == 0 || !gl_registry_snapshot(i, &entry) || entry.owner != owner))
+			(sc->byte_limit == 0 || !gl_registry_snapshot(i, &entry) ||
+			 entry.owner != owner))
 			continue;
 		*total += gl_column_host_bytes(&sc->col);
 		if (victim < 0 || growth(i) > growth(victim) ||
