@@ -162,6 +162,7 @@ gl_request_send(GlRequest *req, GlAnswerInfo *info, const char **why_not)
 	msg->fail_gpu_part = gl_debug_gpu_fail_part;
 	msg->visible_blocks = req->visible_blocks;
 	msg->visible_off = visible_bytes > 0 ? header_size + req->programs.len : 0;
+	msg->sent_at = GetCurrentTimestamp();
 	memcpy(msg->items, req->items, req->nitems * sizeof(GlMatchItem));
 	for (i = 0; i < req->nitems; i++)
 	{
@@ -195,6 +196,7 @@ gl_request_send(GlRequest *req, GlAnswerInfo *info, const char **why_not)
 	info->exact = reply.u.match.exact;
 	info->fell_back = reply.u.match.fell_back;
 	strlcpy(info->engine, reply.u.match.engine, sizeof(info->engine));
+	info->queue_ms = reply.u.match.queue_ms;
 	info->engine_ms = reply.u.match.engine_ms;
 	info->kernel_ms = reply.u.match.kernel_ms;
 	info->answer_ms = reply.u.match.answer_ms;

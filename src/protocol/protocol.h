@@ -80,6 +80,7 @@ typedef struct GlMatchMessage
 	uint32		visible_blocks; /* counting: blocks the bitmap covers */
 	uint32		visible_off;	/* counting: bitmap's offset in the message */
 	uint32		pad;
+	int64		sent_at;		/* TimestampTz the backend sent it at */
 	GlMatchItem items[FLEXIBLE_ARRAY_MEMBER];
 	/* followed by the program blobs, each 8-byte aligned, then the bitmap */
 } GlMatchMessage;
@@ -180,6 +181,7 @@ typedef struct GlMatchResult
 	bool		exact;			/* every leaf matched exactly, no superset */
 	bool		fell_back;		/* the GPU failed; the CPU engine answered */
 	char		engine[64];
+	double		queue_ms;		/* sent until the server took it up */
 	double		engine_ms;		/* matching */
 	double		kernel_ms;		/* of which the GPU's kernels ran (0: no GPU) */
 	double		answer_ms;		/* building the page records */

@@ -79,6 +79,7 @@
 #include "nodes/nodeFuncs.h"
 #include "optimizer/clauses.h"
 #include "optimizer/optimizer.h"
+#include "portability/instr_time.h"
 #include "storage/bufmgr.h"
 #include "storage/predicate.h"
 #include "utils/inval.h"
@@ -364,11 +365,14 @@ ask_server(GlScanState *state, dsa_area *dsa, GlPassResult *pass,
 	bool		lossy;
 	const char *why_not = NULL;
 	char	   *pages;
+	instr_time	build_start;
+	instr_time	built;
 
 	memset(pass, 0, sizeof(GlPassResult));
 	pass->pages = InvalidDsaPointer;
 	*local_pages = NULL;
 
+	INSTR_TIME_SET_CURRENT(build_start);
 	switch (gl_scan_expr_request(state->expr, state->rel, econtext,
 								 &request, &matchers, &lossy))
 	{
@@ -390,6 +394,9 @@ ask_server(GlScanState *state, dsa_area *dsa, GlPassResult *pass,
 															  &state->vmbuffer),
 										nblocks);
 			}
+			INSTR_TIME_SET_CURRENT(built);
+			INSTR_TIME_SUBTRACT(built, build_start);
+			state->counters.build_ms += INSTR_TIME_GET_MILLISEC(built);
 			if (!gl_request_send(request, &info, &why_not))
 			{
 				note_fallback(state, pass, why_not, true);
@@ -437,6 +444,7 @@ ask_server(GlScanState *state, dsa_area *dsa, GlPassResult *pass,
 			state->counters.candidates += info.ncandidates + info.counted;
 			state->counters.unread += info.counted;
 			state->counters.candidate_pages += info.npages;
+			state->counters.queue_ms += info.queue_ms;
 			state->counters.engine_ms += info.engine_ms;
 			state->counters.kernel_ms += info.kernel_ms;
 			state->counters.answer_ms += info.answer_ms;

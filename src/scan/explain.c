@@ -138,6 +138,8 @@ explain_analyze(GlScanState *state, ExplainState *es)
 		ExplainPropertyText("GpuLike Engine", state->engine, es);
 		if (es->timing)
 		{
+			ExplainPropertyFloat("GpuLike Build Time", "ms", c.build_ms, 3, es);
+			ExplainPropertyFloat("GpuLike Queue Time", "ms", c.queue_ms, 3, es);
 			ExplainPropertyFloat("GpuLike Engine Time", "ms", c.engine_ms, 3, es);
 			if (c.kernel_ms > 0)
 				ExplainPropertyFloat("GpuLike Kernel Time", "ms", c.kernel_ms, 3, es);

@@ -33,6 +33,8 @@ typedef struct GlScanCounters
 	uint64		invisible;		/* read, not visible to the snapshot */
 	uint64		rechecked_passes;
 	uint64		heap_fallbacks; /* passes that read the whole heap */
+	double		build_ms;		/* building requests (patterns, visibility) */
+	double		queue_ms;
 	double		engine_ms;
 	double		kernel_ms;
 	double		answer_ms;
@@ -52,6 +54,8 @@ gl_scan_counters_add(GlScanCounters *sum, const GlScanCounters *more)
 	sum->invisible += more->invisible;
 	sum->rechecked_passes += more->rechecked_passes;
 	sum->heap_fallbacks += more->heap_fallbacks;
+	sum->build_ms += more->build_ms;
+	sum->queue_ms += more->queue_ms;
 	sum->engine_ms += more->engine_ms;
 	sum->kernel_ms += more->kernel_ms;
 	sum->answer_ms += more->answer_ms;

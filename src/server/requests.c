@@ -35,6 +35,8 @@
  */
 #include "postgres.h"
 
+#include "utils/timestamp.h"
+
 #include "program/program.h"
 #include "protocol/session.h"
 #include "server/engines.h"
@@ -153,6 +155,7 @@ serve_match(GlServerSession *ss, const char *data, Size len)
 	GlVisibleBlocks visible;
 	GlReply		reply;
 	GlAnswer	answer;
+	TimestampTz taken_up = GetCurrentTimestamp();
 
 	gl_store_sync();
 
@@ -183,6 +186,7 @@ serve_match(GlServerSession *ss, const char *data, Size len)
 		return;
 	}
 	reply.status = GL_REPLY_OK;
+	reply.u.match.queue_ms = Max(taken_up - msg->sent_at, 0) / 1000.0;
 	PG_TRY();
 	{
 		send_reply(ss, &reply);

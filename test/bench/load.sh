@@ -2,14 +2,15 @@
 # load.sh: generate and load the benchmark tables into the database that
 # PGHOST/PGPORT/PGUSER/PGDATABASE point at.
 #
-#   test/bench/load.sh --scale SF [--jobs N] [--no-lineitem] [--gen PATH]
+#   test/bench/load.sh --scale SF [--jobs N] [--no-lineitem] [--tables "T ..."] [--gen PATH]
 #
 # Creates the tables (schema.sql, dropping old ones), streams tpch_gen's
 # COPY text into them -- big tables in N chunks loaded in parallel, each
 # chunk one `tpch_gen | psql \copy` pipeline -- then adds keys and runs
 # VACUUM ANALYZE (keys.sql), and records what it loaded in bench_meta (the
 # runner's --reuse trusts it).  --no-lineitem leaves lineitem empty (it is
-# 70% of the data and only the whole Q9/Q14/Q20 queries read it).
+# 70% of the data and only the whole Q9/Q14/Q20 queries read it); --tables
+# fills only the tables named (the others are created empty).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -17,14 +18,16 @@ scale=
 jobs=$(nproc)
 lineitem=yes
 gen=
+only=
 
 while [ $# -gt 0 ]; do
 	case $1 in
 		--scale) scale=$2; shift 2 ;;
 		--jobs) jobs=$2; shift 2 ;;
 		--no-lineitem) lineitem=no; shift ;;
+		--tables) only=$2; lineitem=no; shift 2 ;;
 		--gen) gen=$2; shift 2 ;;
-		*) echo "usage: $0 --scale SF [--jobs N] [--no-lineitem] [--gen PATH]" >&2; exit 2 ;;
+		*) echo "usage: $0 --scale SF [--jobs N] [--no-lineitem] [--tables \"T ...\"] [--gen PATH]" >&2; exit 2 ;;
 	esac
 done
 [ -n "$scale" ] || { echo "load.sh: --scale is required" >&2; exit 2; }
@@ -54,6 +57,7 @@ wait_one() {
 
 tables="region nation supplier part partsupp customer orders bench_adv"
 [ "$lineitem" = yes ] && tables="$tables lineitem"
+[ -n "$only" ] && tables=$only
 for table in $tables; do
 	case $table in
 		region|nation|supplier) chunks=1 ;;
