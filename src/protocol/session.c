@@ -30,10 +30,15 @@
 #include "protocol/mailbox.h"
 #include "protocol/session.h"
 
-/* The response queue follows the request queue; each knows its own size. */
+/*
+ * The response queue follows the request queue; each knows its own size.
+ * abandoned is set by the backend as it detaches (an error, a cancel, its
+ * exit): the server need not finish what it was doing for it.
+ */
 typedef struct GlSessionLayout
 {
 	Size		request_queue;	/* bytes */
+	volatile uint32 abandoned;
 } GlSessionLayout;
 
 /* How often a waiting backend looks at the server's liveness. */
@@ -92,6 +97,7 @@ gl_session_open(Size request_queue, Size response_queue, const char **why_not)
 	}
 	layout = dsm_segment_address(session->seg);
 	layout->request_queue = request_queue;
+	layout->abandoned = 0;
 
 	outq = shm_mq_create(request_queue_address(layout), request_queue);
 	shm_mq_set_sender(outq, MyProc);
@@ -181,6 +187,7 @@ forget_kept_session(dsm_segment *seg, Datum arg)
 
 	if (session == NULL || session->seg != seg)
 		return;
+	((GlSessionLayout *) dsm_segment_address(seg))->abandoned = 1;
 	kept_session = NULL;
 	shm_mq_detach(session->outq);
 	shm_mq_detach(session->inq);
@@ -262,6 +269,12 @@ bool
 gl_session_send_blocking(GlSession *session, const void *data, Size nbytes)
 {
 	return shm_mq_send(session->outq, nbytes, data, false, true) == SHM_MQ_SUCCESS;
+}
+
+const volatile uint32 *
+gl_session_abandoned_flag(GlSession *session)
+{
+	return &((GlSessionLayout *) dsm_segment_address(session->seg))->abandoned;
 }
 
 void

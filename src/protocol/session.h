@@ -89,6 +89,13 @@ extern shm_mq_result gl_session_receive_nowait(GlSession *session,
 											   Size *nbytes, void **data);
 extern bool gl_session_send_blocking(GlSession *session, const void *data,
 									 Size nbytes);
+
+/*
+ * Nonzero once the backend has left the session (an error, a cancel or
+ * statement_timeout, its exit): what it asked need not be finished.
+ * Threads may read it.
+ */
+extern const volatile uint32 *gl_session_abandoned_flag(GlSession *session);
 extern void gl_session_detach(GlSession *session);
 
 #endif							/* GPULIKE_SESSION_H */
