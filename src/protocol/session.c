@@ -265,6 +265,12 @@ gl_session_receive_nowait(GlSession *session, Size *nbytes, void **data)
 	return shm_mq_receive(session->inq, nbytes, data, true);
 }
 
+shm_mq_result
+gl_session_send_nowait(GlSession *session, const void *data, Size nbytes)
+{
+	return shm_mq_send(session->outq, nbytes, data, true, true);
+}
+
 bool
 gl_session_send_blocking(GlSession *session, const void *data, Size nbytes)
 {

@@ -91,6 +91,14 @@ extern bool gl_session_send_blocking(GlSession *session, const void *data,
 									 Size nbytes);
 
 /*
+ * A send that does not wait: SHM_MQ_WOULD_BLOCK means the backend has not
+ * made room yet, and the same message (data, nbytes) must be offered again
+ * (shm_mq keeps what part of it went).
+ */
+extern shm_mq_result gl_session_send_nowait(GlSession *session,
+											const void *data, Size nbytes);
+
+/*
  * Nonzero once the backend has left the session (an error, a cancel or
  * statement_timeout, its exit): what it asked need not be finished.
  * Threads may read it.

@@ -390,8 +390,7 @@ ask_server(GlScanState *state, dsa_area *dsa, GlPassResult *pass,
 				BlockNumber nblocks = RelationGetNumberOfBlocks(state->rel);
 
 				gl_request_count_unread(request,
-										gl_all_visible_blocks(state->rel, nblocks,
-															  &state->vmbuffer),
+										gl_all_visible_blocks(state->rel, nblocks),
 										nblocks);
 			}
 			INSTR_TIME_SET_CURRENT(built);

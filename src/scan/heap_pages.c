@@ -72,7 +72,10 @@
 #include "access/visibilitymap.h"
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
+#include "storage/bufpage.h"
 #include "storage/predicate.h"
+#include "storage/smgr.h"
+#include "utils/rel.h"
 #include "utils/spccache.h"
 
 #include "column/column.h"
@@ -310,15 +313,60 @@ gl_heap_page_load(GlHeapPage *page, Relation rel,
 	}
 }
 
+/*
+ * The visibility map's pages hold two bits per heap block, four blocks to
+ * a byte, the all-visible bit the lower of the two: the layout of
+ * visibilitymap.c, which pg_upgrade carries over unchanged.  Reading the
+ * map a page at a time, a byte for four blocks, costs a counting request
+ * over a 250 000-block table about 60 000 byte reads instead of as many
+ * VM_ALL_VISIBLE calls as blocks (1.3 ms of each such request on an H100
+ * host: test/bench/throughput's breakdown, "build").  Like those calls,
+ * it reads a page's bytes as they are; the header comment says why a bit
+ * cleared meanwhile does not matter.
+ */
+#define VM_MAP_BYTES			(BLCKSZ - MAXALIGN(SizeOfPageHeaderData))
+#define VM_BLOCKS_PER_BYTE		4
+#define VM_BLOCKS_PER_PAGE		(VM_MAP_BYTES * VM_BLOCKS_PER_BYTE)
+
+/* The all-visible bits of a map byte's four blocks, as four low bits. */
+static inline uint64
+all_visible_nibble(uint8 map_byte)
+{
+	return (map_byte & 0x01) | ((map_byte >> 1) & 0x02) |
+		((map_byte >> 2) & 0x04) | ((map_byte >> 3) & 0x08);
+}
+
 uint64 *
-gl_all_visible_blocks(Relation rel, BlockNumber nblocks, Buffer *vmbuffer)
+gl_all_visible_blocks(Relation rel, BlockNumber nblocks)
 {
 	uint64	   *bits = palloc0(Max(gl_bitmap_words(nblocks), 1) * sizeof(uint64));
+	SMgrRelation smgr = RelationGetSmgr(rel);
+	BlockNumber map_pages;
 
-	for (BlockNumber block = 0; block < nblocks; block++)
+	StaticAssertStmt(64 % VM_BLOCKS_PER_BYTE == 0, "a byte's blocks share a word");
+	if (nblocks == 0 || !smgrexists(smgr, VISIBILITYMAP_FORKNUM))
+		return bits;			/* no map yet: nothing is all-visible */
+	map_pages = smgrnblocks(smgr, VISIBILITYMAP_FORKNUM);
+
+	for (BlockNumber page = 0;
+		 page < map_pages && (uint64) page * VM_BLOCKS_PER_PAGE < nblocks; page++)
 	{
-		if (VM_ALL_VISIBLE(rel, block, vmbuffer))
-			bits[block / 64] |= UINT64CONST(1) << (block % 64);
+		Buffer		buffer = ReadBufferExtended(rel, VISIBILITYMAP_FORKNUM, page,
+												RBM_ZERO_ON_ERROR, NULL);
+		const uint8 *map = (const uint8 *) PageGetContents(BufferGetPage(buffer));
+		uint64		first = (uint64) page * VM_BLOCKS_PER_PAGE;
+		uint64		end = Min(first + VM_BLOCKS_PER_PAGE, (uint64) nblocks);
+
+		for (uint64 block = first; block < end; block += VM_BLOCKS_PER_BYTE)
+		{
+			uint64		nibble = all_visible_nibble(map[(block - first) / VM_BLOCKS_PER_BYTE]);
+
+			/* blocks past nblocks stay clear: the server must not count them */
+			if (end - block < VM_BLOCKS_PER_BYTE)
+				nibble &= (UINT64CONST(1) << (end - block)) - 1;
+			bits[block / 64] |= nibble << (block % 64);
+		}
+		ReleaseBuffer(buffer);
 	}
 	return bits;
 }

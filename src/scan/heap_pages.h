@@ -125,7 +125,6 @@ extern void gl_heap_page_release(GlHeapPage *page);
  * The blocks [0, nblocks) the visibility map calls all-visible now, bit b
  * of word b / 64, palloc'd: what a counting request sends the server.
  */
-extern uint64 *gl_all_visible_blocks(Relation rel, BlockNumber nblocks,
-									 Buffer *vmbuffer);
+extern uint64 *gl_all_visible_blocks(Relation rel, BlockNumber nblocks);
 
 #endif							/* GPULIKE_PLAN_HEAP_PAGES_H */

@@ -25,21 +25,33 @@
  * may skip its recheck.
  *
  * The message was checked before it came here (requests.c): its items and
- * programs lie within it, and its operators have their operands.
+ * programs lie within it, and its operators have their operands, and each
+ * leaf's column was found, its device copy (if the GPU is to be used)
+ * complete.
+ *
+ * Threads.  An evaluation runs on a request thread (request_threads.h),
+ * several at once: it allocates with malloc, never ereports (a GPU
+ * failure is described in the evaluation, for the main thread to log),
+ * and reads the store's columns only -- the main thread changes none of
+ * them while a request is out (requests.c).  The CUDA engine keeps one
+ * set of streams and scratch per device column, so GPU matches take
+ * turns (gpu_lock); everything else, the masking of a leaf's result and
+ * the answer, runs beside other requests' matches.  A request whose
+ * backend left (evaluation->cancel) stops between leaves and before its
+ * answer.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
+#include <pthread.h>
+
 #include "portability/instr_time.h"
-#include "utils/memutils.h"
 
 #include "column/tidset.h"
 #include "engine/cpu_engine.h"
-#include "registry/stats.h"
 #include "server/engines.h"
 #include "server/evaluate.h"
-#include "server/store.h"
 #include "settings.h"
 #ifdef GPULIKE_HAVE_CUDA
 #include "gpulike_cuda.h"
@@ -66,6 +78,7 @@ typedef struct Operand
 /* What one request has used so far. */
 typedef struct MatchRun
 {
+	GlEvaluation *ev;
 	bool		use_gpu;
 	bool		used_gpu;
 	bool		used_cpu;
@@ -74,17 +87,30 @@ typedef struct MatchRun
 	double		kernel_ms;		/* of engine_ms: the GPU's kernels */
 	bool		fell_back;
 	int			gpus;			/* most GPUs one leaf's column was on */
-	char		gpu_failure[160];	/* why, when fell_back */
 	int			fail_gpu_part;	/* gpulike.debug_gpu_fail_part of the backend */
+	bool		out_of_memory;
 } MatchRun;
+
+/* The CUDA engine's per-column streams and scratch: one match at a time. */
+static pthread_mutex_t gpu_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* malloc that notes a failure in run (callers check for NULL). */
+static void *
+run_alloc(MatchRun *run, size_t bytes, bool zero)
+{
+	void	   *p = zero ? calloc(1, Max(bytes, 1)) : malloc(Max(bytes, 1));
+
+	if (p == NULL)
+		run->out_of_memory = true;
+	return p;
+}
 
 /* ---------------------------------------------------------- leaves */
 
 static uint64 *
-alloc_bitmap(uint64 nrows)
+alloc_bitmap(MatchRun *run, uint64 nrows)
 {
-	return MemoryContextAllocHuge(CurrentMemoryContext,
-								  Max(gl_bitmap_words(nrows), 1) * sizeof(uint64));
+	return run_alloc(run, gl_bitmap_words(nrows) * sizeof(uint64), false);
 }
 
 /*
@@ -119,19 +145,22 @@ cpu_match(const GlProgram *prog, GlStoredColumn *sc, uint64 *bits, MatchRun *run
 	if (gl_cpu_match_column(prog, &sc->col, bits, gl_cpu_engine_threads()) ||
 		gl_cpu_match_column(prog, &sc->col, bits, 1))
 		return true;
-	elog(LOG, "gpulike: CPU engine could not run a program; all rows are candidates");
+	strlcpy(run->ev->log_message,
+			"gpulike: CPU engine could not run a program; all rows are candidates",
+			sizeof(run->ev->log_message));
 	set_answerable(bits, &sc->col);
 	return false;
 }
 
 /*
- * Try the GPU; false (logged) when the CPU engine must answer instead.
- * With may_list, a result with few nonzero words comes back listed in out
- * (out->bits is then left alone).
+ * Try the GPU; false when the CPU engine must answer instead (a failure is
+ * described in the evaluation, and the leaf's device copy is to be
+ * dropped).  With may_list, a result with few nonzero words comes back
+ * listed in out (out->bits is then left alone).
  */
 static bool
-gpu_match(const GlProgram *prog, bool sieve_first, GlStoredColumn *sc, bool may_list,
-		  Operand *out, MatchRun *run)
+gpu_match(const GlProgram *prog, bool sieve_first, int item, GlStoredColumn *sc,
+		  bool may_list, Operand *out, MatchRun *run)
 {
 #ifdef GPULIKE_HAVE_CUDA
 	/* words a listed result may have; more, and it comes back as a bitmap */
@@ -139,16 +168,26 @@ gpu_match(const GlProgram *prog, bool sieve_first, GlStoredColumn *sc, bool may_
 	GlCudaResult result = {out->bits, capacity};
 	char		err[256];
 	double		kernel_ms = 0;
+	bool		matched;
 
-	if (!gl_store_ensure_device(sc))
-		return false;
+	if (sc->device == NULL)
+		return false;			/* no room on the GPU: the store said so */
 	if (capacity > 0)
 	{
-		result.word_index = palloc(capacity * sizeof(uint32));
-		result.words = palloc(capacity * sizeof(uint64));
+		result.word_index = run_alloc(run, capacity * sizeof(uint32), false);
+		result.words = run_alloc(run, capacity * sizeof(uint64), false);
+		if (result.word_index == NULL || result.words == NULL)
+		{
+			free(result.word_index);
+			free(result.words);
+			return false;
+		}
 	}
-	if (gl_cuda_match(sc->device, prog, sieve_first, run->fail_gpu_part, &result, &kernel_ms,
-					  err, sizeof(err)))
+	pthread_mutex_lock(&gpu_lock);
+	matched = gl_cuda_match(sc->device, prog, sieve_first, run->fail_gpu_part, &result,
+							&kernel_ms, err, sizeof(err));
+	pthread_mutex_unlock(&gpu_lock);
+	if (matched)
 	{
 		run->used_gpu = true;
 		run->kernel_ms += kernel_ms;
@@ -159,13 +198,20 @@ gpu_match(const GlProgram *prog, bool sieve_first, GlStoredColumn *sc, bool may_
 			out->listed_words = result.words;
 			out->nlisted = result.nwords;
 		}
+		else
+		{
+			free(result.word_index);
+			free(result.words);
+		}
 		return true;
 	}
-	ereport(LOG,
-			(errmsg("gpulike server: GPU match failed, using the CPU engine: %s", err)));
+	free(result.word_index);
+	free(result.words);
+	snprintf(run->ev->log_message, sizeof(run->ev->log_message),
+			 "gpulike server: GPU match failed, using the CPU engine: %s", err);
 	run->fell_back = true;
-	strlcpy(run->gpu_failure, err, sizeof(run->gpu_failure));
-	gl_store_drop_device(sc);
+	strlcpy(run->ev->gpu_failure, err, sizeof(run->ev->gpu_failure));
+	run->ev->gpu_failed[item] = true;
 #endif
 	return false;
 }
@@ -176,10 +222,11 @@ gpu_match(const GlProgram *prog, bool sieve_first, GlStoredColumn *sc, bool may_
  * told when a row is superseded): both are masked here.  Engine time is
  * the leaf's wall time, the GPU's transfers included.
  */
-static void
-eval_leaf(const GlMatchMessage *msg, const GlMatchItem *item,
-		  GlStoredColumn *sc, Operand *out, MatchRun *run)
+static bool
+eval_leaf(const GlMatchMessage *msg, int i, GlStoredColumn *sc, Operand *out,
+		  MatchRun *run)
 {
+	const GlMatchItem *item = &msg->items[i];
 	const GlProgram *prog = (const GlProgram *) ((const char *) msg + item->program_off);
 	const GlColumn *col = &sc->col;
 	uint64		nwords = gl_bitmap_words(col->nrows);
@@ -189,11 +236,13 @@ eval_leaf(const GlMatchMessage *msg, const GlMatchItem *item,
 
 	memset(out, 0, sizeof(Operand));
 	out->column = sc;
-	out->bits = alloc_bitmap(col->nrows);
+	out->bits = alloc_bitmap(run, col->nrows);
+	if (out->bits == NULL)
+		return false;
 
 	INSTR_TIME_SET_CURRENT(start);
 	if (!(run->use_gpu &&
-		  gpu_match(prog, item->sieve_first != 0, sc, !item->negated, out, run)) &&
+		  gpu_match(prog, item->sieve_first != 0, i, sc, !item->negated, out, run)) &&
 		!cpu_match(prog, sc, out->bits, run))
 		exact = false;
 	run->exact &= exact;
@@ -203,7 +252,7 @@ eval_leaf(const GlMatchMessage *msg, const GlMatchItem *item,
 		uint64		kept = 0;
 
 		/* a listed leaf is never negated: mask the listed words alone */
-		pfree(out->bits);
+		free(out->bits);
 		out->bits = NULL;
 		for (uint64 i = 0; i < out->nlisted; i++)
 		{
@@ -232,32 +281,44 @@ eval_leaf(const GlMatchMessage *msg, const GlMatchItem *item,
 	INSTR_TIME_SET_CURRENT(elapsed);
 	INSTR_TIME_SUBTRACT(elapsed, start);
 	run->engine_ms += INSTR_TIME_GET_MILLISEC(elapsed);
+	return true;
 }
 
 /* ------------------------------------------------------ operands */
 
-/* A listed operand as a bitmap. */
+/* Free what an operand holds, leaving it empty. */
 static void
-to_bitmap(Operand *op)
+free_operand(Operand *op)
+{
+	free(op->bits);
+	free(op->listed_index);
+	free(op->listed_words);
+	free(op->tids);
+	memset(op, 0, sizeof(Operand));
+}
+
+/* A listed operand as a bitmap; false if there is no memory for it. */
+static bool
+to_bitmap(Operand *op, MatchRun *run)
 {
 	if (op->listed_index == NULL)
-		return;
-	op->bits = MemoryContextAllocExtended(CurrentMemoryContext,
-										  Max(gl_bitmap_words(op->column->col.nrows), 1) *
-										  sizeof(uint64),
-										  MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+		return true;
+	op->bits = run_alloc(run, gl_bitmap_words(op->column->col.nrows) * sizeof(uint64), true);
+	if (op->bits == NULL)
+		return false;
 	for (uint64 i = 0; i < op->nlisted; i++)
 		op->bits[op->listed_index[i]] = op->listed_words[i];
-	pfree(op->listed_index);
-	pfree(op->listed_words);
+	free(op->listed_index);
+	free(op->listed_words);
 	op->listed_index = NULL;
 	op->listed_words = NULL;
 	op->nlisted = 0;
+	return true;
 }
 
-/* The TIDs of a bitmap's or listed operand's rows, in row order. */
+/* The TIDs of a bitmap's or listed operand's rows, in row order (*tids NULL: no memory). */
 static uint64
-operand_tids(const Operand *op, GlTid **tids)
+operand_tids(const Operand *op, GlTid **tids, MatchRun *run)
 {
 	const GlColumn *col = &op->column->col;
 	uint64		count = 0;
@@ -266,12 +327,14 @@ operand_tids(const Operand *op, GlTid **tids)
 	{
 		for (uint64 w = 0; w < gl_bitmap_words(col->nrows); w++)
 			count += __builtin_popcountll(op->bits[w]);
-		*tids = MemoryContextAllocHuge(CurrentMemoryContext, Max(count, 1) * sizeof(GlTid));
-		return gl_bitmap_to_tids(op->bits, col, *tids);
+		*tids = run_alloc(run, count * sizeof(GlTid), false);
+		return *tids == NULL ? 0 : gl_bitmap_to_tids(op->bits, col, *tids);
 	}
 	for (uint64 i = 0; i < op->nlisted; i++)
 		count += __builtin_popcountll(op->listed_words[i]);
-	*tids = MemoryContextAllocHuge(CurrentMemoryContext, Max(count, 1) * sizeof(GlTid));
+	*tids = run_alloc(run, count * sizeof(GlTid), false);
+	if (*tids == NULL)
+		return 0;
 	count = 0;
 	for (uint64 i = 0; i < op->nlisted; i++)
 	{
@@ -282,38 +345,39 @@ operand_tids(const Operand *op, GlTid **tids)
 	return count;
 }
 
-static void
-to_tidset(Operand *op)
+static bool
+to_tidset(Operand *op, MatchRun *run)
 {
 	GlTid	   *tids;
 	uint64		count;
 
 	if (op->tids != NULL)
-		return;
-	count = operand_tids(op, &tids);
+		return true;
+	count = operand_tids(op, &tids, run);
+	if (tids == NULL)
+		return false;
 	if (count > 1)
 	{
-		GlTid	   *scratch = MemoryContextAllocHuge(CurrentMemoryContext,
-													 GL_TIDS_SORT_SCRATCH(count) * sizeof(GlTid));
+		GlTid	   *scratch = run_alloc(run, GL_TIDS_SORT_SCRATCH(count) * sizeof(GlTid),
+										false);
 
+		if (scratch == NULL)
+		{
+			free(tids);
+			return false;
+		}
 		count = gl_tids_sort_unique(tids, count, scratch);
-		pfree(scratch);
+		free(scratch);
 	}
-	if (op->bits != NULL)
-		pfree(op->bits);
-	if (op->listed_index != NULL)
-	{
-		pfree(op->listed_index);
-		pfree(op->listed_words);
-	}
-	memset(op, 0, sizeof(Operand));
+	free_operand(op);
 	op->tids = tids;
 	op->ntids = count;
+	return true;
 }
 
-/* Combine n operands into ops[0]. */
-static void
-combine(Operand *ops, int n, GlMatchOp op)
+/* Combine n operands into ops[0]; false if there was no memory for it. */
+static bool
+combine(Operand *ops, int n, GlMatchOp op, MatchRun *run)
 {
 	bool		same_column = true;
 	int			i;
@@ -329,7 +393,10 @@ combine(Operand *ops, int n, GlMatchOp op)
 		uint64		nwords = gl_bitmap_words(ops[0].column->col.nrows);
 
 		for (i = 0; i < n; i++)
-			to_bitmap(&ops[i]);
+		{
+			if (!to_bitmap(&ops[i], run))
+				return false;
+		}
 		for (i = 1; i < n; i++)
 		{
 			uint64		w;
@@ -341,13 +408,16 @@ combine(Operand *ops, int n, GlMatchOp op)
 				else
 					ops[0].bits[w] |= ops[i].bits[w];
 			}
-			pfree(ops[i].bits);
+			free_operand(&ops[i]);
 		}
-		return;
+		return true;
 	}
 
 	for (i = 0; i < n; i++)
-		to_tidset(&ops[i]);
+	{
+		if (!to_tidset(&ops[i], run))
+			return false;
+	}
 	for (i = 1; i < n; i++)
 	{
 		if (op == GL_MATCH_AND)
@@ -356,16 +426,19 @@ combine(Operand *ops, int n, GlMatchOp op)
 											 ops[0].tids);
 		else
 		{
-			GlTid	   *merged = MemoryContextAllocHuge(CurrentMemoryContext,
-														(ops[0].ntids + ops[i].ntids + 1) * sizeof(GlTid));
+			GlTid	   *merged = run_alloc(run, (ops[0].ntids + ops[i].ntids) * sizeof(GlTid),
+										   false);
 
+			if (merged == NULL)
+				return false;
 			ops[0].ntids = gl_tids_union(ops[0].tids, ops[0].ntids,
 										 ops[i].tids, ops[i].ntids, merged);
-			pfree(ops[0].tids);
+			free(ops[0].tids);
 			ops[0].tids = merged;
 		}
-		pfree(ops[i].tids);
+		free_operand(&ops[i]);
 	}
+	return true;
 }
 
 static void
@@ -413,91 +486,78 @@ build_answer(Operand *op, const GlVisibleBlocks *visible, bool exact,
 	return gl_answer_from_tids(op->tids, op->ntids, answer);
 }
 
-/*
- * Each column the request used, once: its LRU stamp and query count, and
- * the request in its statistics.
- */
-static void
-note_columns_used(const GlMatchMessage *msg, const GlAnswer *answer,
-				  const MatchRun *run)
+/* Is the backend still waiting for this request? */
+static inline bool
+abandoned(const GlEvaluation *ev)
 {
-	for (uint32 i = 0; i < msg->nitems; i++)
-	{
-		const GlMatchItem *item = &msg->items[i];
-		bool		seen = false;
-
-		if (item->op != GL_MATCH_LEAF)
-			continue;
-		for (uint32 j = 0; j < i && !seen; j++)
-			seen = msg->items[j].op == GL_MATCH_LEAF && msg->items[j].slot == item->slot;
-		if (seen)
-			continue;
-		gl_store_note_query(gl_store_lookup(item->slot, item->generation));
-		gl_stats_count_request(item->slot, item->generation,
-							   answer->ncandidates + answer->counted,
-							   run->engine_ms, run->fell_back ? run->gpu_failure : NULL);
-	}
+	return ev->cancel != NULL && *ev->cancel != 0;
 }
 
-bool
-gl_evaluate_match(const GlMatchMessage *msg, const GlVisibleBlocks *visible,
-				  GlAnswer *answer, GlMatchResult *result,
-				  char *why, size_t whylen)
+void
+gl_evaluate_match(GlEvaluation *ev)
 {
-	Operand    *stack = palloc(msg->nitems * sizeof(Operand));
+	const GlMatchMessage *msg = ev->msg;
+	Operand    *stack = calloc(msg->nitems, sizeof(Operand));
 	int			depth = 0;
 	MatchRun	run = {0};
 	instr_time	start;
 	instr_time	elapsed;
 
+	ev->ok = false;
+	run.ev = ev;
 	run.exact = true;
-	run.use_gpu = gl_engines_gpu_ready() && msg->device_choice != GL_DEVICE_CPU;
+	run.use_gpu = ev->use_gpu;
 	run.fail_gpu_part = msg->fail_gpu_part;
+	run.out_of_memory = stack == NULL;
 
-	for (uint32 i = 0; i < msg->nitems; i++)
+	for (uint32 i = 0; i < msg->nitems && !run.out_of_memory && !abandoned(ev); i++)
 	{
 		const GlMatchItem *item = &msg->items[i];
 
 		if (item->op == GL_MATCH_LEAF)
 		{
-			GlStoredColumn *sc = gl_store_lookup(item->slot, item->generation);
-
-			if (sc == NULL)
-			{
-				snprintf(why, whylen,
-						 "the gpulike server does not hold generation %llu of cache slot %d",
-						 (unsigned long long) item->generation, item->slot);
-				return false;
-			}
-			eval_leaf(msg, item, sc, &stack[depth++], &run);
+			if (!eval_leaf(msg, i, ev->columns[i], &stack[depth++], &run))
+				break;
 		}
 		else
 		{
-			combine(&stack[depth - item->noperands], item->noperands, item->op);
+			if (!combine(&stack[depth - item->noperands], item->noperands, item->op, &run))
+				break;
 			depth -= item->noperands - 1;
 		}
 	}
 
-	INSTR_TIME_SET_CURRENT(start);
-	if (!build_answer(&stack[0], visible, run.exact, answer))
+	if (abandoned(ev))
+		strlcpy(ev->why, "the backend left", sizeof(ev->why));
+	else if (run.out_of_memory)
+		strlcpy(ev->why, "gpulike server: out of memory evaluating a request",
+				sizeof(ev->why));
+	else
 	{
-		snprintf(why, whylen, "gpulike server: out of memory building an answer");
-		return false;
+		INSTR_TIME_SET_CURRENT(start);
+		if (!build_answer(&stack[0], ev->visible, run.exact, &ev->answer))
+			strlcpy(ev->why, "gpulike server: out of memory building an answer",
+					sizeof(ev->why));
+		else
+			ev->ok = true;
+		INSTR_TIME_SET_CURRENT(elapsed);
+		INSTR_TIME_SUBTRACT(elapsed, start);
 	}
-	INSTR_TIME_SET_CURRENT(elapsed);
-	INSTR_TIME_SUBTRACT(elapsed, start);
 
-	note_columns_used(msg, answer, &run);
+	for (int i = 0; stack != NULL && i < depth; i++)
+		free_operand(&stack[i]);
+	free(stack);
+	if (!ev->ok)
+		return;
 
-	result->answer_bytes = answer->nbytes;
-	result->npages = answer->npages;
-	result->ncandidates = answer->ncandidates;
-	result->counted = answer->counted;
-	result->exact = run.exact;
-	result->fell_back = run.fell_back;
-	result->engine_ms = run.engine_ms;
-	result->kernel_ms = run.kernel_ms;
-	result->answer_ms = INSTR_TIME_GET_MILLISEC(elapsed);
-	describe_engine(&run, result);
-	return true;
+	ev->result.answer_bytes = ev->answer.nbytes;
+	ev->result.npages = ev->answer.npages;
+	ev->result.ncandidates = ev->answer.ncandidates;
+	ev->result.counted = ev->answer.counted;
+	ev->result.exact = run.exact;
+	ev->result.fell_back = run.fell_back;
+	ev->result.engine_ms = run.engine_ms;
+	ev->result.kernel_ms = run.kernel_ms;
+	ev->result.answer_ms = INSTR_TIME_GET_MILLISEC(elapsed);
+	describe_engine(&run, &ev->result);
 }

@@ -12,17 +12,35 @@
 
 #include "column/answer.h"
 #include "protocol/protocol.h"
+#include "server/stored_column.h"
 
 /*
- * Evaluate a well-formed MATCH message (requests.c checks it first) whose
- * counting bitmap, if it asks for counting, is visible (else NULL): fills
- * *answer (malloc'd: gl_answer_free it) and result, and returns true; or
- * false with a reason in why when the server cannot answer (a column not
- * held under the generation named, out of memory).
+ * One MATCH request to evaluate.  The caller (requests.c) fills the
+ * inputs: a well-formed message, each leaf's column (columns[i] for item
+ * i; operators' entries unused), the counting bitmap if the request
+ * counts (else NULL), whether the GPU may be used (each leaf's column then
+ * has its complete device copy, or none), and the flag that says its
+ * backend left (or NULL).  gl_evaluate_match may run on a request thread.
  */
-extern bool gl_evaluate_match(const GlMatchMessage *msg,
-							  const GlVisibleBlocks *visible,
-							  GlAnswer *answer, GlMatchResult *result,
-							  char *why, size_t whylen);
+typedef struct GlEvaluation
+{
+	const GlMatchMessage *msg;
+	GlStoredColumn **columns;
+	const GlVisibleBlocks *visible;
+	bool		use_gpu;
+	const volatile uint32 *cancel;
+
+	/* out: ok, the answer (malloc'd: gl_answer_free it) and its summary */
+	bool		ok;
+	GlAnswer	answer;
+	GlMatchResult result;
+	char		why[256];		/* when not ok: for an UNAVAILABLE reply */
+	bool	   *gpu_failed;		/* [item]: the leaf's GPU match failed; its
+								 * column's device copy is to be dropped */
+	char		gpu_failure[160];	/* the last such failure */
+	char		log_message[320];	/* for the server log, or "" */
+} GlEvaluation;
+
+extern void gl_evaluate_match(GlEvaluation *ev);
 
 #endif							/* GPULIKE_EVALUATE_H */

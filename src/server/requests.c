@@ -35,14 +35,19 @@
  */
 #include "postgres.h"
 
+#include "nodes/pg_list.h"
+#include "utils/memutils.h"
 #include "utils/timestamp.h"
 
 #include "program/program.h"
 #include "protocol/session.h"
+#include "registry/stats.h"
 #include "server/engines.h"
 #include "server/evaluate.h"
+#include "server/request_threads.h"
 #include "server/requests.h"
 #include "server/store.h"
+#include "sync/delta_log.h"
 
 static void
 send_reply(GlServerSession *ss, GlReply *reply)
@@ -67,26 +72,6 @@ send_failure(GlServerSession *ss, GlReplyStatus status, const char *message)
 	send_reply(ss, &reply);
 	if (status == GL_REPLY_ERROR)
 		ss->finished = true;
-}
-
-/* Stream the answer's bytes in chunks; stops if the backend left. */
-static void
-send_answer(GlServerSession *ss, const GlAnswer *answer)
-{
-	for (int i = 0; i < answer->nparts && !ss->finished; i++)
-	{
-		const GlAnswerBuffer *part = &answer->parts[i];
-		size_t		done = 0;
-
-		while (done < part->len && !ss->finished)
-		{
-			size_t		n = Min(part->len - done, (size_t) GL_ANSWER_CHUNK);
-
-			if (!gl_session_send_blocking(ss->session, part->data + done, n))
-				ss->finished = true;
-			done += n;
-		}
-	}
 }
 
 /* Does a leaf's program lie within the message, whole and well formed? */
@@ -148,55 +133,254 @@ match_valid(const GlMatchMessage *msg, Size len, GlVisibleBlocks *visible)
 	return true;
 }
 
+/*
+ * A MATCH out on a request thread.  It and its arrays live in
+ * TopMemoryContext (the message's context is reset when the message has
+ * been handed over), and it is freed when its answer has gone out.
+ */
+typedef struct MatchJob
+{
+	GlThreadJob thread_job;		/* first: the request threads' view */
+	GlServerSession *ss;
+	GlEvaluation ev;
+	GlVisibleBlocks visible;
+	TimestampTz taken_up;
+} MatchJob;
+
+static int	jobs_out = 0;		/* handed to the request threads, not back */
+static List *device_copies_failed = NIL;	/* GlStoredColumn *: drop when quiet */
+
 static void
-serve_match(GlServerSession *ss, const char *data, Size len)
+run_match_job(GlThreadJob *job)
+{
+	gl_evaluate_match(&((MatchJob *) job)->ev);
+}
+
+/*
+ * May a MATCH whose leaves are on these columns be evaluated while other
+ * requests are out, without changing the store first?  Only if no change
+ * is waiting in the delta log for any of its columns (every change the
+ * request's snapshot can see was logged before the request was sent, so
+ * none pending means none missing) and each column that is to match on
+ * the GPU has its complete device copy.
+ */
+static bool
+columns_current(const GlMatchMessage *msg, GlStoredColumn **columns, bool use_gpu)
+{
+	for (uint32 i = 0; i < msg->nitems; i++)
+	{
+		GlStoredColumn *sc = columns[i];
+
+		if (msg->items[i].op != GL_MATCH_LEAF)
+			continue;
+		if (gl_delta_log_pending_slot(msg->items[i].slot) > 0)
+			return false;
+		if (use_gpu && sc->col.nrows > 0 && sc->retired_at == 0 &&
+			(sc->device == NULL || sc->device_rows < sc->col.nrows))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * A MATCH: checked, its columns found, and handed to a request thread.
+ * False when it must wait until no request is out (see gl_serve_message).
+ */
+static bool
+serve_match(GlServerSession *ss, const char *data, Size len, GlStoreAccess access)
 {
 	const GlMatchMessage *msg = (const GlMatchMessage *) data;
 	GlVisibleBlocks visible;
-	GlReply		reply;
-	GlAnswer	answer;
-	TimestampTz taken_up = GetCurrentTimestamp();
-
-	gl_store_sync();
+	GlStoredColumn **columns;
+	MatchJob   *job;
+	bool		use_gpu;
 
 	if (!match_valid(msg, len, &visible))
 	{
 		send_failure(ss, GL_REPLY_UNAVAILABLE, "malformed gpulike request");
-		return;
+		return true;
 	}
+	if (access == GL_STORE_QUIET)
+		gl_store_sync();
+	use_gpu = gl_engines_gpu_ready() && msg->device_choice != GL_DEVICE_CPU;
+	columns = MemoryContextAllocZero(TopMemoryContext,
+									 msg->nitems * sizeof(GlStoredColumn *));
 	for (uint32 i = 0; i < msg->nitems; i++)
 	{
 		const GlMatchItem *item = &msg->items[i];
 
-		if (item->op == GL_MATCH_LEAF &&
-			!gl_store_registry_ready(item->slot, item->generation))
+		if (item->op != GL_MATCH_LEAF)
+			continue;
+		if (!gl_store_registry_ready(item->slot, item->generation) ||
+			(columns[i] = gl_store_lookup(item->slot, item->generation)) == NULL)
 		{
+			pfree(columns);
 			send_failure(ss, GL_REPLY_UNAVAILABLE,
 						 "the gpulike cache changed (stale or rebuilt) since the query started");
-			return;
+			return true;
 		}
+		if (access == GL_STORE_QUIET && use_gpu)
+			(void) gl_store_ensure_device(columns[i]);
+	}
+	if (access != GL_STORE_QUIET && !columns_current(msg, columns, use_gpu))
+	{
+		pfree(columns);
+		return false;
 	}
 
-	memset(&reply, 0, sizeof(reply));
-	if (!gl_evaluate_match(msg, visible.bits != NULL ? &visible : NULL,
-						   &answer, &reply.u.match,
-						   reply.message, sizeof(reply.message)))
+	job = MemoryContextAllocZero(TopMemoryContext, sizeof(MatchJob));
+	job->thread_job.run = run_match_job;
+	job->ss = ss;
+	job->visible = visible;
+	job->taken_up = GetCurrentTimestamp();
+	job->ev.msg = msg;
+	job->ev.columns = columns;
+	job->ev.visible = visible.bits != NULL ? &job->visible : NULL;
+	job->ev.use_gpu = use_gpu;
+	job->ev.cancel = gl_session_abandoned_flag(ss->session);
+	job->ev.gpu_failed = MemoryContextAllocZero(TopMemoryContext,
+												msg->nitems * sizeof(bool));
+	ss->in_flight = job;
+	jobs_out++;
+	if (!gl_request_threads_submit(&job->thread_job))
 	{
-		send_failure(ss, GL_REPLY_UNAVAILABLE, reply.message);
+		run_match_job(&job->thread_job);
+		gl_serve_completed(&job->thread_job);
+	}
+	return true;
+}
+
+/*
+ * Each column the request used, once: its LRU stamp and query count, and
+ * the request in its statistics.
+ */
+static void
+note_columns_used(const MatchJob *job)
+{
+	const GlMatchMessage *msg = job->ev.msg;
+
+	for (uint32 i = 0; i < msg->nitems; i++)
+	{
+		const GlMatchItem *item = &msg->items[i];
+		bool		seen = false;
+
+		if (item->op != GL_MATCH_LEAF)
+			continue;
+		for (uint32 j = 0; j < i && !seen; j++)
+			seen = msg->items[j].op == GL_MATCH_LEAF && msg->items[j].slot == item->slot;
+		if (seen)
+			continue;
+		gl_store_note_query(job->ev.columns[i]);
+		gl_stats_count_request(item->slot, item->generation,
+							   job->ev.answer.ncandidates + job->ev.answer.counted,
+							   job->ev.result.engine_ms,
+							   job->ev.result.fell_back ? job->ev.gpu_failure : NULL);
+	}
+}
+
+static void
+free_job(MatchJob *job)
+{
+	gl_answer_free(&job->ev.answer);
+	pfree(job->ev.columns);
+	pfree(job->ev.gpu_failed);
+	pfree(job);
+}
+
+void
+gl_serve_completed(GlThreadJob *thread_job)
+{
+	MatchJob   *job = (MatchJob *) thread_job;
+	GlServerSession *ss = job->ss;
+
+	jobs_out--;
+	if (job->ev.log_message[0] != '\0')
+		ereport(LOG, (errmsg_internal("%s", job->ev.log_message)));
+	for (uint32 i = 0; i < job->ev.msg->nitems; i++)
+	{
+		if (job->ev.gpu_failed[i])
+			device_copies_failed = lappend(device_copies_failed, job->ev.columns[i]);
+	}
+	if (!job->ev.ok)
+	{
+		ss->in_flight = NULL;
+		send_failure(ss, GL_REPLY_UNAVAILABLE, job->ev.why);
+		free_job(job);
 		return;
 	}
-	reply.status = GL_REPLY_OK;
-	reply.u.match.queue_ms = Max(taken_up - msg->sent_at, 0) / 1000.0;
-	PG_TRY();
+	note_columns_used(job);
+	memset(&ss->reply, 0, sizeof(GlReply));
+	ss->reply.hdr.kind = GL_MSG_REPLY;
+	ss->reply.status = GL_REPLY_OK;
+	ss->reply.u.match = job->ev.result;
+	ss->reply.u.match.queue_ms = Max(job->taken_up - job->ev.msg->sent_at, 0) / 1000.0;
+	ss->reply_sent = false;
+	ss->part = 0;
+	ss->part_done = 0;
+	ss->answering = true;
+	(void) gl_serve_send_answer(ss);
+}
+
+bool
+gl_serve_send_answer(GlServerSession *ss)
+{
+	MatchJob   *job = ss->in_flight;
+	const GlAnswer *answer;
+
+	if (job == NULL)
+		return true;
+	answer = &job->ev.answer;
+	if (!ss->reply_sent)
 	{
-		send_reply(ss, &reply);
-		send_answer(ss, &answer);
+		shm_mq_result res = gl_session_send_nowait(ss->session, &ss->reply, sizeof(GlReply));
+
+		if (res == SHM_MQ_WOULD_BLOCK)
+			return false;
+		ss->reply_sent = res == SHM_MQ_SUCCESS;
+		ss->finished |= res == SHM_MQ_DETACHED;
 	}
-	PG_FINALLY();
+	while (!ss->finished && ss->part < answer->nparts)
 	{
-		gl_answer_free(&answer);
+		const GlAnswerBuffer *part = &answer->parts[ss->part];
+		size_t		n = Min(part->len - ss->part_done, (size_t) GL_ANSWER_CHUNK);
+		shm_mq_result res;
+
+		if (n == 0)
+		{
+			ss->part++;
+			ss->part_done = 0;
+			continue;
+		}
+		res = gl_session_send_nowait(ss->session, part->data + ss->part_done, n);
+		if (res == SHM_MQ_WOULD_BLOCK)
+			return false;
+		if (res == SHM_MQ_DETACHED)
+			ss->finished = true;
+		ss->part_done += n;
 	}
-	PG_END_TRY();
+	ss->in_flight = NULL;
+	ss->answering = false;
+	free_job(job);
+	return true;
+}
+
+int
+gl_serve_requests_out(void)
+{
+	return jobs_out;
+}
+
+void
+gl_serve_quiet_store(void)
+{
+	ListCell   *lc;
+
+	Assert(jobs_out == 0);
+	foreach(lc, device_copies_failed)
+		gl_store_drop_device((GlStoredColumn *) lfirst(lc));
+	list_free(device_copies_failed);
+	device_copies_failed = NIL;
+	gl_store_sync();
 }
 
 static void
@@ -335,29 +519,31 @@ serve_status(GlServerSession *ss)
 	send_reply(ss, &reply);
 }
 
-void
-gl_serve_message(GlServerSession *ss, const char *data, Size len)
+bool
+gl_serve_message(GlServerSession *ss, const char *data, Size len, GlStoreAccess access)
 {
 	GlMessageHeader hdr;
 
 	if (len < sizeof(hdr))
 	{
 		send_failure(ss, GL_REPLY_ERROR, "gpulike: malformed request");
-		return;
+		return true;
 	}
 	memcpy(&hdr, data, sizeof(hdr));
+	if (access == GL_STORE_HELD ||
+		(access == GL_STORE_BUSY && hdr.kind != GL_MSG_MATCH))
+		return false;
 	if (ss->loading && hdr.kind != GL_MSG_LOAD_ROWS && hdr.kind != GL_MSG_LOAD_END)
 	{
 		gl_serve_abandon(ss);
 		send_failure(ss, GL_REPLY_ERROR, "gpulike: unexpected message during a load");
-		return;
+		return true;
 	}
 
 	switch ((GlMessageKind) hdr.kind)
 	{
 		case GL_MSG_MATCH:
-			serve_match(ss, data, len);
-			break;
+			return serve_match(ss, data, len, access);
 		case GL_MSG_LOAD_BEGIN:
 			serve_load_begin(ss, data, len);
 			break;
@@ -377,6 +563,7 @@ gl_serve_message(GlServerSession *ss, const char *data, Size len)
 			send_failure(ss, GL_REPLY_ERROR, "gpulike: unknown request");
 			break;
 	}
+	return true;
 }
 
 void

@@ -51,6 +51,7 @@
 #include "protocol/mailbox.h"
 #include "protocol/session.h"
 #include "server/engines.h"
+#include "server/request_threads.h"
 #include "server/requests.h"
 #include "server/server.h"
 #include "server/store.h"
@@ -59,12 +60,18 @@
 #define GL_SERVER_RESTART_SECONDS	2
 #define GL_SYNC_INTERVAL_MS			1000
 #define GL_MESSAGES_PER_TURN		8
+#define GL_REQUEST_THREADS			8
 #define GL_MAX_POSTS_PER_TURN		GL_POST_SLOTS
 
 PGDLLEXPORT void gl_server_main(Datum main_arg);
 
 static List *sessions = NIL;
 static MemoryContext request_context = NULL;
+static WaitEventSet *wait_set = NULL;
+static TimestampTz last_sync = 0;
+static bool quiet_wanted = false;	/* the store is to be synced once no
+									 * request is out */
+static bool budget_changed = false;
 
 void
 gl_server_register(void)
@@ -109,18 +116,39 @@ accept_sessions(void)
 }
 
 /*
+ * What a message may do to the store now (requests.h).  A quiet store is
+ * first brought up to date when anything waits for that (a held message,
+ * the periodic sync, device copies a GPU failure spoiled).
+ */
+static GlStoreAccess
+store_access(void)
+{
+	if (gl_serve_requests_out() > 0)
+		return quiet_wanted ? GL_STORE_HELD : GL_STORE_BUSY;
+	if (quiet_wanted)
+	{
+		gl_serve_quiet_store();
+		last_sync = GetCurrentTimestamp();
+		quiet_wanted = false;
+	}
+	return GL_STORE_QUIET;
+}
+
+/*
  * Serve one message; an ERROR ends the conversation, not the server.
  * The message is copied out by shm_mq or read in place; it stays valid
- * until the next receive on the session.
+ * until the next receive on the session.  False: held, to be offered
+ * again when the store is quiet.
  */
-static void
+static bool
 serve_one(GlServerSession *ss, const char *data, Size len)
 {
 	MemoryContext old = MemoryContextSwitchTo(request_context);
+	bool		served = true;
 
 	PG_TRY();
 	{
-		gl_serve_message(ss, data, len);
+		served = gl_serve_message(ss, data, len, store_access());
 	}
 	PG_CATCH();
 	{
@@ -139,9 +167,62 @@ serve_one(GlServerSession *ss, const char *data, Size len)
 
 	MemoryContextSwitchTo(old);
 	MemoryContextReset(request_context);
+	if (!served)
+	{
+		ss->held = data;
+		ss->held_len = len;
+		quiet_wanted = true;
+	}
+	return served;
 }
 
-/* Give every session a turn; true if any message was handled. */
+/*
+ * A session's turn: the answer it is being sent, then the message it
+ * holds, then up to a few new ones -- none while a MATCH of it is out.
+ * True if anything was done.
+ */
+static bool
+serve_session(GlServerSession *ss)
+{
+	bool		busy = false;
+
+	if (ss->in_flight != NULL && ss->answering)
+		busy = gl_serve_send_answer(ss);
+	if (ss->in_flight != NULL || ss->finished)
+		return busy;
+	if (ss->held != NULL)
+	{
+		const char *data = ss->held;
+
+		ss->held = NULL;
+		if (!serve_one(ss, data, ss->held_len))
+			return busy;
+		busy = true;
+	}
+	for (int k = 0; k < GL_MESSAGES_PER_TURN; k++)
+	{
+		Size		len;
+		void	   *data;
+		shm_mq_result res;
+
+		if (ss->in_flight != NULL || ss->finished || ss->held != NULL)
+			break;
+		res = gl_session_receive_nowait(ss->session, &len, &data);
+		if (res == SHM_MQ_WOULD_BLOCK)
+			break;
+		if (res == SHM_MQ_DETACHED)
+		{
+			gl_serve_abandon(ss);
+			ss->finished = true;
+			break;
+		}
+		busy = true;
+		(void) serve_one(ss, data, len);
+	}
+	return busy;
+}
+
+/* Give every session a turn; true if anything was done. */
 static bool
 serve_sessions(void)
 {
@@ -151,47 +232,49 @@ serve_sessions(void)
 	MemoryContext old;
 
 	foreach(lc, sessions)
+		busy |= serve_session(lfirst(lc));
+
+	old = MemoryContextSwitchTo(TopMemoryContext);
+	foreach(lc, sessions)
 	{
 		GlServerSession *ss = lfirst(lc);
-		int			k;
 
-		for (k = 0; k < GL_MESSAGES_PER_TURN && !ss->finished; k++)
-		{
-			Size		len;
-			void	   *data;
-			shm_mq_result res = gl_session_receive_nowait(ss->session, &len, &data);
-
-			if (res == SHM_MQ_WOULD_BLOCK)
-				break;
-			if (res == SHM_MQ_DETACHED)
-			{
-				gl_serve_abandon(ss);
-				ss->finished = true;
-				break;
-			}
-			busy = true;
-			serve_one(ss, data, len);
-		}
-
-		old = MemoryContextSwitchTo(TopMemoryContext);
-		if (ss->finished)
+		/* a request out for a session that ended still comes back to it */
+		if (ss->finished && ss->in_flight == NULL)
 		{
 			gl_session_detach(ss->session);
 			pfree(ss);
 		}
 		else
 			still_open = lappend(still_open, ss);
-		MemoryContextSwitchTo(old);
 	}
+	MemoryContextSwitchTo(old);
 	list_free(sessions);
 	sessions = still_open;
 	return busy;
 }
 
+/* Requests the request threads finished: their answers start going out. */
+static bool
+take_finished_requests(void)
+{
+	GlThreadJob *job = gl_request_threads_done();
+	bool		any = job != NULL;
+
+	while (job != NULL)
+	{
+		GlThreadJob *next = job->next;
+
+		gl_serve_completed(job);
+		job = next;
+	}
+	return any;
+}
+
 void
 gl_server_main(Datum main_arg)
 {
-	TimestampTz last_sync = 0;
+	int			nthreads;
 
 	pqsignal(SIGHUP, SignalHandlerForConfigReload);
 	pqsignal(SIGTERM, die);
@@ -211,39 +294,55 @@ gl_server_main(Datum main_arg)
 	(void) gl_server_announce();
 	gl_engines_start();
 	gl_store_request_reloads();
+	nthreads = gl_request_threads_start(GL_REQUEST_THREADS);
+	if (nthreads < 1)
+		ereport(LOG,
+				(errmsg("gpulike server: no request thread could be started; requests are served one at a time")));
+	wait_set = CreateWaitEventSet(TopMemoryContext, nthreads > 0 ? 3 : 2);
+	AddWaitEventToSet(wait_set, WL_LATCH_SET, PGINVALID_SOCKET, MyLatch, NULL);
+	AddWaitEventToSet(wait_set, WL_EXIT_ON_PM_DEATH, PGINVALID_SOCKET, NULL, NULL);
+	if (nthreads > 0)
+		AddWaitEventToSet(wait_set, WL_SOCKET_READABLE, gl_request_threads_done_fd(),
+						  NULL, NULL);
 	ereport(LOG,
-			(errmsg("gpulike server started: %s engine, %d CPU threads",
+			(errmsg("gpulike server started: %s engine, %d CPU threads, %d request threads",
 					gl_engines_gpu_ready() ? "cuda" : "cpu",
-					gl_cpu_engine_threads())));
+					gl_cpu_engine_threads(), nthreads)));
 
 	for (;;)
 	{
 		bool		busy;
-		TimestampTz now;
+		WaitEvent	event;
 
 		CHECK_FOR_INTERRUPTS();
 		if (ConfigReloadPending)
 		{
 			ConfigReloadPending = false;
 			ProcessConfigFile(PGC_SIGHUP);
-			gl_store_fit_device_budget();
+			quiet_wanted = true;	/* then gl_store_fit_device_budget */
+			budget_changed = true;
 		}
 
 		accept_sessions();
-		busy = serve_sessions();
+		busy = take_finished_requests();
+		busy |= serve_sessions();
 
-		now = GetCurrentTimestamp();
-		if (TimestampDifferenceExceeds(last_sync, now, GL_SYNC_INTERVAL_MS))
+		if (TimestampDifferenceExceeds(last_sync, GetCurrentTimestamp(),
+									   GL_SYNC_INTERVAL_MS))
+			quiet_wanted = true;
+		if (quiet_wanted && gl_serve_requests_out() == 0)
 		{
-			gl_store_sync();
-			last_sync = now;
+			(void) store_access();
+			if (budget_changed)
+				gl_store_fit_device_budget();
+			budget_changed = false;
+			busy = true;
 		}
 
 		if (!busy)
 		{
-			(void) WaitLatch(MyLatch,
-							 WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
-							 GL_SYNC_INTERVAL_MS, PG_WAIT_EXTENSION);
+			(void) WaitEventSetWait(wait_set, GL_SYNC_INTERVAL_MS, &event, 1,
+									PG_WAIT_EXTENSION);
 			ResetLatch(MyLatch);
 		}
 	}
