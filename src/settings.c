@@ -31,6 +31,7 @@ int			gl_gpu_memory_mb = 0;
 int			gl_gpu_split_parts = 0;
 int			gl_gpu_split_min_kb = 64 * 1024;
 int			gl_debug_gpu_fail_part = -1;
+int			gl_debug_request_delay_ms = 0;
 int			gl_debug_compute_capability = 0;
 int			gl_host_memory_mb = 4096;
 char	   *gl_values_directory = NULL;
@@ -106,6 +107,11 @@ gl_define_settings(void)
 							"For tests of the fallback to the CPU engine.",
 							&gl_debug_gpu_fail_part, -1, -1, GL_MAX_GPU_PARTS - 1,
 							PGC_SUSET, GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
+	DefineCustomIntVariable("gpulike.debug_request_delay",
+							"Makes the server hold each of this session's requests this long before evaluating it.",
+							"For tests of cancelled and timed-out requests; the server stops holding it once the session gives up.",
+							&gl_debug_request_delay_ms, 0, 0, 600 * 1000,
+							PGC_SUSET, GUC_UNIT_MS | GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
 	DefineCustomIntVariable("gpulike.host_memory",
 							"Host memory the column caches may use.",
 							NULL, &gl_host_memory_mb, 4096, 16, INT_MAX,

@@ -160,6 +160,7 @@ gl_request_send(GlRequest *req, GlAnswerInfo *info, const char **why_not)
 	msg->nitems = req->nitems;
 	msg->device_choice = gl_device_choice;
 	msg->fail_gpu_part = gl_debug_gpu_fail_part;
+	msg->delay_ms = gl_debug_request_delay_ms;
 	msg->visible_blocks = req->visible_blocks;
 	msg->visible_off = visible_bytes > 0 ? header_size + req->programs.len : 0;
 	msg->sent_at = GetCurrentTimestamp();

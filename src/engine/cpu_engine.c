@@ -66,6 +66,7 @@ typedef struct ColumnJob
 	uint64_t   *result;
 	uint64_t	nwords;
 	uint64_t	next_chunk;		/* taken with __atomic_fetch_add */
+	const volatile uint32_t *cancel;	/* nonzero: stop taking chunks */
 } ColumnJob;
 
 /* column: for gl_cpu_match_column(), whose skims need preparing too */
@@ -264,7 +265,7 @@ column_worker(void *arg)
 		uint64_t	first = chunk * WORDS_PER_CHUNK;
 		uint64_t	last = first + WORDS_PER_CHUNK;
 
-		if (first >= job->nwords)
+		if (first >= job->nwords || (job->cancel != NULL && *job->cancel != 0))
 			break;
 		if (last > job->nwords)
 			last = job->nwords;
@@ -276,6 +277,14 @@ column_worker(void *arg)
 bool
 gl_cpu_match_column(const GlProgram *prog, const GlColumn *col,
 					uint64_t *result, int nthreads)
+{
+	return gl_cpu_match_column_until(prog, col, result, nthreads, NULL);
+}
+
+bool
+gl_cpu_match_column_until(const GlProgram *prog, const GlColumn *col,
+						  uint64_t *result, int nthreads,
+						  const volatile uint32_t *cancel)
 {
 	CpuPlan		plan;
 	ColumnJob	job;
@@ -291,6 +300,7 @@ gl_cpu_match_column(const GlProgram *prog, const GlColumn *col,
 	job.col = col;
 	job.result = result;
 	job.next_chunk = 0;
+	job.cancel = cancel;
 
 	nchunks = (job.nwords + WORDS_PER_CHUNK - 1) / WORDS_PER_CHUNK;
 	if (nthreads > 1 && (uint64_t) nthreads > nchunks)

@@ -33,6 +33,14 @@ extern bool gl_cpu_match_column(const GlProgram *prog, const GlColumn *col,
 								uint64_t *result, int nthreads);
 
 /*
+ * The same, given up between chunks of rows once *cancel is nonzero (the
+ * asker left): the result is then incomplete, and must not be used.
+ */
+extern bool gl_cpu_match_column_until(const GlProgram *prog, const GlColumn *col,
+									  uint64_t *result, int nthreads,
+									  const volatile uint32_t *cancel);
+
+/*
  * Whether a regex's prefilter literal (a DFA program's prefilter section)
  * is rare in these rows -- the lead rows of a column's sample, drawn at
  * random -- so that the GPU should sieve for it first.  False for other

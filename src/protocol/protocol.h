@@ -79,7 +79,7 @@ typedef struct GlMatchMessage
 	int32		fail_gpu_part;	/* its gpulike.debug_gpu_fail_part */
 	uint32		visible_blocks; /* counting: blocks the bitmap covers */
 	uint32		visible_off;	/* counting: bitmap's offset in the message */
-	uint32		pad;
+	int32		delay_ms;		/* its gpulike.debug_request_delay */
 	int64		sent_at;		/* TimestampTz the backend sent it at */
 	GlMatchItem items[FLEXIBLE_ARRAY_MEMBER];
 	/* followed by the program blobs, each 8-byte aligned, then the bitmap */

@@ -142,8 +142,9 @@ static bool
 cpu_match(const GlProgram *prog, GlStoredColumn *sc, uint64 *bits, MatchRun *run)
 {
 	run->used_cpu = true;
-	if (gl_cpu_match_column(prog, &sc->col, bits, gl_cpu_engine_threads()) ||
-		gl_cpu_match_column(prog, &sc->col, bits, 1))
+	if (gl_cpu_match_column_until(prog, &sc->col, bits, gl_cpu_engine_threads(),
+								  run->ev->cancel) ||
+		gl_cpu_match_column_until(prog, &sc->col, bits, 1, run->ev->cancel))
 		return true;
 	strlcpy(run->ev->log_message,
 			"gpulike: CPU engine could not run a program; all rows are candidates",
@@ -493,6 +494,14 @@ abandoned(const GlEvaluation *ev)
 	return ev->cancel != NULL && *ev->cancel != 0;
 }
 
+/* gpulike.debug_request_delay: wait, unless the backend leaves first. */
+static void
+hold_request(const GlEvaluation *ev)
+{
+	for (int waited = 0; waited < ev->msg->delay_ms && !abandoned(ev); waited += 10)
+		pg_usleep(10 * 1000L);
+}
+
 void
 gl_evaluate_match(GlEvaluation *ev)
 {
@@ -509,6 +518,7 @@ gl_evaluate_match(GlEvaluation *ev)
 	run.use_gpu = ev->use_gpu;
 	run.fail_gpu_part = msg->fail_gpu_part;
 	run.out_of_memory = stack == NULL;
+	hold_request(ev);
 
 	for (uint32 i = 0; i < msg->nitems && !run.out_of_memory && !abandoned(ev); i++)
 	{
