@@ -33,7 +33,8 @@
 /*
  * The response queue follows the request queue; each knows its own size.
  * abandoned is set by the backend as it detaches (an error, a cancel, its
- * exit): the server need not finish what it was doing for it.
+ * exit), or by an exiting server: the server need not finish what it was
+ * doing for it.
  */
 typedef struct GlSessionLayout
 {
@@ -275,6 +276,12 @@ bool
 gl_session_send_blocking(GlSession *session, const void *data, Size nbytes)
 {
 	return shm_mq_send(session->outq, nbytes, data, false, true) == SHM_MQ_SUCCESS;
+}
+
+void
+gl_session_give_up(GlSession *session)
+{
+	((GlSessionLayout *) dsm_segment_address(session->seg))->abandoned = 1;
 }
 
 const volatile uint32 *

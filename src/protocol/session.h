@@ -104,6 +104,9 @@ extern shm_mq_result gl_session_send_nowait(GlSession *session,
  * Threads may read it.
  */
 extern const volatile uint32 *gl_session_abandoned_flag(GlSession *session);
+
+/* The server gives up what it was doing for the session (it is exiting). */
+extern void gl_session_give_up(GlSession *session);
 extern void gl_session_detach(GlSession *session);
 
 #endif							/* GPULIKE_SESSION_H */

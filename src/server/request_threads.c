@@ -32,6 +32,7 @@ static GlThreadJob *done_head = NULL;
 static GlThreadJob *done_tail = NULL;
 static int	wake_pipe[2] = {-1, -1};
 static int	running = 0;
+static int	working = 0;		/* threads running a job */
 
 static void
 append(GlThreadJob **head, GlThreadJob **tail, GlThreadJob *job)
@@ -59,11 +60,13 @@ request_thread(void *arg)
 		queue_head = job->next;
 		if (queue_head == NULL)
 			queue_tail = NULL;
+		working++;
 		pthread_mutex_unlock(&lock);
 
 		job->run(job);
 
 		pthread_mutex_lock(&lock);
+		working--;
 		append(&done_head, &done_tail, job);
 		pthread_mutex_unlock(&lock);
 		/* a full pipe already wakes the main thread: nothing is lost */
@@ -126,6 +129,17 @@ gl_request_threads_done(void)
 	done_head = done_tail = NULL;
 	pthread_mutex_unlock(&lock);
 	return done;
+}
+
+bool
+gl_request_threads_idle(void)
+{
+	bool		idle;
+
+	pthread_mutex_lock(&lock);
+	idle = working == 0 && queue_head == NULL;
+	pthread_mutex_unlock(&lock);
+	return idle;
 }
 
 int

@@ -38,4 +38,7 @@ extern bool gl_request_threads_submit(GlThreadJob *job);
 extern GlThreadJob *gl_request_threads_done(void);
 extern int	gl_request_threads_done_fd(void);
 
+/* No job queued or running (the server waits for that before it exits). */
+extern bool gl_request_threads_idle(void);
+
 #endif							/* GPULIKE_REQUEST_THREADS_H */

@@ -36,6 +36,8 @@
  */
 #include "postgres.h"
 
+#include <unistd.h>
+
 #include "miscadmin.h"
 #include "nodes/pg_list.h"
 #include "pgstat.h"
@@ -254,6 +256,36 @@ serve_sessions(void)
 	return busy;
 }
 
+/*
+ * The server is exiting (an ERROR at the top, FATAL, SIGTERM): request
+ * threads still read the requests' messages and columns, so they are told
+ * to give up (each request's session flag, which they check between
+ * steps) and waited for, before any of that memory goes away.  If they do
+ * not stop in time, the process ends without its cleanup, which the
+ * postmaster treats as a crash: never a thread reading unmapped memory.
+ */
+#define GL_STOP_WAIT_MS		30000
+
+static void
+stop_request_threads(int code, Datum arg)
+{
+	ListCell   *lc;
+
+	foreach(lc, sessions)
+	{
+		GlServerSession *ss = lfirst(lc);
+
+		if (ss->in_flight != NULL)
+			gl_session_give_up(ss->session);
+	}
+	for (int waited = 0; !gl_request_threads_idle(); waited++)
+	{
+		if (waited >= GL_STOP_WAIT_MS)
+			_exit(2);
+		pg_usleep(1000L);
+	}
+}
+
 /* Requests the request threads finished: their answers start going out. */
 static bool
 take_finished_requests(void)
@@ -295,6 +327,7 @@ gl_server_main(Datum main_arg)
 	gl_engines_start();
 	gl_store_request_reloads();
 	nthreads = gl_request_threads_start(GL_REQUEST_THREADS);
+	before_shmem_exit(stop_request_threads, (Datum) 0);
 	if (nthreads < 1)
 		ereport(LOG,
 				(errmsg("gpulike server: no request thread could be started; requests are served one at a time")));
