@@ -19,9 +19,10 @@
  *
  * Backends never block without watching the server: every wait is on the
  * process latch with a timeout, checks for interrupts, and gives up when
- * the server's pid or generation changes (mailbox.h).  The server never
- * waits for a backend except while streaming an answer to one that is
- * reading it; if that backend goes away, its queue detaches and the send
+ * the server's pid or generation changes (mailbox.h).  The server sends a
+ * MATCH answer without waiting, as far as the backend has read it, and
+ * otherwise waits for a backend only to send a short reply into its empty
+ * queue; if that backend goes away, its queue detaches and the send
  * returns at once.
  *
  *-------------------------------------------------------------------------

@@ -7,18 +7,23 @@
  * length, and for a MATCH every item, program and operator (a request
  * the server cannot read is not answered).  The store first syncs with
  * the registry and the delta log (gl_store_sync) before any message whose
- * answer depends on what it holds: MATCH, SAMPLE, STATUS, LOAD_BEGIN and
- * LOAD_END.
+ * answer depends on what it holds: SAMPLE, STATUS, LOAD_BEGIN and
+ * LOAD_END, and a MATCH when no other request is out.
  *
- * MATCH: apply the delta log first (every row a query's snapshot can see
- * was logged before that snapshot was taken, hence before the request was
- * sent), then check that each leaf's cache is still ready under the
+ * MATCH: every row a query's snapshot can see was logged before that
+ * snapshot was taken, hence before the request was sent, so the delta log
+ * is applied first -- or, while other requests are out and the store may
+ * not change, the request goes at once only if the log holds nothing for
+ * its columns (columns_current), and otherwise waits for the store to be
+ * quiet (server.c).  Each leaf's cache must still be ready under the
  * generation the backend named (a cache can turn stale between the
- * backend's check and now), evaluate (evaluate.c), and stream the
- * answer's page records back in chunks.  Anything that prevents an exact
- * answer is an UNAVAILABLE reply: the backend then lets PostgreSQL
- * answer.  MATCH, SAMPLE and STATUS come over a backend's kept session,
- * which stays open after the answer.
+ * backend's check and now).  A request thread evaluates it (evaluate.c);
+ * when it comes back, its reply and the answer's page records go out in
+ * chunks as the backend reads them (gl_serve_send_answer), and the
+ * columns it used are noted in their statistics.  Anything that prevents
+ * an exact answer is an UNAVAILABLE reply: the backend then lets
+ * PostgreSQL answer.  MATCH, SAMPLE and STATUS come over a backend's kept
+ * session, which stays open after the answer.
  *
  * LOAD_BEGIN / LOAD_ROWS / LOAD_END: build a new column for (slot,
  * generation) in the store beside the serving one, and put it in its

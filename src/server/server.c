@@ -18,15 +18,24 @@
  * but that puts it in the process array, so it shows in pg_stat_activity
  * and can be signalled with pg_terminate_backend like any backend.
  *
- * Main loop.  One thread serves everything, one message at a time:
+ * Main loop.  The main thread owns the sessions and the store:
  * backends post DSM handles (protocol/mailbox.c), the loop attaches them as
  * sessions and polls each session's request queue without blocking, so a
  * long load streaming in does not stop queries from being answered
- * between its batches.  A session gets a few messages per turn.  Matching
- * itself runs on the engines' threads (evaluate.c), which never call
- * palloc or elog.  About once a second, and before every message whose
- * answer depends on what it holds, the store syncs with the delta log and
- * the registry (store.c).
+ * between its batches.  A session gets a few messages per turn.  A MATCH
+ * is checked here and handed to a request thread (request_threads.h),
+ * up to GL_REQUEST_THREADS of them evaluating at once, so a slow request
+ * does not hold up the others; finished ones come back through a pipe the
+ * loop waits on beside its latch, and their answers go out without
+ * waiting, as far as each backend has taken them.  The store changes only
+ * while no request is out (requests.h: GlStoreAccess): about once a
+ * second, and whenever a message needs it (a MATCH whose column has
+ * changes waiting in the delta log or lacks its device copy, a load, a
+ * SAMPLE, a STATUS), new requests wait until those out have come back,
+ * the store syncs with the delta log and the registry (store.c), and the
+ * waiting messages go on.  Under writes that makes requests on a changing
+ * column take turns with its updates; readers of a column nobody writes
+ * run together.
  *
  * An ERROR while serving a message ends only that conversation: it is
  * logged, the session is dropped (its backend sees the queue detach and
