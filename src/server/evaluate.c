@@ -35,7 +35,8 @@
  * and reads the store's columns only -- the main thread changes none of
  * them while a request is out (requests.c).  The CUDA engine keeps one
  * set of streams and scratch per device column, so GPU matches take
- * turns (gpu_lock); everything else, the masking of a leaf's result and
+ * turns, in the order they asked (gpu_turn); everything else, the
+ * masking of a leaf's result and
  * the answer, runs beside other requests' matches.  A request whose
  * backend left (evaluation->cancel) stops between leaves and before its
  * answer.
@@ -91,8 +92,38 @@ typedef struct MatchRun
 	bool		out_of_memory;
 } MatchRun;
 
-/* The CUDA engine's per-column streams and scratch: one match at a time. */
-static pthread_mutex_t gpu_lock = PTHREAD_MUTEX_INITIALIZER;
+#ifdef GPULIKE_HAVE_CUDA
+/*
+ * The CUDA engine's per-column streams and scratch: one match at a time,
+ * first come first served (a plain mutex lets a thread that comes along
+ * take it ahead of those already waiting).
+ */
+static pthread_mutex_t gpu_turn_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t gpu_turn_changed = PTHREAD_COND_INITIALIZER;
+static uint64 gpu_next_ticket = 0;
+static uint64 gpu_now_serving = 0;
+
+static void
+gpu_turn_begin(void)
+{
+	uint64		ticket;
+
+	pthread_mutex_lock(&gpu_turn_lock);
+	ticket = gpu_next_ticket++;
+	while (gpu_now_serving != ticket)
+		pthread_cond_wait(&gpu_turn_changed, &gpu_turn_lock);
+	pthread_mutex_unlock(&gpu_turn_lock);
+}
+
+static void
+gpu_turn_end(void)
+{
+	pthread_mutex_lock(&gpu_turn_lock);
+	gpu_now_serving++;
+	pthread_cond_broadcast(&gpu_turn_changed);
+	pthread_mutex_unlock(&gpu_turn_lock);
+}
+#endif
 
 /* malloc that notes a failure in run (callers check for NULL). */
 static void *
@@ -184,10 +215,10 @@ gpu_match(const GlProgram *prog, bool sieve_first, int item, GlStoredColumn *sc,
 			return false;
 		}
 	}
-	pthread_mutex_lock(&gpu_lock);
+	gpu_turn_begin();
 	matched = gl_cuda_match(sc->device, prog, sieve_first, run->fail_gpu_part, &result,
 							&kernel_ms, err, sizeof(err));
-	pthread_mutex_unlock(&gpu_lock);
+	gpu_turn_end();
 	if (matched)
 	{
 		run->used_gpu = true;

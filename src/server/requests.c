@@ -166,11 +166,13 @@ run_match_job(GlThreadJob *job)
  * requests are out, without changing the store first?  Only if no change
  * is waiting in the delta log for any of its columns (every change the
  * request's snapshot can see was logged before the request was sent, so
- * none pending means none missing) and each column that is to match on
- * the GPU has its complete device copy.
+ * none pending means none missing; and a request held while the store
+ * synced has all of its changes) and each column that is to match on the
+ * GPU has its complete device copy.
  */
 static bool
-columns_current(const GlMatchMessage *msg, GlStoredColumn **columns, bool use_gpu)
+columns_current(const GlMatchMessage *msg, GlStoredColumn **columns, bool use_gpu,
+				bool synced)
 {
 	for (uint32 i = 0; i < msg->nitems; i++)
 	{
@@ -178,7 +180,7 @@ columns_current(const GlMatchMessage *msg, GlStoredColumn **columns, bool use_gp
 
 		if (msg->items[i].op != GL_MATCH_LEAF)
 			continue;
-		if (gl_delta_log_pending_slot(msg->items[i].slot) > 0)
+		if (!synced && gl_delta_log_pending_slot(msg->items[i].slot) > 0)
 			return false;
 		if (use_gpu && sc->col.nrows > 0 && sc->retired_at == 0 &&
 			(sc->device == NULL || sc->device_rows < sc->col.nrows))
@@ -227,7 +229,8 @@ serve_match(GlServerSession *ss, const char *data, Size len, GlStoreAccess acces
 		if (access == GL_STORE_QUIET && use_gpu)
 			(void) gl_store_ensure_device(columns[i]);
 	}
-	if (access != GL_STORE_QUIET && !columns_current(msg, columns, use_gpu))
+	if (access != GL_STORE_QUIET &&
+		!columns_current(msg, columns, use_gpu, access == GL_STORE_SYNCED))
 	{
 		pfree(columns);
 		return false;
@@ -525,6 +528,17 @@ serve_status(GlServerSession *ss)
 }
 
 bool
+gl_serve_changes_store(const char *data, Size len)
+{
+	GlMessageHeader hdr;
+
+	if (len < sizeof(hdr))
+		return false;			/* refused at once */
+	memcpy(&hdr, data, sizeof(hdr));
+	return hdr.kind != GL_MSG_MATCH;
+}
+
+bool
 gl_serve_message(GlServerSession *ss, const char *data, Size len, GlStoreAccess access)
 {
 	GlMessageHeader hdr;
@@ -536,7 +550,7 @@ gl_serve_message(GlServerSession *ss, const char *data, Size len, GlStoreAccess 
 	}
 	memcpy(&hdr, data, sizeof(hdr));
 	if (access == GL_STORE_HELD ||
-		(access == GL_STORE_BUSY && hdr.kind != GL_MSG_MATCH))
+		(access != GL_STORE_QUIET && gl_serve_changes_store(data, len)))
 		return false;
 	if (ss->loading && hdr.kind != GL_MSG_LOAD_ROWS && hdr.kind != GL_MSG_LOAD_END)
 	{

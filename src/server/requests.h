@@ -24,6 +24,7 @@ typedef struct GlServerSession
 	/* a message received but not yet served: it waits for a quiet store */
 	const char *held;
 	Size		held_len;
+	uint64		held_at_sync;	/* the server's count of syncs then */
 	/* a MATCH out on a request thread, then its answer going out */
 	struct MatchJob *in_flight;
 	bool		answering;		/* it came back: its answer is going out */
@@ -38,13 +39,16 @@ typedef struct GlServerSession
  * alone changes, and only while no request is out on a request thread:
  * QUIET, nothing is out (anything may be done: syncing with the delta
  * log, loads, device uploads); BUSY, requests are out (only a MATCH that
- * needs no change of the store can go); HELD, a message already waits for
- * a quiet store (nothing goes, so that it does not wait forever).
+ * needs no change of the store can go); SYNCED, the same for a MATCH held
+ * earlier, the store synced since (the changes logged before it was sent
+ * are in); HELD, a message already waits for a quiet store (nothing new
+ * goes, so that it does not wait for long).
  */
 typedef enum GlStoreAccess
 {
 	GL_STORE_QUIET,
 	GL_STORE_BUSY,
+	GL_STORE_SYNCED,
 	GL_STORE_HELD
 } GlStoreAccess;
 
@@ -55,6 +59,9 @@ typedef enum GlStoreAccess
  */
 extern bool gl_serve_message(GlServerSession *ss, const char *data, Size len,
 							 GlStoreAccess access);
+
+/* Does a message need a quiet store (anything but a MATCH)? */
+extern bool gl_serve_changes_store(const char *data, Size len);
 
 /* A request thread finished a MATCH: its answer starts going out. */
 extern void gl_serve_completed(GlThreadJob *job);

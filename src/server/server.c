@@ -82,6 +82,7 @@ static WaitEventSet *wait_set = NULL;
 static TimestampTz last_sync = 0;
 static bool quiet_wanted = false;	/* the store is to be synced once no
 									 * request is out */
+static uint64 syncs = 0;		/* times it was */
 static bool budget_changed = false;
 
 void
@@ -129,17 +130,19 @@ accept_sessions(void)
 /*
  * What a message may do to the store now (requests.h).  A quiet store is
  * first brought up to date when anything waits for that (a held message,
- * the periodic sync, device copies a GPU failure spoiled).
+ * the periodic sync, device copies a GPU failure spoiled).  synced: the
+ * message was held, and the store has synced since.
  */
 static GlStoreAccess
-store_access(void)
+store_access(bool synced)
 {
 	if (gl_serve_requests_out() > 0)
-		return quiet_wanted ? GL_STORE_HELD : GL_STORE_BUSY;
+		return synced ? GL_STORE_SYNCED : quiet_wanted ? GL_STORE_HELD : GL_STORE_BUSY;
 	if (quiet_wanted)
 	{
 		gl_serve_quiet_store();
 		last_sync = GetCurrentTimestamp();
+		syncs++;
 		quiet_wanted = false;
 	}
 	return GL_STORE_QUIET;
@@ -152,14 +155,14 @@ store_access(void)
  * again when the store is quiet.
  */
 static bool
-serve_one(GlServerSession *ss, const char *data, Size len)
+serve_one(GlServerSession *ss, const char *data, Size len, bool synced)
 {
 	MemoryContext old = MemoryContextSwitchTo(request_context);
 	bool		served = true;
 
 	PG_TRY();
 	{
-		served = gl_serve_message(ss, data, len, store_access());
+		served = gl_serve_message(ss, data, len, store_access(synced));
 	}
 	PG_CATCH();
 	{
@@ -182,9 +185,26 @@ serve_one(GlServerSession *ss, const char *data, Size len)
 	{
 		ss->held = data;
 		ss->held_len = len;
+		ss->held_at_sync = syncs;
 		quiet_wanted = true;
 	}
 	return served;
+}
+
+/*
+ * Offer a session's held message again, if it is of the kind asked for
+ * (one that changes the store, or a MATCH).  True if it was served.
+ */
+static bool
+serve_held(GlServerSession *ss, bool changes_store)
+{
+	const char *data = ss->held;
+
+	if (data == NULL || ss->in_flight != NULL || ss->finished ||
+		gl_serve_changes_store(data, ss->held_len) != changes_store)
+		return false;
+	ss->held = NULL;
+	return serve_one(ss, data, ss->held_len, ss->held_at_sync < syncs);
 }
 
 /*
@@ -201,15 +221,6 @@ serve_session(GlServerSession *ss)
 		busy = gl_serve_send_answer(ss);
 	if (ss->in_flight != NULL || ss->finished)
 		return busy;
-	if (ss->held != NULL)
-	{
-		const char *data = ss->held;
-
-		ss->held = NULL;
-		if (!serve_one(ss, data, ss->held_len))
-			return busy;
-		busy = true;
-	}
 	for (int k = 0; k < GL_MESSAGES_PER_TURN; k++)
 	{
 		Size		len;
@@ -228,12 +239,18 @@ serve_session(GlServerSession *ss)
 			break;
 		}
 		busy = true;
-		(void) serve_one(ss, data, len);
+		(void) serve_one(ss, data, len, false);
 	}
 	return busy;
 }
 
-/* Give every session a turn; true if anything was done. */
+/*
+ * Give every session a turn; true if anything was done.  Held messages
+ * go first, so that none waits behind new ones for long: those that
+ * change the store while it is quiet, then the MATCHes (each has what it
+ * needs of the delta log once the store has synced since it was held),
+ * then every session's answer and new messages.
+ */
 static bool
 serve_sessions(void)
 {
@@ -242,6 +259,10 @@ serve_sessions(void)
 	List	   *still_open = NIL;
 	MemoryContext old;
 
+	foreach(lc, sessions)
+		busy |= serve_held(lfirst(lc), true);
+	foreach(lc, sessions)
+		busy |= serve_held(lfirst(lc), false);
 	foreach(lc, sessions)
 		busy |= serve_session(lfirst(lc));
 
@@ -374,7 +395,7 @@ gl_server_main(Datum main_arg)
 			quiet_wanted = true;
 		if (quiet_wanted && gl_serve_requests_out() == 0)
 		{
-			(void) store_access();
+			(void) store_access(false);
 			if (budget_changed)
 				gl_store_fit_device_budget();
 			budget_changed = false;
