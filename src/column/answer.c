@@ -24,6 +24,9 @@
  * walk goes page by page through the column's page index, popcounting the
  * bitmap between page boundaries, so a dense answer over 15 M rows costs a
  * few hundred thousand popcounts instead of 15 M TID reads and records.
+ * A sparse answer (few nonzero words) instead goes from set row to set row
+ * on one thread, finding each one's page by a forward search of the index,
+ * so that it costs what the pages holding its candidates cost.
  *
  * Threads run only this file's code: malloc, no PostgreSQL calls.
  *
@@ -43,6 +46,7 @@
 #define CANDIDATES_PER_THREAD	(1 << 17)
 #define PAGES_PER_THREAD		(1 << 14)
 #define MAX_THREADS				64
+#define SPARSE_PAGES_PER_WORD	16
 
 /* --------------------------------------------------- from sorted rows */
 
@@ -166,33 +170,125 @@ count_range(const GlColumn *col, const uint64_t *bits, uint64_t lo, uint64_t hi,
 	}
 }
 
-/* Counting: the job's index pages, counted where they can be, else listed. */
+/* Where index page p's rows end. */
+static inline uint64_t
+page_end(const GlPageIndex *index, uint64_t p)
+{
+	return p + 1 < index->npages ? index->first_rows[p + 1] : index->indexed_rows;
+}
+
+/* Counting, one index page: counted if it can be, else listed. */
+static void
+count_page(RowsJob *job, uint64_t p)
+{
+	const GlPageIndex *index = &job->col->pages;
+	uint32_t	block = index->blocks[p];
+	uint64_t	lo = index->first_rows[p];
+	uint64_t	hi = page_end(index, p);
+	uint64_t	nset;
+	uint64_t	nuncertain;
+
+	count_range(job->col, job->bits, lo, hi, &nset, &nuncertain);
+	if (nset == 0)
+		return;
+	if (nuncertain == 0 && block_all_visible(job->visible, block) &&
+		!has_delta_rows(job, block))
+		job->counted += nset;
+	else
+		list_page(job, block, lo, hi);
+}
+
+/* Counting: the job's index pages. */
 static void *
 count_pages(void *arg)
 {
 	RowsJob    *job = arg;
-	const GlPageIndex *index = &job->col->pages;
 
 	job->ok = true;
 	for (uint64_t p = job->first_page; p < job->last_page && job->ok; p++)
-	{
-		uint32_t	block = index->blocks[p];
-		uint64_t	lo = index->first_rows[p];
-		uint64_t	hi = p + 1 < index->npages ? index->first_rows[p + 1] :
-			index->indexed_rows;
-		uint64_t	nset;
-		uint64_t	nuncertain;
+		count_page(job, p);
+	return NULL;
+}
 
-		count_range(job->col, job->bits, lo, hi, &nset, &nuncertain);
-		if (nset == 0)
-			continue;
-		if (nuncertain == 0 && block_all_visible(job->visible, block) &&
-			!has_delta_rows(job, block))
-			job->counted += nset;
+/*
+ * The index page that holds row, searched forward from page p, which
+ * starts at or before it: by leaps that double, then by halving, so that
+ * a walk over the pages in order costs the logarithm of each step.
+ */
+static uint64_t
+page_holding(const GlPageIndex *index, uint64_t p, uint64_t row)
+{
+	uint64_t	step = 1;
+	uint64_t	hi = p + 1;
+
+	while (hi < index->npages && index->first_rows[hi] <= row)
+	{
+		p = hi;
+		step *= 2;
+		hi = p + step;
+	}
+	if (hi > index->npages)
+		hi = index->npages;
+	while (hi - p > 1)			/* first_rows[p] <= row < first_rows[hi] */
+	{
+		uint64_t	mid = p + (hi - p) / 2;
+
+		if (index->first_rows[mid] <= row)
+			p = mid;
 		else
-			list_page(job, block, lo, hi);
+			hi = mid;
+	}
+	return p;
+}
+
+/*
+ * Counting a sparse answer, on one thread: from each set row to the page
+ * that holds it, the zero words between skipped (most words of a
+ * selective answer are), so that it costs what its pages cost rather than
+ * what the column's pages do.
+ */
+static void *
+count_set_pages(void *arg)
+{
+	RowsJob    *job = arg;
+	const GlPageIndex *index = &job->col->pages;
+	uint64_t	nwords = gl_bitmap_words(index->indexed_rows);
+	uint64_t	row = 0;
+	uint64_t	p = 0;
+
+	job->ok = true;
+	while (job->ok && row < index->indexed_rows)
+	{
+		uint64_t	w = row / 64;
+		uint64_t	word = job->bits[w] & (~UINT64_C(0) << (row % 64));
+
+		while (word == 0 && ++w < nwords)
+			word = job->bits[w];
+		if (word == 0)
+			break;
+		row = w * 64 + (uint64_t) __builtin_ctzll(word);
+		if (row >= index->indexed_rows)
+			break;
+		p = page_holding(index, p, row);
+		count_page(job, p);
+		row = page_end(index, p);
 	}
 	return NULL;
+}
+
+/*
+ * Is a counting answer sparse enough for count_set_pages: fewer nonzero
+ * words than a sixteenth of the pages, so that walking from set row to set
+ * row on one thread costs less than every page on all of them?
+ */
+static bool
+sparse_for_counting(const GlColumn *col, const uint64_t *bits)
+{
+	uint64_t	nonzero = 0;
+
+	for (uint64_t w = 0; w < gl_bitmap_words(col->pages.indexed_rows); w++)
+		nonzero += bits[w] != 0;
+	return nonzero * SPARSE_PAGES_PER_WORD < col->pages.npages;
 }
 
 /*
@@ -653,6 +749,11 @@ gl_answer_from_rows(const GlColumn *col, const uint64_t *bits,
 	memset(answer, 0, sizeof(*answer));
 	if (blocks_with_deltas == NULL)
 		return false;
+	if (visible != NULL && sparse_for_counting(col, bits))
+	{
+		work = count_set_pages;
+		nthreads = 1;
+	}
 	njobs = plan_jobs(col, bits, visible, nthreads, jobs);
 	for (int i = 0; i < njobs; i++)
 	{

@@ -192,15 +192,18 @@ build_column(GlColumn *col, uint32_t nblocks, int ndeltas, int uncertain_one_in)
 											  (uint16_t) (1 + rand() % 250)));
 }
 
-/* Candidates: each row with density_pct % chance, never a superseded one. */
+/*
+ * Candidates: each row with a chance of density_bp in 10 000, never a
+ * superseded one.
+ */
 static uint64_t *
-pick_rows(const GlColumn *col, int density_pct)
+pick_rows(const GlColumn *col, int density_bp)
 {
 	uint64_t   *bits = calloc(gl_bitmap_words(col->nrows) + 1, sizeof(uint64_t));
 
 	for (uint64_t r = 0; r < col->nrows; r++)
 	{
-		if (rand() % 100 < density_pct && !gl_bitmap_test(col->superseded, r))
+		if (rand() % 10000 < density_bp && !gl_bitmap_test(col->superseded, r))
 			bits[r / 64] |= UINT64_C(1) << (r % 64);
 	}
 	return bits;
@@ -222,7 +225,7 @@ test_from_rows(uint32_t nblocks, int ndeltas, int density_pct, int nthreads)
 	bool		ok;
 
 	build_column(&col, nblocks, ndeltas, 7);
-	bits = pick_rows(&col, density_pct);
+	bits = pick_rows(&col, density_pct * 100);
 	want = malloc((col.nrows + 1) * sizeof(uint64_t));
 	got = malloc((col.nrows + 1) * sizeof(uint64_t));
 	for (uint64_t r = 0; r < col.nrows; r++)
@@ -290,12 +293,14 @@ block_has_delta_row(const GlColumn *col, uint32_t block)
 
 /*
  * Counting answers: a candidate is counted, not listed, exactly when its
- * page is all-visible, holds no delta row and no uncertain candidate.
+ * page is all-visible, holds no delta row and no uncertain candidate --
+ * dense ones page by page on several threads, sparse ones (density_bp a
+ * few in 10 000) from set row to set row.
  * The page index is built half-way through the load and brought up to
  * date after it, as a column growing at its end would have it.
  */
 static void
-test_counting(uint32_t nblocks, int ndeltas, int density_pct, int visible_pct,
+test_counting(uint32_t nblocks, int ndeltas, int density_bp, int visible_pct,
 			  int uncertain_one_in, int nthreads)
 {
 	GlColumn	col;
@@ -323,7 +328,7 @@ test_counting(uint32_t nblocks, int ndeltas, int density_pct, int visible_pct,
 		if (rand() % 100 < visible_pct)
 			visible_bits[b / 64] |= UINT64_C(1) << (b % 64);
 	}
-	bits = pick_rows(&col, density_pct);
+	bits = pick_rows(&col, density_bp);
 	want = malloc((col.nrows + 1) * sizeof(uint64_t));
 	got = malloc((col.nrows + 1) * sizeof(uint64_t));
 	for (uint64_t r = 0; r < col.nrows; r++)
@@ -351,8 +356,8 @@ test_counting(uint32_t nblocks, int ndeltas, int density_pct, int visible_pct,
 	qsort(got, ngot, sizeof(uint64_t), compare_u64);
 	tap_ok(ok && answer.counted == want_counted && ngot == nwant &&
 		   memcmp(got, want, nwant * sizeof(uint64_t)) == 0,
-		   "counting: %u pages (%d%% all-visible), %d delta rows, %d%% set, %d threads: %llu counted, %llu listed in %llu pages",
-		   nblocks, visible_pct, ndeltas, density_pct, nthreads,
+		   "counting: %u pages (%d%% all-visible), %d delta rows, %d.%02d%% set, %d threads: %llu counted, %llu listed in %llu pages",
+		   nblocks, visible_pct, ndeltas, density_bp / 100, density_bp % 100, nthreads,
 		   (unsigned long long) answer.counted, (unsigned long long) ngot,
 		   (unsigned long long) answer.npages);
 	gl_answer_free(&answer);
@@ -429,14 +434,19 @@ main(void)
 	test_from_rows(20000, 20000, 100, 8);
 	test_from_rows(20000, 200, 0, 8);
 	test_page_index_grows();
-	test_counting(1, 0, 100, 100, 7, 1);
-	test_counting(5000, 0, 100, 100, 7, 4);
-	test_counting(5000, 0, 99, 90, 5000, 4);
-	test_counting(5000, 3000, 30, 50, 7, 1);
-	test_counting(5000, 3000, 30, 50, 5000, 3);
-	test_counting(20000, 20000, 90, 80, 7, 8);
-	test_counting(40000, 200, 100, 100, 100000, 16);
+	test_counting(1, 0, 10000, 100, 7, 1);
+	test_counting(5000, 0, 10000, 100, 7, 4);
+	test_counting(5000, 0, 9900, 90, 5000, 4);
+	test_counting(5000, 3000, 3000, 50, 7, 1);
+	test_counting(5000, 3000, 3000, 50, 5000, 3);
+	test_counting(20000, 20000, 9000, 80, 7, 8);
+	test_counting(40000, 200, 10000, 100, 100000, 16);
 	test_counting(20000, 200, 0, 100, 7, 8);
+	test_counting(20000, 200, 5, 80, 7, 8);
+	test_counting(40000, 0, 1, 100, 100000, 16);
+	test_counting(40000, 3000, 8, 50, 40, 4);
+	test_counting(5000, 3000, 3, 50, 7, 1);
+	test_counting(1, 0, 1, 100, 7, 1);
 	test_from_tids();
 	return tap_done();
 }
