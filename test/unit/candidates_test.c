@@ -370,6 +370,57 @@ test_counting(uint32_t nblocks, int ndeltas, int density_bp, int visible_pct,
 	free(got);
 }
 
+/*
+ * A sparse count's walk from set row to set row at page boundaries: pages
+ * of one to three rows, every page all-visible; set rows that open a
+ * page, close one, and stand in neighbouring pages.  Every one is counted.
+ */
+static void
+test_counting_boundaries(void)
+{
+	GlColumn	col;
+	uint32_t	nblocks = 20000;
+	uint64_t   *visible_bits = calloc(nblocks / 64 + 1, sizeof(uint64_t));
+	GlVisibleBlocks visible = {visible_bits, nblocks};
+	uint64_t   *bits;
+	uint64_t	nset = 0;
+	uint64_t	row = 0;
+	GlAnswer	answer;
+	bool		ok;
+
+	gl_column_init(&col, 1024, 1024);
+	for (uint32_t b = 0; b < nblocks; b++)
+	{
+		for (int o = 1; o <= 1 + (int) (b % 3); o++)
+			gl_column_append(&col, gl_tid_make(b, (uint16_t) o), "v", 1, GL_ROW_KNOWN_LIVE);
+		visible_bits[b / 64] |= UINT64_C(1) << (b % 64);
+	}
+	bits = calloc(gl_bitmap_words(col.nrows) + 1, sizeof(uint64_t));
+	for (uint32_t b = 0; b < nblocks; b++)
+	{
+		int			nrows = 1 + (int) (b % 3);
+
+		/* the first row of every 97th page, the last of every 89th, and
+		 * the last and first rows of two neighbours every 1 000 pages */
+		if (b % 97 == 0 || b % 1000 == 1)
+			bits[row / 64] |= UINT64_C(1) << (row % 64);
+		if (b % 89 == 0 || b % 1000 == 0)
+			bits[(row + nrows - 1) / 64] |= UINT64_C(1) << ((row + nrows - 1) % 64);
+		row += (uint64_t) nrows;
+	}
+	for (uint64_t w = 0; w < gl_bitmap_words(col.nrows); w++)
+		nset += (uint64_t) __builtin_popcountll(bits[w]);
+	ok = gl_column_index_pages(&col) &&
+		gl_answer_from_rows(&col, bits, &visible, 4, &answer);
+	tap_ok(ok && answer.counted == nset && answer.npages == 0,
+		   "counting, sparse: rows at page boundaries all counted (%llu of %llu)",
+		   (unsigned long long) answer.counted, (unsigned long long) nset);
+	gl_answer_free(&answer);
+	gl_column_free(&col);
+	free(bits);
+	free(visible_bits);
+}
+
 /* The page index follows a sorted prefix that grows after it was built. */
 static void
 test_page_index_grows(void)
@@ -447,6 +498,7 @@ main(void)
 	test_counting(40000, 3000, 8, 50, 40, 4);
 	test_counting(5000, 3000, 3, 50, 7, 1);
 	test_counting(1, 0, 1, 100, 7, 1);
+	test_counting_boundaries();
 	test_from_tids();
 	return tap_done();
 }
