@@ -378,6 +378,12 @@ gl_serve_requests_out(void)
 	return jobs_out;
 }
 
+bool
+gl_serve_device_copies_failed(void)
+{
+	return device_copies_failed != NIL;
+}
+
 void
 gl_serve_quiet_store(void)
 {

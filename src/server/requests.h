@@ -72,6 +72,9 @@ extern bool gl_serve_send_answer(GlServerSession *ss);
 /* MATCHes out on the request threads. */
 extern int	gl_serve_requests_out(void);
 
+/* Device copies a GPU failure spoiled wait to be dropped (when quiet). */
+extern bool gl_serve_device_copies_failed(void);
+
 /*
  * With no request out: drop the device copies a GPU failure spoiled and
  * sync the store with the registry and the delta log.

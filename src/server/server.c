@@ -208,8 +208,8 @@ serve_held(GlServerSession *ss, bool changes_store)
 }
 
 /*
- * A session's turn: the answer it is being sent, then the message it
- * holds, then up to a few new ones -- none while a MATCH of it is out.
+ * A session's turn: the answer it is being sent, then up to a few new
+ * messages -- none while a MATCH of it is out or a message of it is held.
  * True if anything was done.
  */
 static bool
@@ -390,7 +390,8 @@ gl_server_main(Datum main_arg)
 		busy = take_finished_requests();
 		busy |= serve_sessions();
 
-		if (TimestampDifferenceExceeds(last_sync, GetCurrentTimestamp(),
+		if (gl_serve_device_copies_failed() ||
+			TimestampDifferenceExceeds(last_sync, GetCurrentTimestamp(),
 									   GL_SYNC_INTERVAL_MS))
 			quiet_wanted = true;
 		if (quiet_wanted && gl_serve_requests_out() == 0)
