@@ -191,7 +191,7 @@ cpu_match(const GlProgram *prog, GlStoredColumn *sc, uint64 *bits, MatchRun *run
  * listed in out (out->bits is then left alone).
  */
 static bool
-gpu_match(const GlProgram *prog, bool sieve_first, int item, GlStoredColumn *sc,
+gpu_match(const GlProgram *prog, bool sieve_first, int leaf, GlStoredColumn *sc,
 		  bool may_list, Operand *out, MatchRun *run)
 {
 #ifdef GPULIKE_HAVE_CUDA
@@ -243,7 +243,7 @@ gpu_match(const GlProgram *prog, bool sieve_first, int item, GlStoredColumn *sc,
 			 "gpulike server: GPU match failed, using the CPU engine: %s", err);
 	run->fell_back = true;
 	strlcpy(run->ev->gpu_failure, err, sizeof(run->ev->gpu_failure));
-	run->ev->gpu_failed[item] = true;
+	run->ev->gpu_failed[leaf] = true;
 #endif
 	return false;
 }
@@ -255,10 +255,10 @@ gpu_match(const GlProgram *prog, bool sieve_first, int item, GlStoredColumn *sc,
  * the leaf's wall time, the GPU's transfers included.
  */
 static bool
-eval_leaf(const GlMatchMessage *msg, int i, GlStoredColumn *sc, Operand *out,
+eval_leaf(const GlMatchMessage *msg, int leaf, GlStoredColumn *sc, Operand *out,
 		  MatchRun *run)
 {
-	const GlMatchItem *item = &msg->items[i];
+	const GlMatchItem *item = &msg->items[leaf];
 	const GlProgram *prog = (const GlProgram *) ((const char *) msg + item->program_off);
 	const GlColumn *col = &sc->col;
 	uint64		nwords = gl_bitmap_words(col->nrows);
@@ -274,7 +274,7 @@ eval_leaf(const GlMatchMessage *msg, int i, GlStoredColumn *sc, Operand *out,
 
 	INSTR_TIME_SET_CURRENT(start);
 	if (!(run->use_gpu &&
-		  gpu_match(prog, item->sieve_first != 0, i, sc, !item->negated, out, run)) &&
+		  gpu_match(prog, item->sieve_first != 0, leaf, sc, !item->negated, out, run)) &&
 		!cpu_match(prog, sc, out->bits, run))
 		exact = false;
 	run->exact &= exact;
