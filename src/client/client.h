@@ -46,7 +46,7 @@ typedef struct GlAnswerInfo
 	bool		exact;			/* every leaf matched exactly */
 	bool		fell_back;		/* GPU failed; CPU engine answered */
 	char		engine[64];		/* "cuda (NVIDIA H200)", "cpu (16 threads)" */
-	double		queue_ms;		/* server: waiting to be taken up */
+	double		queue_ms;		/* server: waiting to be evaluated */
 	double		engine_ms;		/* server: matching */
 	double		kernel_ms;		/* server: of which GPU kernels (0: no GPU) */
 	double		answer_ms;		/* server: grouping candidates by page */

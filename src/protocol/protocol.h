@@ -181,7 +181,7 @@ typedef struct GlMatchResult
 	bool		exact;			/* every leaf matched exactly, no superset */
 	bool		fell_back;		/* the GPU failed; the CPU engine answered */
 	char		engine[64];
-	double		queue_ms;		/* sent until the server took it up */
+	double		queue_ms;		/* sent until the server began evaluating it */
 	double		engine_ms;		/* matching */
 	double		kernel_ms;		/* of which the GPU's kernels ran (0: no GPU) */
 	double		answer_ms;		/* building the page records */

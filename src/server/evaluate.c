@@ -544,6 +544,7 @@ gl_evaluate_match(GlEvaluation *ev)
 	instr_time	elapsed;
 
 	ev->ok = false;
+	ev->started_at = GetCurrentTimestamp();
 	run.ev = ev;
 	run.exact = true;
 	run.use_gpu = ev->use_gpu;

@@ -31,6 +31,7 @@ typedef struct GlEvaluation
 	const volatile uint32 *cancel;
 
 	/* out: ok, the answer (malloc'd: gl_answer_free it) and its summary */
+	TimestampTz started_at;		/* when a request thread took it up */
 	bool		ok;
 	GlAnswer	answer;
 	GlMatchResult result;

@@ -149,7 +149,6 @@ typedef struct MatchJob
 	GlServerSession *ss;
 	GlEvaluation ev;
 	GlVisibleBlocks visible;
-	TimestampTz taken_up;
 } MatchJob;
 
 static int	jobs_out = 0;		/* handed to the request threads, not back */
@@ -240,7 +239,6 @@ serve_match(GlServerSession *ss, const char *data, Size len, GlStoreAccess acces
 	job->thread_job.run = run_match_job;
 	job->ss = ss;
 	job->visible = visible;
-	job->taken_up = GetCurrentTimestamp();
 	job->ev.msg = msg;
 	job->ev.columns = columns;
 	job->ev.visible = visible.bits != NULL ? &job->visible : NULL;
@@ -321,7 +319,7 @@ gl_serve_completed(GlThreadJob *thread_job)
 	ss->reply.hdr.kind = GL_MSG_REPLY;
 	ss->reply.status = GL_REPLY_OK;
 	ss->reply.u.match = job->ev.result;
-	ss->reply.u.match.queue_ms = Max(job->taken_up - job->ev.msg->sent_at, 0) / 1000.0;
+	ss->reply.u.match.queue_ms = Max(job->ev.started_at - job->ev.msg->sent_at, 0) / 1000.0;
 	ss->reply_sent = false;
 	ss->part = 0;
 	ss->part_done = 0;
