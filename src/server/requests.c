@@ -181,8 +181,7 @@ columns_current(const GlMatchMessage *msg, GlStoredColumn **columns, bool use_gp
 			continue;
 		if (!synced && gl_delta_log_pending_slot(msg->items[i].slot) > 0)
 			return false;
-		if (use_gpu && sc->col.nrows > 0 && sc->retired_at == 0 &&
-			(sc->device == NULL || sc->device_rows < sc->col.nrows))
+		if (use_gpu && !gl_store_device_current(sc))
 			return false;
 	}
 	return true;

@@ -828,11 +828,24 @@ parts_for(const GlStoredColumn *sc)
 	return gl_gpu_split_parts > 0 ? gl_gpu_split_parts : gl_engines_device_count();
 }
 
+/* An empty column is no work for a GPU; a retired one answers on the CPU. */
+static bool
+wants_device(const GlStoredColumn *sc)
+{
+	return gl_engines_gpu_ready() && sc->col.nrows > 0 && sc->retired_at == 0;
+}
+
+bool
+gl_store_device_current(const GlStoredColumn *sc)
+{
+	return !wants_device(sc) ||
+		(sc->device != NULL && sc->device_rows >= sc->col.nrows);
+}
+
 bool
 gl_store_ensure_device(GlStoredColumn *sc)
 {
-	/* an empty column is no work for a GPU; a retired one answers on the CPU */
-	if (!gl_engines_gpu_ready() || sc->col.nrows == 0 || sc->retired_at != 0)
+	if (!wants_device(sc))
 		return false;
 	if (sc->device != NULL)
 		return gl_store_append_device(sc);
@@ -866,6 +879,12 @@ bool
 gl_store_ensure_device(GlStoredColumn *sc)
 {
 	return false;
+}
+
+bool
+gl_store_device_current(const GlStoredColumn *sc)
+{
+	return true;
 }
 
 #endif							/* GPULIKE_HAVE_CUDA */

@@ -72,6 +72,12 @@ extern void gl_store_note_query(GlStoredColumn *sc);
  */
 extern bool gl_store_ensure_device(GlStoredColumn *sc);
 
+/*
+ * Would gl_store_ensure_device(sc) change nothing: sc is not for a GPU
+ * (empty, retired, no GPU) or its device copy has all its rows?
+ */
+extern bool gl_store_device_current(const GlStoredColumn *sc);
+
 /* After gpulike.gpu_memory changed: drop LRU device copies over it. */
 extern void gl_store_fit_device_budget(void);
 
