@@ -471,6 +471,37 @@ test_from_tids(void)
 	gl_answer_free(&answer);
 }
 
+/*
+ * Counting answers: dense ones (page by page, on threads) from every row
+ * set down to 30 %, sparse ones (set row to set row) at a few rows in
+ * 10 000, and none.
+ */
+typedef struct CountingCase
+{
+	uint32_t	nblocks;
+	int			ndeltas;
+	int			density_bp;		/* rows set, in 10 000 */
+	int			visible_pct;
+	int			uncertain_one_in;
+	int			nthreads;
+} CountingCase;
+
+static const CountingCase counting_cases[] = {
+	{1, 0, 10000, 100, 7, 1},
+	{5000, 0, 10000, 100, 7, 4},
+	{5000, 0, 9900, 90, 5000, 4},
+	{5000, 3000, 3000, 50, 7, 1},
+	{5000, 3000, 3000, 50, 5000, 3},
+	{20000, 20000, 9000, 80, 7, 8},
+	{40000, 200, 10000, 100, 100000, 16},
+	{20000, 200, 0, 100, 7, 8},
+	{20000, 200, 5, 80, 7, 8},
+	{40000, 0, 1, 100, 100000, 16},
+	{40000, 3000, 8, 50, 40, 4},
+	{5000, 3000, 3, 50, 7, 1},
+	{1, 0, 1, 100, 7, 1},
+};
+
 int
 main(void)
 {
@@ -485,19 +516,13 @@ main(void)
 	test_from_rows(20000, 20000, 100, 8);
 	test_from_rows(20000, 200, 0, 8);
 	test_page_index_grows();
-	test_counting(1, 0, 10000, 100, 7, 1);
-	test_counting(5000, 0, 10000, 100, 7, 4);
-	test_counting(5000, 0, 9900, 90, 5000, 4);
-	test_counting(5000, 3000, 3000, 50, 7, 1);
-	test_counting(5000, 3000, 3000, 50, 5000, 3);
-	test_counting(20000, 20000, 9000, 80, 7, 8);
-	test_counting(40000, 200, 10000, 100, 100000, 16);
-	test_counting(20000, 200, 0, 100, 7, 8);
-	test_counting(20000, 200, 5, 80, 7, 8);
-	test_counting(40000, 0, 1, 100, 100000, 16);
-	test_counting(40000, 3000, 8, 50, 40, 4);
-	test_counting(5000, 3000, 3, 50, 7, 1);
-	test_counting(1, 0, 1, 100, 7, 1);
+	for (size_t i = 0; i < sizeof(counting_cases) / sizeof(counting_cases[0]); i++)
+	{
+		const CountingCase *c = &counting_cases[i];
+
+		test_counting(c->nblocks, c->ndeltas, c->density_bp, c->visible_pct,
+					  c->uncertain_one_in, c->nthreads);
+	}
 	test_counting_boundaries();
 	test_from_tids();
 	return tap_done();
