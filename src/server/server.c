@@ -130,8 +130,8 @@ accept_sessions(void)
 /*
  * What a message may do to the store now (requests.h).  A quiet store is
  * first brought up to date when anything waits for that (a held message,
- * the periodic sync, device copies a GPU failure spoiled).  synced: the
- * message was held, and the store has synced since.
+ * the periodic sync, device copies a GPU failure spoiled, a new device
+ * budget).  synced: the message was held, and the store has synced since.
  */
 static GlStoreAccess
 store_access(bool synced)
@@ -141,6 +141,9 @@ store_access(bool synced)
 	if (quiet_wanted)
 	{
 		gl_serve_quiet_store();
+		if (budget_changed)
+			gl_store_fit_device_budget();
+		budget_changed = false;
 		last_sync = GetCurrentTimestamp();
 		syncs++;
 		quiet_wanted = false;
@@ -382,8 +385,8 @@ gl_server_main(Datum main_arg)
 		{
 			ConfigReloadPending = false;
 			ProcessConfigFile(PGC_SIGHUP);
-			quiet_wanted = true;	/* then gl_store_fit_device_budget */
-			budget_changed = true;
+			quiet_wanted = true;
+			budget_changed = true;	/* the device budget, once quiet */
 		}
 
 		accept_sessions();
@@ -397,9 +400,6 @@ gl_server_main(Datum main_arg)
 		if (quiet_wanted && gl_serve_requests_out() == 0)
 		{
 			(void) store_access(false);
-			if (budget_changed)
-				gl_store_fit_device_budget();
-			budget_changed = false;
 			busy = true;
 		}
 
