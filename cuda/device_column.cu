@@ -557,15 +557,17 @@ gl_cuda_free(GlDeviceColumn *dcol)
 		cudaFree(dcol->data);
 		cudaFree(dcol->chunks);
 		cudaFree(dcol->nulls);
-		if (dcol->match != NULL)
+		for (GlMatchResources *r : dcol->match)
 		{
-			cudaStreamDestroy(dcol->match->stream);
-			cudaEventDestroy(dcol->match->start);
-			cudaEventDestroy(dcol->match->stop);
-			cudaFree(dcol->match->scratch);
-			cudaFreeHost(dcol->match->host_result);
-			cudaFreeHost(dcol->match->host_listing);
-			free(dcol->match);
+			if (r == NULL)
+				continue;
+			cudaStreamDestroy(r->stream);
+			cudaEventDestroy(r->start);
+			cudaEventDestroy(r->stop);
+			cudaFree(r->scratch);
+			cudaFreeHost(r->host_result);
+			cudaFreeHost(r->host_listing);
+			free(r);
 		}
 		free(dcol->pairs);
 		gl_program_cache_free(dcol->programs);

@@ -93,15 +93,16 @@ static_assert(sizeof(GlChunkIndex) == 16 && offsetof(GlChunkIndex, zeros_before)
  * is the server's choice (gl_cuda_upload).
  */
 /*
- * What a part keeps from one match to the next, so that a match issues no
- * allocation, stream or event calls (cudaFree alone synchronizes the whole
- * device): its stream, the events that time its kernels, device scratch
- * (the program, the result bitmap, chunk lists, its listed words) and
- * pinned host buffers the result comes back into, grown only when too
- * small.  The part
- * owns them, as CUB leaves temporary storage to its caller; made at the
- * part's first match (match.cu), freed with the part.  The scratch is
- * under 1 % of the part's bytes and not counted in them.
+ * What a lane of a part keeps from one match to the next, so that a match
+ * issues no allocation, stream or event calls (cudaFree alone
+ * synchronizes the whole device): its stream, the events that time its
+ * kernels, device scratch (the program, the result bitmap, chunk lists,
+ * its listed words) and pinned host buffers the result comes back into,
+ * grown only when too small.  The part owns one set per lane
+ * (GL_CUDA_LANES), as CUB leaves temporary storage to its caller, so that
+ * matches on different lanes share nothing but the column's data; each is
+ * made at its lane's first match (match.cu) and freed with the part.  The
+ * scratch is under 1 % of the part's bytes a lane and not counted in them.
  */
 typedef struct GlMatchResources
 {
@@ -191,7 +192,7 @@ struct GlDeviceColumn
 	uint8_t    *data;
 	uint32_t   *nulls;
 	GlChunkIndex *chunks;
-	GlMatchResources *match;	/* NULL until the first match */
+	GlMatchResources *match[GL_CUDA_LANES]; /* NULL until the lane's first match */
 	GlBytePairs *pairs;			/* the first part's: the column's; NULL if none */
 	GlProgramCache *programs;	/* the first part's; NULL until the first match */
 };

@@ -110,8 +110,23 @@ typedef struct GlCudaResult
 } GlCudaResult;
 
 /*
- * Run prog over all rows of dcol into result.  kernel_ms receives the
- * device time of the matching kernels (the slowest part's).  sieve_first:
+ * Matches one column may run at once: one on each lane.  A lane of a part
+ * has its own stream, scratch and host buffers (device_column.h), so the
+ * host work of one match -- preparing its program, copying its result
+ * back -- overlaps the kernels of the others, and their kernels share the
+ * GPU.  The caller gives each match in flight on a column a lane of its
+ * own.  Four keep the GPU busy while three matches do host work; more
+ * add scratch without adding overlap, since the kernels themselves read
+ * the column at most of the device's bandwidth.
+ */
+#define GL_CUDA_LANES	4
+
+/*
+ * Run prog over all rows of dcol into result, on lane (0 <= lane <
+ * GL_CUDA_LANES; no other match on dcol may be using it), while matches
+ * on the other lanes run.  kernel_ms receives the device time of the
+ * matching kernels (the slowest part's; kernels of other lanes running
+ * beside them lengthen it).  sieve_first:
  * the caller knows the literal of the program's prefilter (program.h) to
  * be rare in the column, so the sieve's flagged chunks are matched row by
  * row rather than streaming the whole column through the automaton.
@@ -119,7 +134,7 @@ typedef struct GlCudaResult
  * (gpulike.debug_gpu_fail_part: tests of the CPU fallback).
  */
 extern bool gl_cuda_match(GlDeviceColumn *dcol, const GlProgram *prog, bool sieve_first,
-						  int fail_part, GlCudaResult *result, double *kernel_ms,
+						  int lane, int fail_part, GlCudaResult *result, double *kernel_ms,
 						  char *errbuf, size_t errlen);
 
 extern void gl_cuda_free(GlDeviceColumn *dcol);

@@ -38,9 +38,10 @@
  * and kept with the column for the next time (program_cache.cu).  Each
  * part runs on its own stream with its own scratch (GlMatchResources,
  * device_column.h), so the parts of a split column match at once from
- * several threads; one part is matched by one thread at a time.  The
- * kernel time reported is measured with events around the kernels (the
- * program's copy and the result's way back are not included).
+ * several threads; and each part has a set of them per lane, so matches
+ * on different lanes run at once too (gpulike_cuda.h).  The kernel time
+ * reported is measured with events around the kernels (the program's
+ * copy and the result's way back are not included).
  *
  *-------------------------------------------------------------------------
  */
@@ -55,9 +56,10 @@
 #include "program_cache.h"
 #include "cuda_check.h"
 
-/* One match's view of its part's device scratch (GlMatchResources). */
+/* One match's view of its lane's device scratch (GlMatchResources). */
 typedef struct MatchScratch
 {
+	GlMatchResources *lane;		/* whose scratch this is */
 	uint64_t   *blob;
 	void	   *stream_table;	/* the stream kernel's table */
 	void	   *replaced_table; /* the table a factored one replaced */
@@ -97,18 +99,18 @@ reserve_host(void **buffer, size_t *have, size_t need, char *errbuf, size_t errl
 }
 
 /*
- * The part's match resources (device_column.h), made at its first match,
- * scratch and host buffers grown to this match's needs: by a quarter more
- * than needed, so that a column growing by delta rows reallocates rarely.
- * capacity: words a listing may bring back (0: no listing).  The caller
- * has made the part's device current.
+ * The match resources of the part's lane (device_column.h), made at the
+ * lane's first match, scratch and host buffers grown to this match's
+ * needs: by a quarter more than needed, so that a column growing by delta
+ * rows reallocates rarely.  capacity: words a listing may bring back (0:
+ * no listing).  The caller has made the part's device current.
  */
 static bool
-prepare_resources(GlDeviceColumn *dcol, uint32_t blob_bytes, size_t stream_table_bytes,
-				  size_t replaced_table_bytes, uint32_t capacity, MatchScratch *s,
-				  GlHostListing *h, char *errbuf, size_t errlen)
+prepare_resources(GlDeviceColumn *dcol, int lane, uint32_t blob_bytes,
+				  size_t stream_table_bytes, size_t replaced_table_bytes, uint32_t capacity,
+				  MatchScratch *s, GlHostListing *h, char *errbuf, size_t errlen)
 {
-	GlMatchResources *r = dcol->match;
+	GlMatchResources *r = dcol->match[lane];
 	uint64_t	nwords = gl_bitmap_words(dcol->nrows);
 	size_t		blob = align256(blob_bytes) + align256(stream_table_bytes) +
 		align256(replaced_table_bytes);
@@ -145,7 +147,7 @@ prepare_resources(GlDeviceColumn *dcol, uint32_t blob_bytes, size_t stream_table
 			free(r);
 			return false;
 		}
-		dcol->match = r;
+		dcol->match[lane] = r;
 	}
 	if (need > r->scratch_bytes)
 	{
@@ -166,6 +168,7 @@ prepare_resources(GlDeviceColumn *dcol, uint32_t blob_bytes, size_t stream_table
 		return false;
 
 	p = (char *) r->scratch;
+	s->lane = r;
 	s->blob = (uint64_t *) p;
 	s->stream_table = p + align256(blob_bytes);
 	s->replaced_table = (char *) s->stream_table + align256(stream_table_bytes);
@@ -287,7 +290,6 @@ static bool
 walk_factored(const GlLaunch *l, const GlPreparedProgram *pp, const GlKernelProgram *kp,
 			  const MatchScratch *s, GlStreamTable *table)
 {
-	GlMatchResources *r = l->dcol->match;
 	uint32_t	most = candidate_list_capacity(l->dcol);
 	GlStreamTable replaced;
 
@@ -297,7 +299,7 @@ walk_factored(const GlLaunch *l, const GlPreparedProgram *pp, const GlKernelProg
 	table->replaced_tickets = s->replaced_tickets;
 	gl_replaced_table_host(pp, &replaced);
 	replaced.table = s->replaced_table;	/* the device copy */
-	replaced.shape = r->replaced_shape;
+	replaced.shape = s->lane->replaced_shape;
 	return gl_cuda_ok(cudaMemsetAsync(s->list_len, 0, sizeof(uint32_t), l->stream),
 					  "cudaMemsetAsync (list length)", l->errbuf, l->errlen) &&
 		gl_cuda_ok(cudaMemsetAsync(s->replaced_tickets, 0x7F, sizeof(uint32_t), l->stream),
@@ -350,7 +352,7 @@ run_plan(const GlLaunch *l, const GlPreparedProgram *pp, const GlKernelProgram *
 
 				gl_stream_table_host(pp, &table);
 				table.table = s->stream_table;	/* the device copy */
-				table.shape = dcol->match->stream_shape;
+				table.shape = s->lane->stream_shape;
 				/* the set sieve first; the stream kernel's tickets past its last unless it gives up */
 				ok = pp->literal_set == NULL ||
 					(gl_cuda_ok(cudaMemsetAsync(s->tickets, 0x7F, sizeof(uint32_t), l->stream),
@@ -393,7 +395,7 @@ static bool
 fetch_result(GlDeviceColumn *dcol, const GlLaunch *l, const MatchScratch *scratch,
 			 const GlHostListing *host, GlCudaResult *out)
 {
-	GlMatchResources *r = dcol->match;
+	GlMatchResources *r = scratch->lane;
 	size_t		result_bytes = gl_bitmap_words(dcol->nrows) * sizeof(uint64_t);
 
 	out->listed = false;
@@ -437,15 +439,15 @@ typedef struct PartReport
 } PartReport;
 
 /*
- * One part of a column (device_column.h): its rows' slice of the result,
- * in out (whose bits point at the part's slice).  The program's blob and
- * byte DFA go to the part's scratch unless it holds them from the last
- * match.  fail: report a device error without running (tests of the
- * fallback).
+ * One part of a column (device_column.h) on lane: its rows' slice of the
+ * result, in out (whose bits point at the part's slice).  The program's
+ * blob and byte DFA go to the lane's scratch unless it holds them from
+ * its last match.  fail: report a device error without running (tests of
+ * the fallback).
  */
 static bool
-match_part(GlDeviceColumn *dcol, const GlCachedProgram *cp, bool fail, GlCudaResult *out,
-		   PartReport *report, char *errbuf, size_t errlen)
+match_part(GlDeviceColumn *dcol, int lane, const GlCachedProgram *cp, bool fail,
+		   GlCudaResult *out, PartReport *report, char *errbuf, size_t errlen)
 {
 	const GlPreparedProgram *pp = cp->pp;
 	GlKernelProgram kp;
@@ -455,6 +457,7 @@ match_part(GlDeviceColumn *dcol, const GlCachedProgram *cp, bool fail, GlCudaRes
 	cudaStream_t stream;
 	GlStreamTable stream_table;
 	GlStreamTable replaced_table;
+	GlMatchResources *r;
 	float		ms = 0;
 	bool		ok;
 
@@ -473,18 +476,20 @@ match_part(GlDeviceColumn *dcol, const GlCachedProgram *cp, bool fail, GlCudaRes
 	gl_stream_table_host(pp, &stream_table);
 	gl_replaced_table_host(pp, &replaced_table);
 	if (!gl_cuda_ok(cudaSetDevice(dcol->device), "cudaSetDevice", errbuf, errlen) ||
-		!prepare_resources(dcol, pp->blob_bytes, stream_table.bytes, replaced_table.bytes,
-						   (uint32_t) out->capacity, &scratch, &host, errbuf, errlen))
+		!prepare_resources(dcol, lane, pp->blob_bytes, stream_table.bytes,
+						   replaced_table.bytes, (uint32_t) out->capacity, &scratch, &host,
+						   errbuf, errlen))
 		return false;
-	stream = dcol->match->stream;
+	r = scratch.lane;
+	stream = r->stream;
 	launch.dcol = dcol;
 	launch.stream = stream;
 	launch.shared_limit = cp->shared_limit;
 	launch.errbuf = errbuf;
 	launch.errlen = errlen;
-	if (dcol->match->resident_stamp != cp->stamp)
+	if (r->resident_stamp != cp->stamp)
 	{
-		dcol->match->resident_stamp = 0;
+		r->resident_stamp = 0;
 		if (!gl_cuda_ok(cudaMemcpyAsync(scratch.blob, pp->blob, pp->blob_bytes,
 										cudaMemcpyHostToDevice, stream),
 						"cudaMemcpyAsync (program)", errbuf, errlen) ||
@@ -492,12 +497,12 @@ match_part(GlDeviceColumn *dcol, const GlCachedProgram *cp, bool fail, GlCudaRes
 			 (!gl_cuda_ok(cudaMemcpyAsync(scratch.stream_table, stream_table.table,
 										  stream_table.bytes, cudaMemcpyHostToDevice, stream),
 						  "cudaMemcpyAsync (stream table)", errbuf, errlen) ||
-			  !gl_stream_shape(&launch, &stream_table, &dcol->match->stream_shape))) ||
+			  !gl_stream_shape(&launch, &stream_table, &r->stream_shape))) ||
 			(replaced_table.bytes > 0 &&
 			 (!gl_cuda_ok(cudaMemcpyAsync(scratch.replaced_table, replaced_table.table,
 										  replaced_table.bytes, cudaMemcpyHostToDevice, stream),
 						  "cudaMemcpyAsync (replaced table)", errbuf, errlen) ||
-			  !gl_stream_shape(&launch, &replaced_table, &dcol->match->replaced_shape))))
+			  !gl_stream_shape(&launch, &replaced_table, &r->replaced_shape))))
 			return false;
 	}
 
@@ -507,20 +512,20 @@ match_part(GlDeviceColumn *dcol, const GlCachedProgram *cp, bool fail, GlCudaRes
 	kp.warmup_bytes = pp->warmup_bytes;
 	kp.in_shared = pp->in_shared;
 	kp.shared_limit = (uint32_t) cp->shared_limit;
-	ok = gl_cuda_ok(cudaEventRecord(dcol->match->start, stream), "cudaEventRecord",
+	ok = gl_cuda_ok(cudaEventRecord(r->start, stream), "cudaEventRecord",
 					errbuf, errlen) &&
 		run_plan(&launch, pp, &kp, &scratch) &&
-		gl_cuda_ok(cudaEventRecord(dcol->match->stop, stream), "cudaEventRecord",
+		gl_cuda_ok(cudaEventRecord(r->stop, stream), "cudaEventRecord",
 				   errbuf, errlen) &&
 		queue_walk_report(&launch, pp, &scratch) &&
 		fetch_result(dcol, &launch, &scratch, &host, out) &&
-		gl_cuda_ok(cudaEventElapsedTime(&ms, dcol->match->start, dcol->match->stop),
+		gl_cuda_ok(cudaEventElapsedTime(&ms, r->start, r->stop),
 				   "cudaEventElapsedTime", errbuf, errlen);
 	if (ok)
 	{
 		report->kernel_ms = ms;
 		report->gave_up = walk_gave_up(pp, &scratch);
-		dcol->match->resident_stamp = cp->stamp;
+		r->resident_stamp = cp->stamp;
 	}
 	return ok;
 }
@@ -532,8 +537,8 @@ match_part(GlDeviceColumn *dcol, const GlCachedProgram *cp, bool fail, GlCudaRes
  * walk gave up if it did in any part.
  */
 static bool
-match_parts(GlDeviceColumn *dcol, const GlCachedProgram *cp, int fail_part, uint64_t *result,
-			PartReport *report, char *errbuf, size_t errlen)
+match_parts(GlDeviceColumn *dcol, int lane, const GlCachedProgram *cp, int fail_part,
+			uint64_t *result, PartReport *report, char *errbuf, size_t errlen)
 {
 	struct PartRun
 	{
@@ -552,10 +557,11 @@ match_parts(GlDeviceColumn *dcol, const GlCachedProgram *cp, int fail_part, uint
 		runs.push_back(PartRun{part, k == fail_part, {0, false}, false, ""});
 	for (PartRun &r : runs)
 	{
-		auto		run = [&r, cp, result]() {
+		auto		run = [&r, lane, cp, result]() {
 			GlCudaResult slice = {result + r.part->first_row / 64};
 
-			r.ok = match_part(r.part, cp, r.fail, &slice, &r.report, r.err, sizeof(r.err));
+			r.ok = match_part(r.part, lane, cp, r.fail, &slice, &r.report, r.err,
+							  sizeof(r.err));
 		};
 
 		/* without a thread, run here */
@@ -585,45 +591,52 @@ match_parts(GlDeviceColumn *dcol, const GlCachedProgram *cp, int fail_part, uint
 
 /*
  * prog prepared once (or found prepared) for every part of dcol, then
- * matched; where a factored walk gave up, the column's cache prepares prog
- * again without it, for the next match.
+ * matched on lane; where a factored walk gave up, the column's cache
+ * prepares prog again without it, for the next match.
  */
 static bool
 match_column(GlDeviceColumn *dcol, const GlProgram *prog, const GlPrepareChoices *choices,
-			 int fail_part, GlCudaResult *result, double *kernel_ms, char *errbuf, size_t errlen)
+			 int lane, int fail_part, GlCudaResult *result, double *kernel_ms, char *errbuf,
+			 size_t errlen)
 {
 	GlCachedProgram cp;
 	PartReport	report = {0, false};
 	bool		ok;
 
+	*kernel_ms = 0;
 	result->listed = false;
 	result->nwords = 0;
-	ok = gl_program_cache_lookup(dcol, prog, choices, &cp, errbuf, errlen);
+	if (lane < 0 || lane >= GL_CUDA_LANES)
+		return gl_cuda_fail("no such match lane", errbuf, errlen);
+	if (!gl_program_cache_lookup(dcol, prog, choices, &cp, errbuf, errlen))
+		return false;
 	/* no exception may reach the server's C code (the parts' vectors, threads) */
 	try
 	{
-		if (ok && dcol->next == NULL)
-			ok = match_part(dcol, &cp, fail_part == 0, result, &report, errbuf, errlen);
-		else if (ok)
-			ok = match_parts(dcol, &cp, fail_part, result->bits, &report, errbuf, errlen);
+		if (dcol->next == NULL)
+			ok = match_part(dcol, lane, &cp, fail_part == 0, result, &report, errbuf, errlen);
+		else
+			ok = match_parts(dcol, lane, &cp, fail_part, result->bits, &report, errbuf,
+							 errlen);
 	}
 	catch (...)
 	{
 		ok = gl_cuda_fail("out of host memory matching a split column", errbuf, errlen);
 	}
-	if (ok && report.gave_up)
-		gl_program_cache_unfactor(dcol, cp.stamp);
+	gl_program_cache_release(dcol, &cp, ok && report.gave_up);
 	*kernel_ms = report.kernel_ms;
 	return ok;
 }
 
 bool
-gl_cuda_match(GlDeviceColumn *dcol, const GlProgram *prog, bool sieve_first, int fail_part,
-			  GlCudaResult *result, double *kernel_ms, char *errbuf, size_t errlen)
+gl_cuda_match(GlDeviceColumn *dcol, const GlProgram *prog, bool sieve_first, int lane,
+			  int fail_part, GlCudaResult *result, double *kernel_ms, char *errbuf,
+			  size_t errlen)
 {
 	GlPrepareChoices choices = {UINT32_MAX, true, sieve_first, NULL};
 
-	return match_column(dcol, prog, &choices, fail_part, result, kernel_ms, errbuf, errlen);
+	return match_column(dcol, prog, &choices, lane, fail_part, result, kernel_ms, errbuf,
+						errlen);
 }
 
 bool
@@ -634,5 +647,5 @@ gl_cuda_match_capped(GlDeviceColumn *dcol, const GlProgram *prog, uint32_t max_s
 	GlPrepareChoices choices = {max_stream_states, compact_ok, false, NULL};
 	GlCudaResult whole = {result};
 
-	return match_column(dcol, prog, &choices, -1, &whole, kernel_ms, errbuf, errlen);
+	return match_column(dcol, prog, &choices, 0, -1, &whole, kernel_ms, errbuf, errlen);
 }

@@ -15,7 +15,7 @@
  * same program over the same column is prepared the same way every time
  * -- the choices depend on the program's bytes, the caller's choices and
  * the column's byte pairs, which are counted once at upload -- so the
- * column keeps its last few preparations, and a part's device scratch
+ * column keeps its last few preparations, and a lane's device scratch
  * remembers which one it holds, so that its copy to the device is
  * skipped too.
  *
@@ -32,15 +32,27 @@
  * prepared again without them, so the queries that come again walk that
  * table alone rather than both.
  *
+ * Matches run on several lanes at once (gpulike_cuda.h), so the caches
+ * are shared by threads: one lock guards them all, held to look up, to
+ * install and to give back, but not while a looked-up program is prepared
+ * (a fresh byte DFA takes a few hundred microseconds, which would stall
+ * every other lane's lookup).  A lent entry is in use until its match gives it back
+ * (gl_program_cache_release()): it is neither evicted nor prepared again
+ * meanwhile.  When every entry is in use, a new preparation is lent
+ * uncached and freed when given back.
+ *
  *-------------------------------------------------------------------------
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include <mutex>
+
 #include "program_cache.h"
 #include "cuda_check.h"
 
-static const int PROGRAM_CACHE_ENTRIES = 4;
+/* a dashboard's handful, and one more than the lanes can hold in use */
+static const int PROGRAM_CACHE_ENTRIES = 8;
 
 typedef struct CacheEntry
 {
@@ -50,6 +62,8 @@ typedef struct CacheEntry
 	size_t		shared_limit;
 	uint64_t	stamp;
 	uint64_t	last_use;
+	int			lent;			/* matches using it now */
+	bool		unfactor;		/* a walk gave up: prepare again once given back */
 } CacheEntry;
 
 struct GlProgramCache
@@ -58,6 +72,9 @@ struct GlProgramCache
 	uint64_t	clock;			/* lookups so far: the entries' last use */
 	uint64_t	stamps;			/* preparations so far: the last stamp */
 };
+
+/* Every column's cache, and whether a column has one yet. */
+static std::mutex caches_lock;
 
 /* unfactored and pairs are the cache's own choices, not the caller's */
 static bool
@@ -101,11 +118,41 @@ smallest_shared_limit(const GlDeviceColumn *dcol, size_t *shared_limit, char *er
 }
 
 static void
-lend(const CacheEntry *e, GlCachedProgram *out)
+lend(CacheEntry *e, GlCachedProgram *out)
 {
+	e->lent++;
 	out->pp = &e->pp;
 	out->shared_limit = e->shared_limit;
 	out->stamp = e->stamp;
+	out->uncached = NULL;
+}
+
+/* The entry of prog prepared with choices, or NULL; under caches_lock. */
+static CacheEntry *
+find_entry(GlProgramCache *cache, const GlProgram *prog, const GlPrepareChoices *choices)
+{
+	for (CacheEntry &e : cache->entries)
+		if (e.used && same_program(&e, prog, choices))
+			return &e;
+	return NULL;
+}
+
+/* The least recently used entry not lent, or NULL; under caches_lock. */
+static CacheEntry *
+free_entry(GlProgramCache *cache)
+{
+	CacheEntry *victim = NULL;
+
+	for (CacheEntry &e : cache->entries)
+	{
+		if (e.lent > 0)
+			continue;
+		if (!e.used)
+			return &e;
+		if (victim == NULL || e.last_use < victim->last_use)
+			victim = &e;
+	}
+	return victim;
 }
 
 bool
@@ -113,30 +160,29 @@ gl_program_cache_lookup(GlDeviceColumn *dcol, const GlProgram *prog,
 						const GlPrepareChoices *choices, GlCachedProgram *out,
 						char *errbuf, size_t errlen)
 {
-	GlProgramCache *cache = dcol->programs;
-	CacheEntry *victim = NULL;
+	GlProgramCache *cache;
+	CacheEntry *e;
 	GlPreparedProgram pp;
 	GlPrepareChoices with_pairs = *choices;
 	size_t		shared_limit;
 
-	if (cache == NULL)
 	{
-		cache = (GlProgramCache *) calloc(1, sizeof(GlProgramCache));
-		if (cache == NULL)
-			return gl_cuda_fail("out of host memory for a column's programs", errbuf, errlen);
-		dcol->programs = cache;
-	}
-	cache->clock++;
-	for (CacheEntry &e : cache->entries)
-	{
-		if (e.used && same_program(&e, prog, choices))
+		std::lock_guard<std::mutex> hold(caches_lock);
+
+		if (dcol->programs == NULL)
 		{
-			e.last_use = cache->clock;
-			lend(&e, out);
+			dcol->programs = (GlProgramCache *) calloc(1, sizeof(GlProgramCache));
+			if (dcol->programs == NULL)
+				return gl_cuda_fail("out of host memory for a column's programs", errbuf, errlen);
+		}
+		cache = dcol->programs;
+		cache->clock++;
+		if ((e = find_entry(cache, prog, choices)) != NULL)
+		{
+			e->last_use = cache->clock;
+			lend(e, out);
 			return true;
 		}
-		if (victim == NULL || !e.used || (victim->used && e.last_use < victim->last_use))
-			victim = &e;
 	}
 
 	memset(&pp, 0, sizeof(pp));
@@ -147,43 +193,89 @@ gl_program_cache_lookup(GlDeviceColumn *dcol, const GlProgram *prog,
 		gl_prepared_free(&pp);
 		return false;
 	}
-	if (victim->used)
-		gl_prepared_free(&victim->pp);
-	victim->used = true;
-	victim->choices = with_pairs;
-	victim->pp = pp;
-	victim->shared_limit = shared_limit;
-	victim->stamp = ++cache->stamps;
-	victim->last_use = cache->clock;
-	lend(victim, out);
+
+	std::lock_guard<std::mutex> hold(caches_lock);
+
+	if ((e = find_entry(cache, prog, choices)) != NULL)
+		gl_prepared_free(&pp);	/* another lane prepared it meanwhile */
+	else if ((e = free_entry(cache)) != NULL)
+	{
+		if (e->used)
+			gl_prepared_free(&e->pp);
+		e->used = true;
+		e->choices = with_pairs;
+		e->pp = pp;
+		e->shared_limit = shared_limit;
+		e->stamp = ++cache->stamps;
+		e->unfactor = false;
+	}
+	else
+	{
+		GlPreparedProgram *uncached = (GlPreparedProgram *) malloc(sizeof(GlPreparedProgram));
+
+		if (uncached == NULL)
+		{
+			gl_prepared_free(&pp);
+			return gl_cuda_fail("out of host memory for a prepared program", errbuf, errlen);
+		}
+		*uncached = pp;
+		out->pp = uncached;
+		out->shared_limit = shared_limit;
+		out->stamp = ++cache->stamps;
+		out->uncached = uncached;
+		return true;
+	}
+	e->last_use = cache->clock;
+	lend(e, out);
 	return true;
 }
 
-void
-gl_program_cache_unfactor(GlDeviceColumn *dcol, uint64_t stamp)
+/*
+ * The entry's program prepared again without the factored automaton; under
+ * caches_lock, the entry lent to nobody.  A failure keeps the factored
+ * preparation, exact as it is.
+ */
+static void
+unfactor(GlProgramCache *cache, CacheEntry *e)
 {
-	GlProgramCache *cache = dcol->programs;
+	GlPreparedProgram pp;
+	GlPrepareChoices unfactored = e->choices;
 	char		err[256];
 
-	for (CacheEntry &e : cache->entries)
+	e->unfactor = false;
+	unfactored.unfactored = true;
+	if (gl_prepare_program_with((const GlProgram *) e->pp.blob, e->shared_limit, &unfactored,
+								&pp, err, sizeof(err)))
 	{
-		GlPreparedProgram pp;
-		GlPrepareChoices unfactored = e.choices;
+		gl_prepared_free(&e->pp);
+		e->pp = pp;
+		e->choices = unfactored;
+		e->stamp = ++cache->stamps;
+	}
+	else
+		gl_prepared_free(&pp);
+}
 
-		if (!e.used || e.stamp != stamp)
+void
+gl_program_cache_release(GlDeviceColumn *dcol, GlCachedProgram *cp, bool walk_gave_up)
+{
+	std::lock_guard<std::mutex> hold(caches_lock);
+
+	if (cp->uncached != NULL)
+	{
+		gl_prepared_free(cp->uncached);
+		free(cp->uncached);
+		cp->uncached = NULL;
+		return;
+	}
+	for (CacheEntry &e : dcol->programs->entries)
+	{
+		if (!e.used || e.stamp != cp->stamp)
 			continue;
-		unfactored.unfactored = true;
-		/* a failure keeps the factored preparation, exact as it is */
-		if (gl_prepare_program_with((const GlProgram *) e.pp.blob, e.shared_limit, &unfactored,
-									&pp, err, sizeof(err)))
-		{
-			gl_prepared_free(&e.pp);
-			e.pp = pp;
-			e.choices = unfactored;
-			e.stamp = ++cache->stamps;
-		}
-		else
-			gl_prepared_free(&pp);
+		e.lent--;
+		e.unfactor = e.unfactor || walk_gave_up;
+		if (e.unfactor && e.lent == 0)
+			unfactor(dcol->programs, &e);
 		return;
 	}
 }

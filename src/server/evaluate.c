@@ -33,13 +33,13 @@
  * several at once: it allocates with malloc, never ereports (a GPU
  * failure is described in the evaluation, for the main thread to log),
  * and reads the store's columns only -- the main thread changes none of
- * them while a request is out (requests.c).  The CUDA engine keeps one
- * set of streams and scratch per device column, so GPU matches take
- * turns, in the order they asked (gpu_turn); everything else, the
- * masking of a leaf's result and
- * the answer, runs beside other requests' matches.  A request whose
- * backend left (evaluation->cancel) stops between leaves and before its
- * answer.
+ * them while a request is out (requests.c).  The CUDA engine keeps
+ * GL_CUDA_LANES sets of streams and scratch per device column, so that
+ * many GPU matches run at once, each on a lane of its own; past that
+ * many, matches wait for a lane in the order they asked (gpu_lane_take).
+ * Everything else, the masking of a leaf's result and the answer, runs
+ * beside other requests' matches.  A request whose backend left
+ * (evaluation->cancel) stops between leaves and before its answer.
  *
  *-------------------------------------------------------------------------
  */
@@ -94,34 +94,47 @@ typedef struct MatchRun
 
 #ifdef GPULIKE_HAVE_CUDA
 /*
- * The CUDA engine's per-column streams and scratch: one match at a time,
- * first come first served (a plain mutex lets a thread that comes along
- * take it ahead of those already waiting).
+ * The CUDA engine's lanes (gpulike_cuda.h): at most GL_CUDA_LANES matches
+ * at once, each on a lane no other is using, admitted first come first
+ * served (a plain mutex lets a thread that comes along take it ahead of
+ * those already waiting).  Ticket t may start once fewer than
+ * GL_CUDA_LANES of the tickets before it are still matching, that is
+ * once t < lanes_given_back + GL_CUDA_LANES; a free lane then exists.
+ * One set for every column: lanes of different columns would share the
+ * GPU all the same.
  */
-static pthread_mutex_t gpu_turn_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t gpu_turn_changed = PTHREAD_COND_INITIALIZER;
+static pthread_mutex_t gpu_lanes_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t gpu_lane_given_back = PTHREAD_COND_INITIALIZER;
 static uint64 gpu_next_ticket = 0;
-static uint64 gpu_now_serving = 0;
+static uint64 gpu_lanes_given_back = 0;
+static uint32 gpu_lanes_busy = 0;	/* bit i: lane i is matching */
 
-static void
-gpu_turn_begin(void)
+static int
+gpu_lane_take(void)
 {
 	uint64		ticket;
+	int			lane = 0;
 
-	pthread_mutex_lock(&gpu_turn_lock);
+	pthread_mutex_lock(&gpu_lanes_lock);
 	ticket = gpu_next_ticket++;
-	while (gpu_now_serving != ticket)
-		pthread_cond_wait(&gpu_turn_changed, &gpu_turn_lock);
-	pthread_mutex_unlock(&gpu_turn_lock);
+	while (ticket >= gpu_lanes_given_back + GL_CUDA_LANES)
+		pthread_cond_wait(&gpu_lane_given_back, &gpu_lanes_lock);
+	while (gpu_lanes_busy & (1u << lane))
+		lane++;
+	Assert(lane < GL_CUDA_LANES);
+	gpu_lanes_busy |= 1u << lane;
+	pthread_mutex_unlock(&gpu_lanes_lock);
+	return lane;
 }
 
 static void
-gpu_turn_end(void)
+gpu_lane_give_back(int lane)
 {
-	pthread_mutex_lock(&gpu_turn_lock);
-	gpu_now_serving++;
-	pthread_cond_broadcast(&gpu_turn_changed);
-	pthread_mutex_unlock(&gpu_turn_lock);
+	pthread_mutex_lock(&gpu_lanes_lock);
+	gpu_lanes_busy &= ~(1u << lane);
+	gpu_lanes_given_back++;
+	pthread_cond_broadcast(&gpu_lane_given_back);
+	pthread_mutex_unlock(&gpu_lanes_lock);
 }
 #endif
 
@@ -201,6 +214,7 @@ gpu_match(const GlProgram *prog, bool sieve_first, int leaf, GlStoredColumn *sc,
 	char		err[256];
 	double		kernel_ms = 0;
 	bool		matched;
+	int			lane;
 
 	if (sc->device == NULL)
 		return false;			/* no room on the GPU: the store said so */
@@ -215,10 +229,10 @@ gpu_match(const GlProgram *prog, bool sieve_first, int leaf, GlStoredColumn *sc,
 			return false;
 		}
 	}
-	gpu_turn_begin();
-	matched = gl_cuda_match(sc->device, prog, sieve_first, run->fail_gpu_part, &result,
+	lane = gpu_lane_take();
+	matched = gl_cuda_match(sc->device, prog, sieve_first, lane, run->fail_gpu_part, &result,
 							&kernel_ms, err, sizeof(err));
-	gpu_turn_end();
+	gpu_lane_give_back(lane);
 	if (matched)
 	{
 		run->used_gpu = true;

@@ -326,12 +326,16 @@ plan_of(const GlProgram *prog, bool sieve_first, GlDeviceColumn *dcol)
 	GlPrepareChoices choices = {UINT32_MAX, true, sieve_first, NULL};
 	const GlPreparedProgram *pp;
 
+	std::string plan;
+
 	if (!gl_program_cache_lookup(dcol, prog, &choices, &cp, err, sizeof(err)))
 		return "?";
 	pp = cp.pp;
-	return std::string(gl_plan_name(pp)) +
+	plan = std::string(gl_plan_name(pp)) +
 		(pp->byte_dfa.nstates > 0 ? std::to_string(pp->byte_dfa.nstates) :
 		 pp->classed.nstates > 0 ? std::to_string(pp->classed.nstates) : "");
+	gl_program_cache_release(dcol, &cp, false);
+	return plan;
 }
 
 /*
@@ -366,7 +370,7 @@ time_program(GlDeviceColumn *dcol, const GlColumn *col, const GlProgram *prog,
 		GlCudaResult whole = {gpu.data()};
 		double		ms;
 
-		if (!gl_cuda_match(dcol, prog, sieve_first, -1, &whole, &ms, err, sizeof(err)))
+		if (!gl_cuda_match(dcol, prog, sieve_first, 0, -1, &whole, &ms, err, sizeof(err)))
 			die(what, err);
 		if (i > 0)
 			times.push_back(ms);
@@ -688,7 +692,7 @@ main(int argc, char **argv)
 		whole = {bits.data()};
 		start = std::chrono::steady_clock::now();
 		if (!gl_cuda_match(dmissed, cases[i].prog, backend_sieves_first(cases[i].prog, &missed),
-						   -1, &whole, &first_ms, err, sizeof(err)))
+						   0, -1, &whole, &first_ms, err, sizeof(err)))
 			die(cases[i].what, err);
 		first_wall_ms = std::chrono::duration<double, std::milli>(
 			std::chrono::steady_clock::now() - start).count();

@@ -110,6 +110,8 @@ main(int argc, char **argv)
 	/* the split over several GPUs, three parts (on one device if that is all) */
 	run_all_kinds(&col, "ascii in 3 parts", false, n / 4, 3);
 	run_append_case(&col, 3);
+	run_lanes_case(&col, 1);
+	run_lanes_case(&col, 3);
 	gl_column_free(&col);
 
 	build_random(&col, 20000, true);

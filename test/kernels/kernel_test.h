@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <string>
+#include <thread>
 #include <vector>
 
 /* The C headers first, with C linkage (gpulike_cuda.h includes column.h). */
@@ -83,6 +84,7 @@ extern void run_all_kinds(const GlColumn *col, const char *colname, bool utf8_da
 						  int nparts = 1);
 extern void run_crowded_chunk_case(void);
 extern void run_append_case(const GlColumn *col, int nparts = 1);
+extern void run_lanes_case(const GlColumn *col, int nparts);
 extern void run_refusal_cases(void);
 
 #endif							/* GPULIKE_KERNEL_TEST_H */

@@ -87,7 +87,7 @@ compare_listed(GlDeviceColumn *dcol, const GlColumn *col, const GlProgram *prog,
 		double		ms;
 		bool		fits = capacity >= want.size();
 
-		if (!gl_cuda_match(dcol, prog, false, -1, &result, &ms, err, sizeof(err)))
+		if (!gl_cuda_match(dcol, prog, false, 0, -1, &result, &ms, err, sizeof(err)))
 		{
 			tap(false, what + " listed: gl_cuda_match failed: " + err);
 			return;
@@ -451,10 +451,10 @@ run_refusal_cases(void)
 	if (dcol == NULL)
 		return;
 	prog->u.like.segments_off = prog->total_size + 64;
-	refused = !gl_cuda_match(dcol, prog, false, -1, &whole, &ms, err, sizeof(err));
+	refused = !gl_cuda_match(dcol, prog, false, 0, -1, &whole, &ms, err, sizeof(err));
 	tap(refused, std::string("a program with a bad offset is refused: ") + err);
 	prog->magic = 0;
-	refused = !gl_cuda_match(dcol, prog, false, -1, &whole, &ms, err, sizeof(err));
+	refused = !gl_cuda_match(dcol, prog, false, 0, -1, &whole, &ms, err, sizeof(err));
 	tap(refused, std::string("a program with a bad magic is refused: ") + err);
 	free(prog);
 	gl_cuda_free(dcol);
@@ -464,9 +464,89 @@ run_refusal_cases(void)
 	dcol = upload(&col, "empty column");
 	prog = gl_build_like("%", 1, true, NULL, NULL, &error);
 	if (dcol != NULL)
-		tap(gl_cuda_match(dcol, prog, false, -1, &whole, &ms, err, sizeof(err)),
+		tap(gl_cuda_match(dcol, prog, false, 0, -1, &whole, &ms, err, sizeof(err)),
 			"matching an empty column");
 	free(prog);
 	gl_cuda_free(dcol);
 	gl_column_free(&col);
+}
+
+/*
+ * Matches on every lane at once (gpulike_cuda.h): one thread per lane,
+ * each going through more programs than a column's cache keeps, from its
+ * own starting point, whole and listed in turn, so that lanes share
+ * cached programs, evict them while other lanes still use others, and
+ * prepare the same program at the same time; every answer against the
+ * CPU engine's.  nparts > 1: each lane's match runs the parts on threads
+ * of its own too.
+ */
+void
+run_lanes_case(const GlColumn *col, int nparts)
+{
+	static const char *const patterns[] = {
+		"%ab%", "%ba%", "%a_b%", "%b_a%", "%a%b%", "%abc%", "%e%", "a%", "%z", "%q%",
+		"%the%", "%a%e%i%"
+	};
+	const int	npatterns = sizeof(patterns) / sizeof(patterns[0]);
+	const int	rounds = 4;
+	GlDeviceColumn *dcol = upload(col, (std::string("for lanes, ") + std::to_string(nparts) +
+										" part(s)").c_str(), nparts);
+	size_t		nwords = gl_bitmap_words(col->nrows);
+	std::vector<GlProgram *> progs;
+	std::vector<std::vector<uint64_t>> cpu;
+	std::vector<std::string> failures[GL_CUDA_LANES];
+	std::vector<std::thread> threads;
+
+	if (dcol == NULL)
+		return;
+	for (int i = 0; i < npatterns; i++)
+	{
+		const char *error;
+
+		/* odd ones ILIKE: byte DFAs prepared at the same time as sieves */
+		progs.push_back(gl_build_like(patterns[i], strlen(patterns[i]), false,
+									  i % 2 ? gl_ascii_case_class : NULL, NULL, &error));
+		cpu.emplace_back(nwords + 1);
+		gl_cpu_match_column(progs.back(), col, cpu.back().data(), 2);
+	}
+	for (int lane = 0; lane < GL_CUDA_LANES; lane++)
+		threads.emplace_back([&, lane]() {
+			for (int k = 0; k < rounds * npatterns; k++)
+			{
+				int			i = (k + lane * 5) % npatterns;
+				bool		list = dcol->next == NULL && (k + lane) % 2 == 1;
+				std::vector<uint64_t> bits(nwords + 1, 0);
+				std::vector<uint32_t> index(list ? nwords : 0);
+				std::vector<uint64_t> words(list ? nwords : 0);
+				GlCudaResult result = {bits.data(), list ? nwords : 0, index.data(),
+									   words.data()};
+				char		err[256] = "";
+				double		ms;
+
+				if (!gl_cuda_match(dcol, progs[i], false, lane, -1, &result, &ms, err,
+								   sizeof(err)))
+				{
+					failures[lane].push_back(std::string(patterns[i]) + ": " + err);
+					continue;
+				}
+				if (result.listed)
+					for (uint64_t j = 0; j < result.nwords; j++)
+						bits[index[j]] = words[j];
+				if (bits != cpu[i])
+					failures[lane].push_back(std::string(patterns[i]) +
+											 (result.listed ? " (listed)" : "") +
+											 ": differs from the CPU engine");
+			}
+		});
+	for (std::thread &t : threads)
+		t.join();
+	for (int lane = 0; lane < GL_CUDA_LANES; lane++)
+		tap(failures[lane].empty(),
+			"lane " + std::to_string(lane) + " of " + std::to_string(GL_CUDA_LANES) + ", " +
+			std::to_string(nparts) + " part(s): " + std::to_string(rounds * npatterns) +
+			" matches beside the other lanes'" +
+			(failures[lane].empty() ? "" : ": " + failures[lane][0]));
+	for (GlProgram *prog : progs)
+		free(prog);
+	gl_cuda_free(dcol);
 }

@@ -99,9 +99,13 @@ cached_plan(GlDeviceColumn *dcol, const GlProgram *prog)
 	GlCachedProgram cp;
 	char		err[256];
 
+	std::string plan;
+
 	if (!gl_program_cache_lookup(dcol, prog, &choices, &cp, err, sizeof(err)))
 		return err;
-	return gl_plan_name(cp.pp);
+	plan = gl_plan_name(cp.pp);
+	gl_program_cache_release(dcol, &cp, false);
+	return plan;
 }
 
 /*

@@ -145,7 +145,7 @@ time_pattern(GlDeviceColumn *dcol, const GlColumn *col, const char *pattern, boo
 			die(pattern, err);
 		gl_prepared_free(&pp);
 		t1 = now_ms();
-		if (!gl_cuda_match(dcol, prog, false, -1, &r, &kms, err, sizeof(err)))
+		if (!gl_cuda_match(dcol, prog, false, 0, -1, &r, &kms, err, sizeof(err)))
 			die(pattern, err);
 		t2 = now_ms();
 		if (i == 0)
