@@ -27,6 +27,8 @@ typedef enum GlRecheckChoice
 /* Most GPUs the server uses; most parts of a column (gpulike.gpu_split_parts). */
 #define GL_MAX_GPUS			16
 #define GL_MAX_GPU_PARTS	16
+/* Most matches the GPU runs at once (gpulike.gpu_lanes; GL_CUDA_LANES). */
+#define GL_MAX_GPU_LANES	4
 
 /* GUC variables (settings.c) */
 extern bool gl_enabled;
@@ -35,6 +37,7 @@ extern int	gl_cpu_threads;
 extern int	gl_gpu_memory_mb;
 extern int	gl_gpu_split_parts;
 extern int	gl_gpu_split_min_kb;
+extern int	gl_gpu_lanes;
 extern int	gl_debug_gpu_fail_part;
 extern int	gl_debug_request_delay_ms;
 extern int	gl_debug_compute_capability;

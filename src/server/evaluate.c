@@ -94,14 +94,17 @@ typedef struct MatchRun
 
 #ifdef GPULIKE_HAVE_CUDA
 /*
- * The CUDA engine's lanes (gpulike_cuda.h): at most GL_CUDA_LANES matches
- * at once, each on a lane no other is using, admitted first come first
- * served (a plain mutex lets a thread that comes along take it ahead of
- * those already waiting).  Ticket t may start once fewer than
- * GL_CUDA_LANES of the tickets before it are still matching, that is
- * once t < lanes_given_back + GL_CUDA_LANES; a free lane then exists.
- * One set for every column: lanes of different columns would share the
- * GPU all the same.
+ * The CUDA engine's lanes (gpulike_cuda.h): at most gpulike.gpu_lanes
+ * matches at once, each on a lane no other is using, admitted first come
+ * first served (a plain mutex lets a thread that comes along take it
+ * ahead of those already waiting).  Ticket t may start once fewer than
+ * that many of the tickets before it are still matching, that is once t
+ * < lanes_given_back + gpulike.gpu_lanes; a free lane then exists, as
+ * the setting is at most GL_CUDA_LANES (a lower one set while more run
+ * admits none until they are fewer).  One set for every column: lanes of
+ * different columns would share the GPU all the same.  The main thread
+ * alone writes the setting (at a reload); a thread reads it under the
+ * lock, once per wait.
  */
 static pthread_mutex_t gpu_lanes_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t gpu_lane_given_back = PTHREAD_COND_INITIALIZER;
@@ -115,13 +118,15 @@ gpu_lane_take(void)
 	uint64		ticket;
 	int			lane = 0;
 
+	StaticAssertStmt(GL_MAX_GPU_LANES == GL_CUDA_LANES,
+					 "gpulike.gpu_lanes must allow the CUDA engine's lanes");
 	pthread_mutex_lock(&gpu_lanes_lock);
 	ticket = gpu_next_ticket++;
-	while (ticket >= gpu_lanes_given_back + GL_CUDA_LANES)
+	while (ticket >= gpu_lanes_given_back + gl_gpu_lanes)
 		pthread_cond_wait(&gpu_lane_given_back, &gpu_lanes_lock);
-	while (gpu_lanes_busy & (1u << lane))
+	while (lane < GL_CUDA_LANES - 1 && (gpu_lanes_busy & (1u << lane)))
 		lane++;
-	Assert(lane < GL_CUDA_LANES);
+	Assert(!(gpu_lanes_busy & (1u << lane)));
 	gpu_lanes_busy |= 1u << lane;
 	pthread_mutex_unlock(&gpu_lanes_lock);
 	return lane;
