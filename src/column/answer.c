@@ -21,9 +21,15 @@
  * whose candidates are all certain, on such a block, with no delta row on
  * it, is not listed at all: its candidates are added to the answer's count
  * (the executor would count them unread anyway, scan/heap_pages.c).  That
- * walk goes page by page through the column's page index, popcounting the
- * bitmap between page boundaries, so a dense answer over 15 M rows costs a
- * few hundred thousand popcounts instead of 15 M TID reads and records.
+ * walk goes through the column's page index in runs of countable pages --
+ * consecutive all-visible blocks without delta rows, 64 of them tested
+ * with two words of the visibility bits where their blocks follow one
+ * another -- popcounting the bitmap over each run's rows at once: a dense
+ * answer over 15 M rows of a vacuumed table costs a popcount of its
+ * bitmap, not 15 M TID reads and records nor a step per page.  A run
+ * holding an uncertain candidate is walked again page by page, each page
+ * counted or listed alone; runs are cut at COUNTED_RUN_PAGES pages so
+ * that one such candidate costs little.
  * A sparse answer (few nonzero words) instead goes from set row to set row
  * on one thread, finding each one's page by a forward search of the index,
  * so that it costs what the pages holding its candidates cost.
@@ -46,7 +52,12 @@
 #define CANDIDATES_PER_THREAD	(1 << 17)
 #define PAGES_PER_THREAD		(1 << 14)
 #define MAX_THREADS				64
-#define SPARSE_PAGES_PER_WORD	16
+/* counting: relative costs (test/bench/answer_bench.c; sparse_for_counting()) */
+#define SPARSE_WORD_COST		24
+#define INVISIBLE_PAGE_COST		10
+/* counting: pages a thread walks one by one, and pages it counts in runs */
+#define COUNTED_PAGES_PER_THREAD	(1 << 18)
+#define COUNTED_RUN_PAGES		1024
 
 /* --------------------------------------------------- from sorted rows */
 
@@ -73,8 +84,9 @@ marked_offset(const GlColumn *col, uint64_t row)
 		(gl_bitmap_test(col->known_live, row) ? 0 : GL_OFFSET_UNCERTAIN);
 }
 
+/* Does a delta row lie on a block in [first, end)? */
 static bool
-has_delta_rows(const RowsJob *job, uint32_t block)
+delta_rows_within(const RowsJob *job, uint32_t first, uint64_t end)
 {
 	uint64_t	lo = 0;
 	uint64_t	hi = job->ndelta_blocks;
@@ -83,12 +95,18 @@ has_delta_rows(const RowsJob *job, uint32_t block)
 	{
 		uint64_t	mid = lo + (hi - lo) / 2;
 
-		if (job->delta_blocks[mid] < block)
+		if (job->delta_blocks[mid] < first)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < job->ndelta_blocks && job->delta_blocks[lo] == block;
+	return lo < job->ndelta_blocks && job->delta_blocks[lo] < end;
+}
+
+static inline bool
+has_delta_rows(const RowsJob *job, uint32_t block)
+{
+	return delta_rows_within(job, block, (uint64_t) block + 1);
 }
 
 /*
@@ -149,7 +167,7 @@ block_all_visible(const GlVisibleBlocks *visible, uint32_t block)
  * Counting: the set rows of [lo, hi), and how many of them are not known
  * live (uncertain).
  */
-static void
+GL_POPCOUNT_LOOP static void
 count_range(const GlColumn *col, const uint64_t *bits, uint64_t lo, uint64_t hi,
 			uint64_t *nset, uint64_t *nuncertain)
 {
@@ -198,15 +216,87 @@ count_page(RowsJob *job, uint64_t p)
 		list_page(job, block, lo, hi);
 }
 
-/* Counting: the job's index pages. */
+/* Are blocks [first, first + 64) all all-visible? */
+static bool
+visible_64(const GlVisibleBlocks *visible, uint32_t first)
+{
+	uint64_t	w = first / 64;
+	int			shift = first % 64;
+	uint64_t	bits;
+
+	if ((uint64_t) first + 64 > visible->nblocks)
+		return false;
+	bits = visible->bits[w] >> shift;
+	if (shift > 0)
+		bits |= visible->bits[w + 1] << (64 - shift);
+	return bits == ~UINT64_C(0);
+}
+
+/*
+ * Counting: the end of the run of countable index pages from p (p itself
+ * when it is not countable), at most COUNTED_RUN_PAGES long and not past
+ * last.  Where the next 64 pages' blocks follow one another (the index's
+ * blocks increase, so the 64th being 63 past the first says so), they are
+ * tested at once.
+ */
+static uint64_t
+countable_run_end(const RowsJob *job, uint64_t p, uint64_t last)
+{
+	const GlPageIndex *index = &job->col->pages;
+	uint64_t	q = p;
+
+	if (last > p + COUNTED_RUN_PAGES)
+		last = p + COUNTED_RUN_PAGES;
+	while (q < last)
+	{
+		uint32_t	block = index->blocks[q];
+
+		if (q + 64 <= last && index->blocks[q + 63] == block + 63 &&
+			visible_64(job->visible, block) &&
+			!delta_rows_within(job, block, (uint64_t) block + 64))
+			q += 64;
+		else if (block_all_visible(job->visible, block) && !has_delta_rows(job, block))
+			q++;
+		else
+			break;
+	}
+	return q;
+}
+
+/*
+ * Counting: the job's index pages, runs of countable pages counted at
+ * once, the others (and a run holding an uncertain candidate) page by page.
+ */
 static void *
 count_pages(void *arg)
 {
 	RowsJob    *job = arg;
+	const GlPageIndex *index = &job->col->pages;
+	uint64_t	p = job->first_page;
 
 	job->ok = true;
-	for (uint64_t p = job->first_page; p < job->last_page && job->ok; p++)
-		count_page(job, p);
+	while (p < job->last_page && job->ok)
+	{
+		uint64_t	end = countable_run_end(job, p, job->last_page);
+		uint64_t	nset;
+		uint64_t	nuncertain;
+
+		if (end > p)
+		{
+			count_range(job->col, job->bits, index->first_rows[p], page_end(index, end - 1),
+						&nset, &nuncertain);
+			if (nuncertain == 0)
+			{
+				job->counted += nset;
+				p = end;
+				continue;
+			}
+		}
+		else
+			end = p + 1;
+		for (; p < end && job->ok; p++)
+			count_page(job, p);
+	}
 	return NULL;
 }
 
@@ -277,18 +367,27 @@ count_set_pages(void *arg)
 }
 
 /*
- * Is a counting answer sparse enough for count_set_pages: fewer nonzero
- * words than a sixteenth of the pages, so that walking from set row to set
- * row on one thread costs less than every page on all of them?
+ * Is a counting answer sparse enough for count_set_pages?  Its walk costs
+ * about SPARSE_WORD_COST word popcounts per nonzero word (the word's page
+ * found and counted alone); the walk of every page about one per word
+ * where its pages are counted in runs, and INVISIBLE_PAGE_COST more per
+ * page of a block not all-visible (walked and listed page by page).  The
+ * nonzero words are counted until they pass that budget.
  */
 static bool
-sparse_for_counting(const GlColumn *col, const uint64_t *bits)
+sparse_for_counting(const GlColumn *col, const uint64_t *bits, uint64_t nvisible)
 {
+	uint64_t	nwords = gl_bitmap_words(col->pages.indexed_rows);
+	uint64_t	budget = (nwords + (col->pages.npages - nvisible) * INVISIBLE_PAGE_COST) /
+		SPARSE_WORD_COST;
 	uint64_t	nonzero = 0;
 
-	for (uint64_t w = 0; w < gl_bitmap_words(col->pages.indexed_rows); w++)
-		nonzero += bits[w] != 0;
-	return nonzero * SPARSE_PAGES_PER_WORD < col->pages.npages;
+	for (uint64_t w = 0; w < nwords; w++)
+	{
+		if (bits[w] != 0 && ++nonzero >= budget)
+			return false;
+	}
+	return true;
 }
 
 /*
@@ -355,11 +454,11 @@ static void *
 build_sorted_rows(void *arg)
 {
 	RowsJob    *job = arg;
-	uint64_t	set = 0;
+	uint64_t	first_word = job->first / 64;
+	uint64_t	set;
 
 	job->ok = true;
-	for (uint64_t w = job->first / 64; w * 64 < job->last; w++)
-		set += (uint64_t) __builtin_popcountll(job->bits[w]);
+	set = gl_bitmap_count(job->bits + first_word, gl_bitmap_words(job->last) - first_word);
 	if (2 * set > job->last - job->first)
 		build_pages(job);
 	else
@@ -686,24 +785,37 @@ add_delta_rows(const GlColumn *col, const uint32_t *index, const uint64_t *words
 	return ok;
 }
 
-/* Split the rows (listing) or the index pages (counting) among njobs. */
+/*
+ * Counting: about how many index pages lie on all-visible blocks (at most
+ * the pages; the index may lack some of the blocks).
+ */
+static uint64_t
+visible_pages(const GlColumn *col, const GlVisibleBlocks *visible)
+{
+	uint64_t	n = gl_bitmap_count(visible->bits, gl_bitmap_words(visible->nblocks));
+
+	return n < col->pages.npages ? n : col->pages.npages;
+}
+
+/*
+ * Split the rows (listing) or the index pages (counting; nvisible of them
+ * on all-visible blocks) among njobs.
+ */
 static int
-plan_jobs(const GlColumn *col, const uint64_t *bits,
-		  const GlVisibleBlocks *visible, int nthreads, RowsJob *jobs)
+plan_jobs(const GlColumn *col, const uint64_t *bits, const GlVisibleBlocks *visible,
+		  uint64_t nvisible, int nthreads, RowsJob *jobs)
 {
 	uint64_t	sorted = col->sorted_rows;
 	uint64_t	npages = col->pages.npages;
 	uint64_t	units;
 	int			njobs = nthreads < 1 ? 1 : nthreads > MAX_THREADS ? MAX_THREADS : nthreads;
 
-	if (visible != NULL)
-		units = npages / PAGES_PER_THREAD + 1;
+	if (visible != NULL)		/* pages of invisible blocks are walked one by one */
+		units = (npages - nvisible) / PAGES_PER_THREAD + npages / COUNTED_PAGES_PER_THREAD + 1;
 	else
 	{
-		uint64_t	ncandidates = 0;
+		uint64_t	ncandidates = gl_bitmap_count(bits, gl_bitmap_words(sorted));
 
-		for (uint64_t w = 0; w < gl_bitmap_words(sorted); w++)
-			ncandidates += (uint64_t) __builtin_popcountll(bits[w]);
 		units = ncandidates / CANDIDATES_PER_THREAD + 1;
 	}
 	if ((uint64_t) njobs > units)
@@ -741,6 +853,7 @@ gl_answer_from_rows(const GlColumn *col, const uint64_t *bits,
 	pthread_t	threads[MAX_THREADS];
 	bool		started[MAX_THREADS] = {false};
 	void	   *(*work) (void *) = visible != NULL ? count_pages : build_sorted_rows;
+	uint64_t	nvisible = 0;
 	uint64_t	ndelta_blocks = 0;
 	uint32_t   *blocks_with_deltas = delta_blocks(col, &ndelta_blocks);
 	int			njobs;
@@ -749,12 +862,14 @@ gl_answer_from_rows(const GlColumn *col, const uint64_t *bits,
 	memset(answer, 0, sizeof(*answer));
 	if (blocks_with_deltas == NULL)
 		return false;
-	if (visible != NULL && sparse_for_counting(col, bits))
+	if (visible != NULL)
+		nvisible = visible_pages(col, visible);
+	if (visible != NULL && sparse_for_counting(col, bits, nvisible))
 	{
 		work = count_set_pages;
 		nthreads = 1;
 	}
-	njobs = plan_jobs(col, bits, visible, nthreads, jobs);
+	njobs = plan_jobs(col, bits, visible, nvisible, nthreads, jobs);
 	for (int i = 0; i < njobs; i++)
 	{
 		jobs[i].delta_blocks = blocks_with_deltas;

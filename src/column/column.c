@@ -181,6 +181,16 @@ gl_column_latest_row(const GlColumn *col, GlTid tid, uint64_t *row)
 		gl_row_tids_find(&col->tids, col->sorted_rows, tid, row);
 }
 
+GL_POPCOUNT_LOOP uint64_t
+gl_bitmap_count(const uint64_t *bits, size_t nwords)
+{
+	uint64_t	n = 0;
+
+	for (size_t w = 0; w < nwords; w++)
+		n += (uint64_t) __builtin_popcountll(bits[w]);
+	return n;
+}
+
 static void
 clear_bit(uint64_t *bits, uint64_t row)
 {

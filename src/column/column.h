@@ -125,6 +125,23 @@ gl_bitmap_words(uint64_t nrows)
 	return (size_t) ((nrows + 63) / 64);
 }
 
+/*
+ * A function whose loop popcounts bitmap words, built twice on x86-64 --
+ * with the POPCNT instruction and without -- and the one the CPU runs
+ * chosen when the library loads (GCC's and Clang's function
+ * multiversioning).  PostgreSQL's build flags assume no POPCNT, and
+ * without it each popcount is a call into libgcc: counting a 15 M-row
+ * answer took three times as long (test/bench/answer_bench.c).
+ */
+#if defined(__x86_64__) && !defined(__POPCNT__) && (defined(__GNUC__) || defined(__clang__))
+#define GL_POPCOUNT_LOOP __attribute__((target_clones("popcnt", "default")))
+#else
+#define GL_POPCOUNT_LOOP
+#endif
+
+/* How many bits of bits[0 .. nwords) are set. */
+extern uint64_t gl_bitmap_count(const uint64_t *bits, size_t nwords);
+
 /* The bits of word w that stand for rows below nrows. */
 static inline uint64_t
 gl_bitmap_word_mask(uint64_t nrows, uint64_t w)

@@ -376,8 +376,7 @@ operand_tids(const Operand *op, GlTid **tids, MatchRun *run)
 
 	if (op->bits != NULL)
 	{
-		for (uint64 w = 0; w < gl_bitmap_words(col->nrows); w++)
-			count += __builtin_popcountll(op->bits[w]);
+		count = gl_bitmap_count(op->bits, gl_bitmap_words(col->nrows));
 		*tids = run_alloc(run, count * sizeof(GlTid), false);
 		return *tids == NULL ? 0 : gl_bitmap_to_tids(op->bits, col, *tids);
 	}

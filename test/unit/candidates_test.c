@@ -167,9 +167,9 @@ decode_with(const GlAnswer *answer, const uint64_t *latest, uint64_t nlatest,
 }
 
 /*
- * A column of nblocks pages: a load of every page (1 row on some, up to
- * 250 on others; one loaded row in uncertain_one_in not known live), then
- * ndeltas delta rows at random TIDs, new or reused.
+ * A column of nblocks pages: a load of every page but one in 61 (1 row on
+ * some, up to 250 on others; one loaded row in uncertain_one_in not known
+ * live), then ndeltas delta rows at random TIDs, new or reused.
  */
 static void
 build_column(GlColumn *col, uint32_t nblocks, int ndeltas, int uncertain_one_in)
@@ -177,7 +177,7 @@ build_column(GlColumn *col, uint32_t nblocks, int ndeltas, int uncertain_one_in)
 	gl_column_init(col, 1024, 1024);
 	for (uint32_t b = 0; b < nblocks; b++)
 	{
-		int			rows = (b % 3 == 0) ? 1 : 1 + rand() % 250;
+		int			rows = (b % 61 == 60) ? 0 : (b % 3 == 0) ? 1 : 1 + rand() % 250;
 
 		for (int o = 1; o <= rows; o++)
 			gl_column_append(col, gl_tid_make(b, (uint16_t) o), "v", 1,
@@ -294,14 +294,16 @@ block_has_delta_row(const GlColumn *col, uint32_t block)
 /*
  * Counting answers: a candidate is counted, not listed, exactly when its
  * page is all-visible, holds no delta row and no uncertain candidate --
- * dense ones page by page on several threads, sparse ones (density_bp a
- * few in 10 000) from set row to set row.
+ * dense ones in runs of countable pages on several threads, sparse ones
+ * (density_bp a few in 10 000) from set row to set row.  Blocks are drawn
+ * all-visible visible_pct times in 100, visible_span consecutive blocks
+ * at a time (long runs with their ends anywhere).
  * The page index is built half-way through the load and brought up to
  * date after it, as a column growing at its end would have it.
  */
 static void
 test_counting(uint32_t nblocks, int ndeltas, int density_bp, int visible_pct,
-			  int uncertain_one_in, int nthreads)
+			  int visible_span, int uncertain_one_in, int nthreads)
 {
 	GlColumn	col;
 	uint64_t   *bits;
@@ -323,10 +325,12 @@ test_counting(uint32_t nblocks, int ndeltas, int density_bp, int visible_pct,
 
 	build_column(&col, nblocks, ndeltas, uncertain_one_in);
 	indexed = gl_column_index_pages(&col) && col.pages.indexed_rows == col.sorted_rows;
-	for (uint32_t b = 0; b < nblocks; b++)
+	for (uint32_t b = 0; b < nblocks; b += visible_span)
 	{
-		if (rand() % 100 < visible_pct)
-			visible_bits[b / 64] |= UINT64_C(1) << (b % 64);
+		if (rand() % 100 >= visible_pct)
+			continue;
+		for (uint32_t v = b; v < b + visible_span && v < nblocks; v++)
+			visible_bits[v / 64] |= UINT64_C(1) << (v % 64);
 	}
 	bits = pick_rows(&col, density_bp);
 	want = malloc((col.nrows + 1) * sizeof(uint64_t));
@@ -356,8 +360,9 @@ test_counting(uint32_t nblocks, int ndeltas, int density_bp, int visible_pct,
 	qsort(got, ngot, sizeof(uint64_t), compare_u64);
 	tap_ok(ok && answer.counted == want_counted && ngot == nwant &&
 		   memcmp(got, want, nwant * sizeof(uint64_t)) == 0,
-		   "counting: %u pages (%d%% all-visible), %d delta rows, %d.%02d%% set, %d threads: %llu counted, %llu listed in %llu pages",
-		   nblocks, visible_pct, ndeltas, density_bp / 100, density_bp % 100, nthreads,
+		   "counting: %u pages (%d%% all-visible, in spans of %d), %d delta rows, %d.%02d%% set, %d threads: %llu counted, %llu listed in %llu pages",
+		   nblocks, visible_pct, visible_span, ndeltas, density_bp / 100, density_bp % 100,
+		   nthreads,
 		   (unsigned long long) answer.counted, (unsigned long long) ngot,
 		   (unsigned long long) answer.npages);
 	gl_answer_free(&answer);
@@ -482,24 +487,30 @@ typedef struct CountingCase
 	int			ndeltas;
 	int			density_bp;		/* rows set, in 10 000 */
 	int			visible_pct;
+	int			visible_span;	/* blocks drawn visible or not together */
 	int			uncertain_one_in;
 	int			nthreads;
 } CountingCase;
 
 static const CountingCase counting_cases[] = {
-	{1, 0, 10000, 100, 7, 1},
-	{5000, 0, 10000, 100, 7, 4},
-	{5000, 0, 9900, 90, 5000, 4},
-	{5000, 3000, 3000, 50, 7, 1},
-	{5000, 3000, 3000, 50, 5000, 3},
-	{20000, 20000, 9000, 80, 7, 8},
-	{40000, 200, 10000, 100, 100000, 16},
-	{20000, 200, 0, 100, 7, 8},
-	{20000, 200, 5, 80, 7, 8},
-	{40000, 0, 1, 100, 100000, 16},
-	{40000, 3000, 8, 50, 40, 4},
-	{5000, 3000, 3, 50, 7, 1},
-	{1, 0, 1, 100, 7, 1},
+	{1, 0, 10000, 100, 1, 7, 1},
+	{5000, 0, 10000, 100, 1, 7, 4},
+	{5000, 0, 9900, 90, 1, 5000, 4},
+	{5000, 3000, 3000, 50, 1, 7, 1},
+	{5000, 3000, 3000, 50, 1, 5000, 3},
+	{20000, 20000, 9000, 80, 1, 7, 8},
+	{40000, 200, 10000, 100, 1, 100000, 16},
+	{20000, 200, 0, 100, 1, 7, 8},
+	{20000, 200, 5, 80, 1, 7, 8},
+	{40000, 0, 1, 100, 1, 100000, 16},
+	{40000, 3000, 8, 50, 1, 40, 4},
+	{5000, 3000, 3, 50, 1, 7, 1},
+	{1, 0, 1, 100, 1, 7, 1},
+	/* long runs of countable pages, cut by invisible spans, delta rows, uncertain rows */
+	{40000, 0, 10000, 90, 300, 100000, 4},
+	{40000, 300, 5000, 90, 700, 3000, 4},
+	{60000, 40, 2000, 95, 129, 100000, 1},
+	{60000, 0, 10000, 100, 1, 20000, 2},
 };
 
 int
@@ -521,7 +532,7 @@ main(void)
 		const CountingCase *c = &counting_cases[i];
 
 		test_counting(c->nblocks, c->ndeltas, c->density_bp, c->visible_pct,
-					  c->uncertain_one_in, c->nthreads);
+					  c->visible_span, c->uncertain_one_in, c->nthreads);
 	}
 	test_counting_boundaries();
 	test_from_tids();
