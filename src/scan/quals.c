@@ -7,10 +7,15 @@
  * A leaf is "column OP pattern" where OP is one of the pattern operators
  * (~~ !~~ ~~* !~~* ~ !~ ~* !~*), column is a Var of the scanned relation
  * (possibly relabelled, e.g. varchar -> text) whose cache is usable, and the
- * pattern is a Const or a Param (evaluated once per scan at execution), or
- * a Var of another relation (a join clause: the planner offers a path
- * parameterized by that relation, and the Var becomes a Param); or the same
- * with "OP ANY/ALL (array)".  Leaves combine with AND, OR and NOT.
+ * pattern is an expression the executor evaluates once per scan, as an
+ * index scan evaluates its runtime keys: one that reads no column of the
+ * scanned relation and calls no volatile function.  That is a Const; a
+ * Param -- a value bound to a generic plan, an InitPlan's result, a
+ * correlated value; a Var of another relation (a join clause: the planner
+ * offers a path parameterized by that relation, and the Var becomes a
+ * Param); or anything computed from those, such as '%' || $1 || '%' or
+ * lower(w.word).  Or the same with "OP ANY/ALL (array)".  Leaves combine
+ * with AND, OR and NOT.
  *
  * The executor rechecks every original qual on every candidate row, so the
  * offloaded expression may be a superset of a clause, never a subset.  That
@@ -35,6 +40,7 @@
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "nodes/primnodes.h"
+#include "optimizer/clauses.h"
 #include "optimizer/optimizer.h"
 #include "utils/lsyscache.h"
 
@@ -81,29 +87,27 @@ column_is_cached(GlOffloadContext *ctx, AttrNumber attnum)
 }
 
 /*
- * A pattern the executor can evaluate once per scan: a Const, a Param, or a
- * Var of another relation.
+ * A pattern the executor can evaluate once per scan (see above).  A
+ * SubPlan is left out (an uncorrelated subquery is an InitPlan's Param by
+ * now; a correlated one would run at each rescan with values the scan does
+ * not track), and so is a PlaceHolderVar, whose value comes from a join
+ * below it.
  */
 static bool
 is_scan_constant(Node *pattern, GlOffloadContext *ctx)
 {
-	pattern = strip_relabel(pattern);
-	if (IsA(pattern, Const))
-		return true;
-	if (IsA(pattern, Param))
-	{
-		Param	   *param = (Param *) pattern;
+	ListCell   *lc;
 
-		return param->paramkind == PARAM_EXTERN ||
-			param->paramkind == PARAM_EXEC;
-	}
-	if (IsA(pattern, Var))
+	if (contain_volatile_functions(pattern) || contain_subplans(pattern))
+		return false;
+	foreach(lc, pull_var_clause(pattern, PVC_INCLUDE_PLACEHOLDERS))
 	{
-		Var		   *var = (Var *) pattern;
+		Var		   *var = lfirst(lc);
 
-		return var->varlevelsup == 0 && var->varno != ctx->rel->relid;
+		if (!IsA(var, Var) || var->varno == ctx->rel->relid)
+			return false;
 	}
-	return false;
+	return true;
 }
 
 bool
