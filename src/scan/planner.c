@@ -268,14 +268,15 @@ split_clauses(RelOptInfo *rel, GlOffloadContext *ctx, List *clauses,
 		RestrictInfo *rinfo = lfirst_node(RestrictInfo, lc);
 		Relids		pattern_relids;
 		Expr	   *part = NULL;
+		bool		whole = false;
 
 		if (rinfo->pseudoconstant)
 			continue;
 		if (may_offload(rinfo, rel))
-			part = gl_offloadable_part(ctx, rinfo->clause, &pattern_relids);
+			part = gl_offloadable_part(ctx, rinfo->clause, &pattern_relids, &whole);
 		if (part != NULL)
 			in->offloaded = lappend(in->offloaded, part);
-		if (part != NULL && equal(part, rinfo->clause))
+		if (part != NULL && whole)
 			in->exact_clauses = lappend(in->exact_clauses, rinfo->clause);
 		else
 			in->filter_clauses = lappend(in->filter_clauses, rinfo);
@@ -403,13 +404,14 @@ add_parameterized_paths(PlannerInfo *root, RelOptInfo *rel, Relation relation,
 	{
 		RestrictInfo *rinfo = lfirst_node(RestrictInfo, lc);
 		Relids		pattern_relids;
+		bool		whole;
 		Relids		required_outer;
 		ParamPathInfo *param_info;
 		ListCell   *lc2;
 		bool		any_offloaded = false;
 
 		if (!may_offload(rinfo, rel) ||
-			gl_offloadable_part(ctx, rinfo->clause, &pattern_relids) == NULL ||
+			gl_offloadable_part(ctx, rinfo->clause, &pattern_relids, &whole) == NULL ||
 			bms_is_empty(pattern_relids))
 			continue;
 
@@ -431,7 +433,7 @@ add_parameterized_paths(PlannerInfo *root, RelOptInfo *rel, Relation relation,
 			RestrictInfo *movable = lfirst_node(RestrictInfo, lc2);
 
 			if (may_offload(movable, rel) &&
-				gl_offloadable_part(ctx, movable->clause, &pattern_relids) != NULL)
+				gl_offloadable_part(ctx, movable->clause, &pattern_relids, &whole) != NULL)
 				any_offloaded = true;
 		}
 		if (any_offloaded)

@@ -46,6 +46,7 @@
 
 #include "pattern/compile.h"
 #include "registry/registry.h"
+#include "scan/idioms.h"
 #include "scan/quals.h"
 
 struct GlOffloadContext
@@ -226,18 +227,23 @@ offloadable_leaf(Expr *expr, GlOffloadContext *ctx)
 
 /*
  * The offloadable part of clause under the given polarity, or NULL when it
- * has none that is a superset of the clause.
+ * has none that is a superset of the clause.  A predicate idioms.c knows
+ * becomes its leaf.  *whole is cleared where a part of the clause is left
+ * out.
  */
 static Expr *
-offloadable_part(Expr *clause, bool negated, GlOffloadContext *ctx)
+offloadable_part(Expr *clause, bool negated, GlOffloadContext *ctx, bool *whole)
 {
 	BoolExpr   *boolexpr;
 	bool		conjunction;
 	List	   *parts = NIL;
 	ListCell   *lc;
+	Expr	   *idiom;
 
 	check_stack_depth();
 
+	if ((idiom = gl_idiom_as_leaf(clause, ctx->rel->relid)) != NULL)
+		return offloadable_leaf(idiom, ctx) ? idiom : NULL;
 	if (gl_qual_is_leaf(clause))
 		return offloadable_leaf(clause, ctx) ? clause : NULL;
 	if (!IsA(clause, BoolExpr))
@@ -247,7 +253,7 @@ offloadable_part(Expr *clause, bool negated, GlOffloadContext *ctx)
 	if (boolexpr->boolop == NOT_EXPR)
 	{
 		Expr	   *part = offloadable_part(linitial(boolexpr->args),
-											!negated, ctx);
+											!negated, ctx, whole);
 
 		return part ? make_notclause(part) : NULL;
 	}
@@ -255,12 +261,14 @@ offloadable_part(Expr *clause, bool negated, GlOffloadContext *ctx)
 	conjunction = (boolexpr->boolop == AND_EXPR) != negated;
 	foreach(lc, boolexpr->args)
 	{
-		Expr	   *part = offloadable_part(lfirst(lc), negated, ctx);
+		Expr	   *part = offloadable_part(lfirst(lc), negated, ctx, whole);
 
 		if (part != NULL)
 			parts = lappend(parts, part);
 		else if (!conjunction)
 			return NULL;
+		else
+			*whole = false;
 	}
 	if (parts == NIL)
 		return NULL;
@@ -282,11 +290,14 @@ gl_offload_begin(RelOptInfo *rel, Relation relation)
 }
 
 Expr *
-gl_offloadable_part(GlOffloadContext *ctx, Expr *clause, Relids *outer_relids)
+gl_offloadable_part(GlOffloadContext *ctx, Expr *clause, Relids *outer_relids,
+					bool *whole)
 {
-	Expr	   *part = offloadable_part(clause, false, ctx);
+	Expr	   *part;
 	ListCell   *lc;
 
+	*whole = true;
+	part = offloadable_part(clause, false, ctx, whole);
 	*outer_relids = NULL;
 	if (part == NULL)
 		return NULL;

@@ -8,10 +8,11 @@
  * The planner keeps every original qual in the plan (the executor rechecks
  * them); what it hands the executor in custom_exprs is the offloadable part
  * of each clause: an expression built only of pattern operators over cached
- * columns with Const, Param or outer-Var patterns, LIKE ANY/ALL, and
- * AND/OR/NOT (outer Vars become Params in the plan, see planner.c).  It is
- * a superset of the clause (never a subset), so candidates found with it
- * never miss a row.
+ * columns with patterns fixed for one scan (outer Vars become Params in
+ * the plan, see planner.c), LIKE ANY/ALL, and AND/OR/NOT; predicates that
+ * say a pattern match in other words become such leaves (idioms.h).  It
+ * is a superset of the clause (never a subset), so candidates found with
+ * it never miss a row.
  *
  *-------------------------------------------------------------------------
  */
@@ -30,12 +31,14 @@ extern GlOffloadContext *gl_offload_begin(RelOptInfo *rel, Relation relation);
 
 /*
  * The offloadable part of one restriction or join clause of the relation,
- * or NULL.  Patterns may be Consts, Params, or (in join clauses) plain Vars
- * of other relations: *outer_relids gets those relations, whose values a
- * parameterized path receives from the outer side of a nested loop.
+ * or NULL; *whole says whether it is the whole clause (true, false and NULL
+ * exactly where the clause is), not just a superset of it.  Patterns may
+ * read other relations (join clauses): *outer_relids gets those
+ * relations, whose values a parameterized path receives from the outer
+ * side of a nested loop.
  */
 extern Expr *gl_offloadable_part(GlOffloadContext *ctx, Expr *clause,
-								 Relids *outer_relids);
+								 Relids *outer_relids, bool *whole);
 
 /* Are all these cached columns resident in GPU memory right now? */
 extern bool gl_offload_on_device(GlOffloadContext *ctx, List *attnums);

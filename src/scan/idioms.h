@@ -1,0 +1,23 @@
+/*-------------------------------------------------------------------------
+ *
+ * idioms.h
+ *	  Predicates that say a pattern match in other words (strpos() > 0,
+ *	  starts_with(), regexp_like(), lower(column) LIKE lower(...)), as the
+ *	  pattern-operator leaf that means exactly the same.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef GPULIKE_SCAN_IDIOMS_H
+#define GPULIKE_SCAN_IDIOMS_H
+
+#include "nodes/primnodes.h"
+
+/*
+ * The leaf "column OP pattern" (an OpExpr over a pattern operator, the
+ * column a Var of relation relid) true, false and NULL exactly where
+ * clause is, or NULL when clause is no idiom idioms.c knows.  The pattern
+ * is an expression of the clause's own operands (constants folded).
+ */
+extern Expr *gl_idiom_as_leaf(Expr *clause, Index relid);
+
+#endif							/* GPULIKE_SCAN_IDIOMS_H */
