@@ -226,12 +226,18 @@ in_lower_case(Node *p, Oid collation)
 	if (IsA(p, Const))
 	{
 		Const	   *c = (Const *) p;
+		text	   *value;
+		text	   *lowered;
 
-		return c->constisnull ||
-			(c->consttype == TEXTOID &&
-			 DatumGetBool(DirectFunctionCall2(texteq, c->constvalue,
-											  DirectFunctionCall1Coll(lower, collation,
-																	  c->constvalue))));
+		if (c->constisnull)
+			return true;
+		if (c->consttype != TEXTOID)
+			return false;
+		value = DatumGetTextPP(c->constvalue);
+		lowered = DatumGetTextPP(DirectFunctionCall1Coll(lower, collation,
+														 PointerGetDatum(value)));
+		return VARSIZE_ANY_EXHDR(value) == VARSIZE_ANY_EXHDR(lowered) &&
+			memcmp(VARDATA_ANY(value), VARDATA_ANY(lowered), VARSIZE_ANY_EXHDR(value)) == 0;
 	}
 	if (!call_of(p, &funcid, &args, &call_collation))
 		return false;
