@@ -15,6 +15,7 @@
  *	regexp_like(col, r [, 'i' | 'c'])			col ~ r, col ~* r
  *	lower(col) [NOT] ILIKE p					col [NOT] ILIKE p
  *	lower(col) [NOT] LIKE p, p in lower case	col [NOT] ILIKE p
+ *	coalesce(col, '') OP p, '' OP p false		col OP p (not under NOT)
  *
  * esc(x) escapes LIKE's metacharacters (\, % and _) with backslashes, so
  * x matches as a literal: strpos() and starts_with() compare characters
@@ -33,6 +34,11 @@
  * upper(col) LIKE upper(p) is not ILIKE ('ſ' is upper-cased to 'S' but
  * lower-cased to itself) and is left to PostgreSQL.
  *
+ * coalesce(col, '') OP p, for a constant p that the empty string does not
+ * satisfy, is false for a NULL value where col OP p is NULL: the same in a
+ * WHERE clause, but not under a NOT, so that rewrite is made only where
+ * no NOT is above the clause.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -50,12 +56,19 @@
 #include "pattern/compile.h"
 #include "scan/idioms.h"
 
+static Node *
+strip_relabels(Node *node)
+{
+	while (IsA(node, RelabelType))
+		node = (Node *) ((RelabelType *) node)->arg;
+	return node;
+}
+
 /* A column of relation relid as a text operand (maybe relabelled from varchar). */
 static bool
 is_column(Node *node, Index relid)
 {
-	while (IsA(node, RelabelType))
-		node = (Node *) ((RelabelType *) node)->arg;
+	node = strip_relabels(node);
 	return IsA(node, Var) && ((Var *) node)->varno == relid &&
 		((Var *) node)->varlevelsup == 0 && ((Var *) node)->varattno > 0;
 }
@@ -221,8 +234,7 @@ in_lower_case(Node *p, Oid collation)
 	Oid			call_collation;
 	ListCell   *lc;
 
-	while (IsA(p, RelabelType))
-		p = (Node *) ((RelabelType *) p)->arg;
+	p = strip_relabels(p);
 	if (IsA(p, Const))
 	{
 		Const	   *c = (Const *) p;
@@ -255,6 +267,41 @@ in_lower_case(Node *p, Oid collation)
 	return true;
 }
 
+/* coalesce(col, '') OP p: col OP p when '' OP p is false. */
+static Expr *
+coalesced_leaf(OpExpr *op, Index relid)
+{
+	GlPatternOp pattern_op;
+	bool		negated;
+	CoalesceExpr *coalesced;
+	Node	   *column;
+	Const	   *empty;
+	Const	   *pattern = lsecond(op->args);
+
+	if (list_length(op->args) != 2 ||
+		!gl_pattern_operator(op->opno, &pattern_op, &negated) ||
+		!IsA(pattern, Const) || pattern->constisnull || pattern->consttype != TEXTOID)
+		return NULL;
+	coalesced = (CoalesceExpr *) strip_relabels(linitial(op->args));
+	if (!IsA(coalesced, CoalesceExpr) || list_length(coalesced->args) != 2)
+		return NULL;
+	column = linitial(coalesced->args);
+	empty = (Const *) strip_relabels(lsecond(coalesced->args));
+	if (!is_column(column, relid) || !IsA(empty, Const) || empty->constisnull ||
+		(empty->consttype != TEXTOID && empty->consttype != VARCHAROID) ||
+		VARSIZE_ANY_EXHDR(DatumGetTextPP(empty->constvalue)) != 0)
+		return NULL;
+	if (exprType(column) != TEXTOID)
+		column = (Node *) makeRelabelType((Expr *) column, TEXTOID, -1, op->inputcollid,
+										  COERCE_IMPLICIT_CAST);
+	/* PostgreSQL's own operator says (an invalid pattern raises its error, as it would) */
+	if (DatumGetBool(OidFunctionCall2Coll(get_opcode(op->opno), op->inputcollid,
+										  empty->constvalue, pattern->constvalue)))
+		return NULL;
+	return make_opclause(op->opno, BOOLOID, false, (Expr *) column, (Expr *) pattern,
+						 InvalidOid, op->inputcollid);
+}
+
 /* lower(col) [NOT] LIKE / ILIKE p. */
 static Expr *
 lowered_leaf(OpExpr *op, Index relid)
@@ -280,8 +327,10 @@ lowered_leaf(OpExpr *op, Index relid)
 }
 
 Expr *
-gl_idiom_as_leaf(Expr *clause, Index relid)
+gl_idiom_as_leaf(Expr *clause, Index relid, bool under_not)
 {
+	Expr	   *rewritten;
+
 	Oid			funcid;
 	List	   *args;
 	Oid			collation;
@@ -306,6 +355,11 @@ gl_idiom_as_leaf(Expr *clause, Index relid)
 		case F_REGEXP_LIKE_TEXT_TEXT_TEXT:
 			return regexp_like_leaf(args, collation, relid);
 		default:
-			return IsA(clause, OpExpr) ? lowered_leaf((OpExpr *) clause, relid) : NULL;
+			if (!IsA(clause, OpExpr))
+				return NULL;
+			rewritten = lowered_leaf((OpExpr *) clause, relid);
+			if (rewritten == NULL && !under_not)
+				rewritten = coalesced_leaf((OpExpr *) clause, relid);
+			return rewritten;
 	}
 }

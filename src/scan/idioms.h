@@ -15,9 +15,11 @@
 /*
  * The leaf "column OP pattern" (an OpExpr over a pattern operator, the
  * column a Var of relation relid) true, false and NULL exactly where
- * clause is, or NULL when clause is no idiom idioms.c knows.  The pattern
- * is an expression of the clause's own operands (constants folded).
+ * clause is -- or, unless under_not (a NOT is above the clause), true
+ * exactly where it is -- or NULL when clause is no idiom idioms.c knows.
+ * The pattern is an expression of the clause's own operands (constants
+ * folded).
  */
-extern Expr *gl_idiom_as_leaf(Expr *clause, Index relid);
+extern Expr *gl_idiom_as_leaf(Expr *clause, Index relid, bool under_not);
 
 #endif							/* GPULIKE_SCAN_IDIOMS_H */

@@ -73,6 +73,8 @@
 #include "optimizer/pathnode.h"
 #include "optimizer/paths.h"
 #include "optimizer/restrictinfo.h"
+#include "utils/rel.h"
+#include "utils/ruleutils.h"
 
 #include "scan/paths.h"
 #include "scan/quals.h"
@@ -444,6 +446,42 @@ add_parameterized_paths(PlannerInfo *root, RelOptInfo *rel, Relation relation,
 	}
 }
 
+/*
+ * At DEBUG1, say of each clause that reads a cached column of the relation
+ * but has nothing the scan can evaluate why not, so that a user who
+ * expected a GpuLike plan can see it (client_min_messages = debug1).
+ */
+static void
+report_refusals(RelOptInfo *rel, Relation relation, GlOffloadContext *ctx)
+{
+	List	   *context = deparse_context_for(RelationGetRelationName(relation),
+											  RelationGetRelid(relation));
+	ListCell   *lc;
+
+	foreach(lc, list_concat_copy(rel->baserestrictinfo, rel->joininfo))
+	{
+		RestrictInfo *rinfo = lfirst_node(RestrictInfo, lc);
+		Relids		pattern_relids;
+		bool		whole;
+		const char *why;
+
+		if (rinfo->pseudoconstant)
+			continue;
+		if (gl_offloadable_part(ctx, rinfo->clause, &pattern_relids, &whole) == NULL)
+			why = gl_offload_refusal(ctx, rinfo->clause);
+		else if (!may_offload(rinfo, rel))
+			why = "row-level security or a security barrier view keeps it after the policy's quals";
+		else
+			continue;
+		if (why != NULL)
+			ereport(DEBUG1,
+					(errmsg("gpulike does not evaluate \"%s\" on \"%s\"",
+							deparse_expression((Node *) rinfo->clause, context, false, false),
+							RelationGetRelationName(relation)),
+					 errdetail("The predicate is left to PostgreSQL because %s.", why)));
+	}
+}
+
 static void
 add_gpulike_paths(PlannerInfo *root, RelOptInfo *rel, RangeTblEntry *rte)
 {
@@ -463,6 +501,8 @@ add_gpulike_paths(PlannerInfo *root, RelOptInfo *rel, RangeTblEntry *rte)
 	add_gpulike_paths_for(root, rel, relation, ctx, rel->baserestrictinfo,
 						  rel->lateral_relids, rte->securityQuals != NIL);
 	add_parameterized_paths(root, rel, relation, ctx, rte->securityQuals != NIL);
+	if (message_level_is_interesting(DEBUG1))
+		report_refusals(rel, relation, ctx);
 	table_close(relation, NoLock);
 }
 

@@ -56,6 +56,7 @@ struct GlOffloadContext
 	List	   *cached_attnums; /* known usable */
 	List	   *uncached_attnums;	/* known unusable */
 	List	   *device_attnums; /* usable and in GPU memory */
+	const char *refusal;		/* why a leaf on a cached column was refused */
 };
 
 static Node *
@@ -88,27 +89,31 @@ column_is_cached(GlOffloadContext *ctx, AttrNumber attnum)
 }
 
 /*
- * A pattern the executor can evaluate once per scan (see above).  A
- * SubPlan is left out (an uncorrelated subquery is an InitPlan's Param by
- * now; a correlated one would run at each rescan with values the scan does
- * not track), and so is a PlaceHolderVar, whose value comes from a join
- * below it.
+ * Why a pattern cannot be evaluated once per scan (see above), or NULL
+ * when it can.  A SubPlan is left out (an uncorrelated subquery is an
+ * InitPlan's Param by now; a correlated one would run at each rescan with
+ * values the scan does not track), and so is a PlaceHolderVar, whose
+ * value comes from a join below it.
  */
-static bool
-is_scan_constant(Node *pattern, GlOffloadContext *ctx)
+static const char *
+not_scan_constant(Node *pattern, GlOffloadContext *ctx)
 {
 	ListCell   *lc;
 
-	if (contain_volatile_functions(pattern) || contain_subplans(pattern))
-		return false;
+	if (contain_volatile_functions(pattern))
+		return "its pattern calls a volatile function";
+	if (contain_subplans(pattern))
+		return "its pattern holds a subquery that depends on the row";
 	foreach(lc, pull_var_clause(pattern, PVC_INCLUDE_PLACEHOLDERS))
 	{
 		Var		   *var = lfirst(lc);
 
-		if (!IsA(var, Var) || var->varno == ctx->rel->relid)
-			return false;
+		if (!IsA(var, Var))
+			return "its pattern comes from the nullable side of an outer join";
+		if (var->varno == ctx->rel->relid)
+			return "its pattern reads the row it is matched against";
 	}
-	return true;
+	return NULL;
 }
 
 bool
@@ -202,27 +207,30 @@ offloadable_leaf(Expr *expr, GlOffloadContext *ctx)
 {
 	GlQualLeaf	leaf;
 	Var		   *column;
+	const char *why;
 
 	if (!split_leaf(expr, &leaf))
 		return false;
 	column = (Var *) strip_relabel(linitial(IsA(expr, OpExpr) ?
 											((OpExpr *) expr)->args :
 											((ScalarArrayOpExpr *) expr)->args));
-	if (column->varno != ctx->rel->relid)
-		return false;
-	if (!is_scan_constant((Node *) leaf.pattern, ctx))
+	if (column->varno != ctx->rel->relid || !column_is_cached(ctx, leaf.attnum))
 		return false;
 
 	/*
 	 * The compiler refuses nondeterministic collations at execution anyway;
 	 * not offering a path at all keeps such queries on PostgreSQL's plans.
 	 */
-	if (OidIsValid(leaf.collation) &&
-		!get_collation_isdeterministic(leaf.collation))
-		return false;
-	if (!column_is_cached(ctx, leaf.attnum))
-		return false;
-	return !refused_regex(&leaf);
+	if ((why = not_scan_constant((Node *) leaf.pattern, ctx)) == NULL)
+	{
+		if (OidIsValid(leaf.collation) && !get_collation_isdeterministic(leaf.collation))
+			why = "its collation is nondeterministic";
+		else if (refused_regex(&leaf))
+			why = "its regex needs a larger automaton than gpulike builds";
+	}
+	if (why != NULL)
+		ctx->refusal = why;
+	return why == NULL;
 }
 
 /*
@@ -242,7 +250,7 @@ offloadable_part(Expr *clause, bool negated, GlOffloadContext *ctx, bool *whole)
 
 	check_stack_depth();
 
-	if ((idiom = gl_idiom_as_leaf(clause, ctx->rel->relid)) != NULL)
+	if ((idiom = gl_idiom_as_leaf(clause, ctx->rel->relid, negated)) != NULL)
 		return offloadable_leaf(idiom, ctx) ? idiom : NULL;
 	if (gl_qual_is_leaf(clause))
 		return offloadable_leaf(clause, ctx) ? clause : NULL;
@@ -266,7 +274,12 @@ offloadable_part(Expr *clause, bool negated, GlOffloadContext *ctx, bool *whole)
 		if (part != NULL)
 			parts = lappend(parts, part);
 		else if (!conjunction)
+		{
+			if (ctx->refusal == NULL)
+				ctx->refusal = negated ? "it is a NOT over an AND with a predicate gpulike cannot evaluate" :
+					"it is an OR with a predicate gpulike cannot evaluate";
 			return NULL;
+		}
 		else
 			*whole = false;
 	}
@@ -297,6 +310,7 @@ gl_offloadable_part(GlOffloadContext *ctx, Expr *clause, Relids *outer_relids,
 	ListCell   *lc;
 
 	*whole = true;
+	ctx->refusal = NULL;
 	part = offloadable_part(clause, false, ctx, whole);
 	*outer_relids = NULL;
 	if (part == NULL)
@@ -309,6 +323,25 @@ gl_offloadable_part(GlOffloadContext *ctx, Expr *clause, Relids *outer_relids,
 			*outer_relids = bms_add_member(*outer_relids, var->varno);
 	}
 	return part;
+}
+
+const char *
+gl_offload_refusal(GlOffloadContext *ctx, Expr *clause)
+{
+	Bitmapset  *attrs = NULL;
+	int			attidx = -1;
+
+	if (ctx->refusal != NULL)
+		return ctx->refusal;
+	pull_varattnos((Node *) clause, ctx->rel->relid, &attrs);
+	while ((attidx = bms_next_member(attrs, attidx)) >= 0)
+	{
+		AttrNumber	attnum = attidx + FirstLowInvalidHeapAttributeNumber;
+
+		if (attnum > 0 && column_is_cached(ctx, attnum))
+			return "it is no pattern match gpulike knows over the cached column itself";
+	}
+	return NULL;
 }
 
 bool

@@ -40,6 +40,13 @@ extern GlOffloadContext *gl_offload_begin(RelOptInfo *rel, Relation relation);
 extern Expr *gl_offloadable_part(GlOffloadContext *ctx, Expr *clause,
 								 Relids *outer_relids, bool *whole);
 
+/*
+ * Why the last clause given to gl_offloadable_part (clause) had nothing
+ * offloaded although it reads a cached column: a sentence for a message,
+ * or NULL when it reads none.
+ */
+extern const char *gl_offload_refusal(GlOffloadContext *ctx, Expr *clause);
+
 /* Are all these cached columns resident in GPU memory right now? */
 extern bool gl_offload_on_device(GlOffloadContext *ctx, List *attnums);
 

@@ -114,6 +114,8 @@ IDIOMS = [
     "strpos({c}, {f}) > 0", "position({f} in {c}) > 0", "starts_with({c}, {f})",
     "{c} ^@ {f}", "coalesce({c}, '') LIKE {p}", "({c} || ' ' || {c}) ILIKE {p}",
     "{c} COLLATE \"C\" LIKE {p}", "{c} LIKE {p} ESCAPE '!'",
+    "lower({c}) LIKE '%' || lower({f}) || '%'", "lower({c}) NOT LIKE lower({p})",
+    "strpos({c}, {f}) = 0", "regexp_like({c}, {f}, 'i')", "coalesce({c}, '') ILIKE {p} || '_'",
 ]
 
 
