@@ -90,5 +90,7 @@ main(int argc, char **argv)
 		free(bits);
 	}
 	gl_column_free(&col);
+	free(all_visible);
+	free(none_visible);
 	return 0;
 }
