@@ -70,8 +70,9 @@ typedef struct GlTidIndex
 /*
  * The heap pages of the sorted prefix: page p is block blocks[p], rows
  * [first_rows[p], first_rows[p + 1]) (the last page's end is
- * indexed_rows).  Built on demand by gl_column_index_pages, for answers
- * that walk a column page by page without reading every row's TID.
+ * indexed_rows).  Extended by gl_column_index_pages as the prefix grows,
+ * for answers that walk a column page by page without reading every
+ * row's TID.
  */
 typedef struct GlPageIndex
 {
@@ -220,8 +221,17 @@ extern bool gl_column_values_to_file(GlColumn *col, const char *directory);
 /*
  * Bring col->pages up to the whole sorted prefix (which only ever grows at
  * its end).  False on out-of-memory; the index then covers fewer rows.
+ * It changes the column: whoever may change the column calls it, not a
+ * reader beside others.
  */
 extern bool gl_column_index_pages(GlColumn *col);
+
+/* Does col->pages cover the whole sorted prefix? */
+static inline bool
+gl_column_pages_indexed(const GlColumn *col)
+{
+	return col->pages.indexed_rows == col->sorted_rows;
+}
 
 /*
  * Whether an append that failed with errno why failed for the values'

@@ -513,9 +513,9 @@ describe_engine(const MatchRun *run, GlMatchResult *result)
 /*
  * The final operand as page records.  A counting request's exact answer
  * over one column counts what it can instead of listing it (candidates.h);
- * without the column's page index (no memory for it), or when the
- * operand's few words are listed, it lists everything, which is a correct
- * answer too.
+ * without the column's complete page index (the store extends it between
+ * requests, and may have had no memory for it), or when the operand's few
+ * words are listed, it lists everything, which is a correct answer too.
  */
 static bool
 build_answer(Operand *op, const GlVisibleBlocks *visible, bool exact,
@@ -526,9 +526,9 @@ build_answer(Operand *op, const GlVisibleBlocks *visible, bool exact,
 									op->listed_words, op->nlisted, answer);
 	if (op->bits != NULL)
 	{
-		GlColumn   *col = &op->column->col;
+		const GlColumn *col = &op->column->col;
 
-		if (visible != NULL && (!exact || !gl_column_index_pages(col)))
+		if (visible != NULL && (!exact || !gl_column_pages_indexed(col)))
 			visible = NULL;
 		return gl_answer_from_rows(col, op->bits, visible,
 								   gl_cpu_engine_threads(), answer);

@@ -171,6 +171,19 @@ free_retired(StoreSlot *s)
 	s->retired = NULL;
 }
 
+/*
+ * Bring the page index of the column's sorted prefix up to date (a load
+ * ends it; a delta row past the prefix's last TID extends it).  The store
+ * alone extends it, between requests: the request threads only read it,
+ * and count an answer where it is complete (evaluate.c), listing the
+ * candidates otherwise -- as they do when there was no memory for it.
+ */
+static void
+index_pages(GlStoredColumn *sc)
+{
+	(void) gl_column_index_pages(&sc->col);
+}
+
 /* The serving column of a slot was replaced: keep it for a moment. */
 static void
 retire_serving(StoreSlot *s)
@@ -366,6 +379,7 @@ gl_store_load_end(int slot, uint64 generation, char *err, size_t errlen)
 	gl_deferred_free(&sc->deferred);
 	/* The loader's size hints are upper bounds (the heap's size): give back the rest. */
 	gl_column_trim(&sc->col);
+	index_pages(sc);
 
 	if (!gl_registry_finish_load(slot, generation))
 	{
@@ -680,6 +694,7 @@ gl_store_sync(void)
 		{
 			if (sc->device != NULL)
 				(void) gl_store_ensure_device(sc);
+			index_pages(sc);
 			gl_store_publish(sc, false);
 			sc->changed = false;
 		}
@@ -693,6 +708,8 @@ gl_store_sync(void)
 										RETIRED_GRACE_MS) ||
 			 !gl_store_registry_ready(i, sc->generation)))
 			free_retired(&slots[i]);
+		else if (sc != NULL)
+			index_pages(sc);	/* changes reach it too */
 	}
 	enforce_bounds();
 }
