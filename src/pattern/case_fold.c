@@ -1,7 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * case_fold.c
- *	  The inverse of a collation's lower(), for exact ILIKE case classes.
+ *	  The inverse of a collation's lower(), for exact ILIKE case classes
+ *	  (and of its upper(), for upper(column) LIKE an upper-case pattern).
  *
  * PostgreSQL evaluates "v ILIKE p" in a UTF-8 database as
  * "lower(v) LIKE lower(p)" (like.c), and for a libc collation lower()
@@ -35,6 +36,13 @@
  * OID.  A table too large for a shared slot, or one built when all slots
  * are taken, stays the backend's own.
  *
+ * upper() is inverted the same way, for "upper(v) LIKE p" with p in upper
+ * case (Django's iexact / icontains / istartswith): t matches c exactly
+ * when upper(t) == c, and that preimage differs from lower()'s -- U+017F
+ * (long s) upper-cases to 'S' but lower-cases to itself, the Kelvin sign
+ * lower-cases to 'k' but upper-cases to itself.  Its tables are kept and
+ * shared beside lower()'s, keyed apart.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -58,12 +66,13 @@
 typedef struct CaseMove
 {
 	uint32_t	from;			/* x */
-	uint32_t	to;				/* lower(x), != x */
+	uint32_t	to;				/* lower(x) (upper(x)), != x */
 } CaseMove;
 
 struct GlCaseFold
 {
 	Oid			collation;
+	bool		upper;			/* the inverse of upper(), not of lower() */
 	int			nmoves;
 	CaseMove   *by_from;		/* sorted by from */
 	CaseMove   *by_to;			/* sorted by to, then from */
@@ -74,7 +83,7 @@ struct GlCaseFold
 static GlCaseFold *fold_tables = NULL;
 
 static const char *const NOT_ONE_TO_ONE =
-	"lower() of this collation does not map character by character";
+	"lower() and upper() of this collation do not map character by character";
 
 /* ------------------------------------------------ tables in shared memory */
 
@@ -140,11 +149,11 @@ gl_case_fold_shmem_register(void)
 }
 
 /*
- * What decides the collation's lower(), as a shared table's key; false if
- * it does not fit one.
+ * What decides the collation's lower() (upper()), as a shared table's
+ * key; false if it does not fit one.
  */
 static bool
-shared_key(Oid collation, char *key)
+shared_key(Oid collation, bool upper, char *key)
 {
 	char	   *ctype;
 	char	   *version;
@@ -167,7 +176,8 @@ shared_key(Oid collation, char *key)
 			return false;
 	}
 	version = get_collation_actual_version(COLLPROVIDER_LIBC, ctype);
-	n = snprintf(key, SHARED_KEY_BYTES, "%s|%s", ctype, version ? version : "");
+	n = snprintf(key, SHARED_KEY_BYTES, "%s|%s|%s", upper ? "upper" : "lower", ctype,
+				 version ? version : "");
 	return n > 0 && n < SHARED_KEY_BYTES;
 }
 
@@ -280,7 +290,8 @@ build_table(GlCaseFold *fold)
 	CaseMove   *moves = palloc(sizeof(CaseMove) * count);
 	int			nmoves = 0;
 
-	lowered = DatumGetTextPP(DirectFunctionCall1Coll(lower, fold->collation,
+	lowered = DatumGetTextPP(DirectFunctionCall1Coll(fold->upper ? upper : lower,
+													 fold->collation,
 													 PointerGetDatum(cstring_to_text_with_len(input, len))));
 	out = VARDATA_ANY(lowered);
 	outlen = VARSIZE_ANY_EXHDR(lowered);
@@ -326,20 +337,21 @@ build_table(GlCaseFold *fold)
 }
 
 const GlCaseFold *
-gl_case_fold_for(Oid collation, const char **refusal)
+gl_case_fold_for(Oid collation, bool upper, const char **refusal)
 {
 	GlCaseFold *fold;
 
 	for (fold = fold_tables; fold != NULL; fold = fold->next)
-		if (fold->collation == collation)
+		if (fold->collation == collation && fold->upper == upper)
 			break;
 	if (fold == NULL)
 	{
 		char		key[SHARED_KEY_BYTES];
-		bool		shareable = shared_folds != NULL && shared_key(collation, key);
+		bool		shareable = shared_folds != NULL && shared_key(collation, upper, key);
 
 		fold = MemoryContextAllocZero(TopMemoryContext, sizeof(GlCaseFold));
 		fold->collation = collation;
+		fold->upper = upper;
 		if (!shareable || !copy_shared(key, fold))
 		{
 			build_table(fold);
@@ -366,7 +378,7 @@ gl_case_fold_class(void *arg, uint32_t cp, uint32_t *members, int max_members)
 				hi = fold->nmoves;
 	int			n = 0;
 
-	/* cp itself belongs unless lower() moves it elsewhere */
+	/* cp itself belongs unless the function moves it elsewhere */
 	key.from = cp;
 	if (bsearch(&key, fold->by_from, fold->nmoves, sizeof(CaseMove), compare_from) == NULL)
 		members[n++] = cp;

@@ -1,7 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * case_fold.h
- *	  The inverse of a collation's lower(), for exact ILIKE case classes.
+ *	  The inverse of a collation's lower() (or upper()), for exact ILIKE
+ *	  (or upper(column) LIKE) case classes.
  *
  *-------------------------------------------------------------------------
  */
@@ -16,16 +17,16 @@ typedef struct GlCaseFold GlCaseFold;
 extern void gl_case_fold_shmem_register(void);
 
 /*
- * The table of a libc collation in a UTF-8 database (built on first use,
- * or copied from another backend's, then kept for the life of the
- * backend), or NULL with *refusal set when lower() is not a per-character
- * mapping there.
+ * The table of lower() -- or with upper, of upper() -- under a libc
+ * collation in a UTF-8 database (built on first use, or copied from
+ * another backend's, then kept for the life of the backend), or NULL with
+ * *refusal set when that function is not a per-character mapping there.
  */
-extern const GlCaseFold *gl_case_fold_for(Oid collation, const char **refusal);
+extern const GlCaseFold *gl_case_fold_for(Oid collation, bool upper, const char **refusal);
 
 /*
  * A GlCaseClassFn (like_build.h) over such a table (arg): every code point
- * x with lower(x) == cp.
+ * x with lower(x) == cp (upper(x) == cp).
  */
 extern int	gl_case_fold_class(void *arg, uint32_t cp, uint32_t *members,
 							   int max_members);

@@ -88,8 +88,11 @@ gl_compile_pattern(GlPatternOp op, text *pattern, Oid collation,
 	switch (op)
 	{
 		case GL_OP_LIKE:
+			return gl_compile_like(pattern, GL_LIKE_AS_IS, collation, refusal);
 		case GL_OP_ILIKE:
-			return gl_compile_like(pattern, op == GL_OP_ILIKE, collation, refusal);
+			return gl_compile_like(pattern, GL_LIKE_LOWERED, collation, refusal);
+		case GL_OP_UPPER_LIKE:
+			return gl_compile_like(pattern, GL_LIKE_UPPERED, collation, refusal);
 		case GL_OP_REGEX:
 		case GL_OP_IREGEX:
 			return gl_compile_regex(pattern, op == GL_OP_IREGEX, collation, refusal);

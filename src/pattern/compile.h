@@ -20,7 +20,9 @@ typedef enum GlPatternOp
 	GL_OP_LIKE,					/* ~~   */
 	GL_OP_ILIKE,				/* ~~*  */
 	GL_OP_REGEX,				/* ~    */
-	GL_OP_IREGEX				/* ~*   */
+	GL_OP_IREGEX,				/* ~*   */
+	GL_OP_UPPER_LIKE			/* upper(column) ~~ pattern, the pattern in
+								 * upper case (no operator of its own) */
 } GlPatternOp;
 
 /*

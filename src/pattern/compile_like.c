@@ -24,6 +24,11 @@
  *	- ILIKE under ICU lowers whole strings with ICU's context-sensitive
  *	  rules (final sigma, ...), and in SQL_ASCII with a libc locale it uses
  *	  the locale's 8-bit tolower(): we refuse both.
+ *	- upper(value) LIKE pattern, for a pattern that upper() leaves as it is
+ *	  (the planner proves that: scan/idioms.c), is the same with upper():
+ *	  each pattern character gets the class of all code points upper()
+ *	  sends to it; under a C/POSIX ctype upper() moves only a-z, so a
+ *	  letter's class is {upper, lower} there too.
  *
  *-------------------------------------------------------------------------
  */
@@ -90,28 +95,46 @@ usable_collation(Oid collation, pg_locale_t *locale, const char **refusal)
 	return true;
 }
 
+/*
+ * Does upper() under collation leave pattern as it is?  (Each of its
+ * characters is then the image of those that match it.)
+ */
+static bool
+in_upper_case(text *pattern, Oid collation)
+{
+	text	   *uppered = DatumGetTextPP(DirectFunctionCall1Coll(upper, collation,
+																 PointerGetDatum(pattern)));
+
+	return VARSIZE_ANY_EXHDR(uppered) == VARSIZE_ANY_EXHDR(pattern) &&
+		memcmp(VARDATA_ANY(uppered), VARDATA_ANY(pattern), VARSIZE_ANY_EXHDR(pattern)) == 0;
+}
+
 GlProgram *
-gl_compile_like(text *pattern, bool case_insensitive, Oid collation,
-				const char **refusal)
+gl_compile_like(text *pattern, GlLikeFold fold, Oid collation, const char **refusal)
 {
 	pg_locale_t locale;
 	bool		utf8;
 	const char *error = NULL;
 	GlProgram  *prog;
-	const GlCaseFold *fold;
-	text	   *lowered;
+	const GlCaseFold *table;
+	text	   *folded;
 
 	*refusal = NULL;
 	if (!supported_encoding(&utf8, refusal) ||
 		!usable_collation(collation, &locale, refusal))
 		return NULL;
 
-	if (!case_insensitive)
+	if (fold == GL_LIKE_AS_IS)
 		prog = gl_build_like(VARDATA_ANY(pattern), VARSIZE_ANY_EXHDR(pattern),
 							 utf8, NULL, NULL, &error);
 	else if (!OidIsValid(collation))
 	{
 		*refusal = "no collation for ILIKE";
+		return NULL;
+	}
+	else if (fold == GL_LIKE_UPPERED && !in_upper_case(pattern, collation))
+	{
+		*refusal = "the pattern compared with upper() is not in upper case";
 		return NULL;
 	}
 	else if (lc_ctype_is_c(collation))
@@ -129,13 +152,13 @@ gl_compile_like(text *pattern, bool case_insensitive, Oid collation,
 	}
 	else
 	{
-		fold = gl_case_fold_for(collation, refusal);
-		if (fold == NULL)
+		table = gl_case_fold_for(collation, fold == GL_LIKE_UPPERED, refusal);
+		if (table == NULL)
 			return NULL;
-		lowered = DatumGetTextPP(DirectFunctionCall1Coll(lower, collation,
-														 PointerGetDatum(pattern)));
-		prog = gl_build_like(VARDATA_ANY(lowered), VARSIZE_ANY_EXHDR(lowered),
-							 true, gl_case_fold_class, (void *) fold, &error);
+		folded = fold == GL_LIKE_UPPERED ? pattern :
+			DatumGetTextPP(DirectFunctionCall1Coll(lower, collation, PointerGetDatum(pattern)));
+		prog = gl_build_like(VARDATA_ANY(folded), VARSIZE_ANY_EXHDR(folded),
+							 true, gl_case_fold_class, (void *) table, &error);
 	}
 	if (prog == NULL)
 		*refusal = error;

@@ -10,9 +10,18 @@
 
 #include "program/program.h"
 
-/* One LIKE (or ILIKE) pattern; palloc'd program, or NULL with *refusal. */
-extern GlProgram *gl_compile_like(text *pattern, bool case_insensitive,
-								  Oid collation, const char **refusal);
+/* How a LIKE compares a value's characters with the pattern's. */
+typedef enum GlLikeFold
+{
+	GL_LIKE_AS_IS,				/* LIKE */
+	GL_LIKE_LOWERED,			/* ILIKE: lower(value) LIKE lower(pattern) */
+	GL_LIKE_UPPERED				/* upper(value) LIKE pattern, the pattern in
+								 * upper case (upper() leaves it as it is) */
+} GlLikeFold;
+
+/* One LIKE (or ILIKE, ...) pattern; palloc'd program, or NULL with *refusal. */
+extern GlProgram *gl_compile_like(text *pattern, GlLikeFold fold, Oid collation,
+								  const char **refusal);
 
 /*
  * "Matches any of these" as one Aho–Corasick program, when every pattern

@@ -32,7 +32,8 @@
  * collation: the forms Hibernate (lower(col) like lower(?) escape '!')
  * and SQLAlchemy (lower(col) LIKE '%' || lower(?) || '%') send.
  * upper(col) LIKE upper(p) is not ILIKE ('ſ' is upper-cased to 'S' but
- * lower-cased to itself) and is left to PostgreSQL.
+ * lower-cased to itself); it is a leaf of its own, GL_OP_UPPER_LIKE
+ * (quals.c), matched with upper()'s case classes.
  *
  * coalesce(col, '') OP p, for a constant p that the empty string does not
  * satisfy, is false for a NULL value where col OP p is NULL: the same in a

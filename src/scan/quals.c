@@ -14,8 +14,10 @@
  * correlated value; a Var of another relation (a join clause: the planner
  * offers a path parameterized by that relation, and the Var becomes a
  * Param); or anything computed from those, such as '%' || $1 || '%' or
- * lower(w.word).  Or the same with "OP ANY/ALL (array)".  Leaves combine
- * with AND, OR and NOT.
+ * lower(w.word).  Or the same with "OP ANY/ALL (array)"; or "upper(column)
+ * LIKE pattern", matched with upper()'s case classes (compile_like.c), as
+ * Django's case-insensitive lookups send it.  Leaves combine with AND, OR
+ * and NOT.
  *
  * The executor rechecks every original qual on every candidate row, so the
  * offloaded expression may be a superset of a clause, never a subset.  That
@@ -42,6 +44,7 @@
 #include "nodes/primnodes.h"
 #include "optimizer/clauses.h"
 #include "optimizer/optimizer.h"
+#include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 
 #include "pattern/compile.h"
@@ -123,8 +126,24 @@ gl_qual_is_leaf(Expr *expr)
 }
 
 /*
+ * The column under upper(column), compared by LIKE under the upper()'s own
+ * collation; NULL if node is no such call.
+ */
+static Node *
+uppered_column(Node *node, Oid collation)
+{
+	FuncExpr   *call = (FuncExpr *) node;
+
+	if (!IsA(call, FuncExpr) || call->funcid != F_UPPER_TEXT ||
+		list_length(call->args) != 1 || call->inputcollid != collation)
+		return NULL;
+	return strip_relabel(linitial(call->args));
+}
+
+/*
  * Fill *leaf from an OpExpr or ScalarArrayOpExpr; false when it is not a
- * pattern operator applied to a plain column.
+ * pattern operator applied to a plain column, or LIKE applied to
+ * upper(column) (GL_OP_UPPER_LIKE: Django's case-insensitive lookups).
  */
 static bool
 split_leaf(Expr *expr, GlQualLeaf *leaf)
@@ -132,6 +151,7 @@ split_leaf(Expr *expr, GlQualLeaf *leaf)
 	Oid			opno;
 	List	   *args;
 	Node	   *column;
+	Node	   *uppered;
 
 	memset(leaf, 0, sizeof(*leaf));
 	if (IsA(expr, OpExpr))
@@ -160,9 +180,16 @@ split_leaf(Expr *expr, GlQualLeaf *leaf)
 		return false;
 
 	column = strip_relabel(linitial(args));
+	if (leaf->op == GL_OP_LIKE &&
+		(uppered = uppered_column(column, leaf->collation)) != NULL)
+	{
+		column = uppered;
+		leaf->op = GL_OP_UPPER_LIKE;
+	}
 	if (!IsA(column, Var) || ((Var *) column)->varlevelsup != 0 ||
 		((Var *) column)->varattno <= 0)
 		return false;
+	leaf->varno = ((Var *) column)->varno;
 	leaf->attnum = ((Var *) column)->varattno;
 	leaf->pattern = (Expr *) lsecond(args);
 	return true;
@@ -206,15 +233,11 @@ static bool
 offloadable_leaf(Expr *expr, GlOffloadContext *ctx)
 {
 	GlQualLeaf	leaf;
-	Var		   *column;
 	const char *why;
 
 	if (!split_leaf(expr, &leaf))
 		return false;
-	column = (Var *) strip_relabel(linitial(IsA(expr, OpExpr) ?
-											((OpExpr *) expr)->args :
-											((ScalarArrayOpExpr *) expr)->args));
-	if (column->varno != ctx->rel->relid || !column_is_cached(ctx, leaf.attnum))
+	if (leaf.varno != ctx->rel->relid || !column_is_cached(ctx, leaf.attnum))
 		return false;
 
 	/*

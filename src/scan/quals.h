@@ -55,10 +55,12 @@ extern List *gl_offloaded_attnums(List *offloaded, Index relid);
 
 /*
  * One leaf of an offloaded expression, as the executor sees it: "column OP
- * pattern" or "column OP ANY/ALL (array)".
+ * pattern" or "column OP ANY/ALL (array)" -- or "upper(column) LIKE
+ * pattern" (op GL_OP_UPPER_LIKE).
  */
 typedef struct GlQualLeaf
 {
+	Index		varno;			/* the column's relation */
 	AttrNumber	attnum;
 	GlPatternOp op;
 	bool		op_negated;		/* !~~, !~~*, !~, !~* */

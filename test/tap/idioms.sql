@@ -1,14 +1,14 @@
 --
 -- Substring and case-insensitive searches spelled other ways than LIKE
 -- (src/scan/idioms.c): strpos() and position() compared with 0 or 1,
--- starts_with() and ^@, regexp_like() with its 'i' and 'c' flags, and
--- lower(column) LIKE a lower-cased pattern, as Django, Hibernate and
--- SQLAlchemy send them.  Each shape, for words with LIKE's metacharacters,
--- letters whose case mappings differ between lower() and upper(), the
--- empty string and NULL, must use the GpuLike scan (the count inside it,
--- the rows through it) and return what PostgreSQL returns with gpulike
--- off; the shapes that are not equivalent to a pattern match must not use
--- it.
+-- starts_with() and ^@, regexp_like() with its 'i' and 'c' flags,
+-- lower(column) LIKE a lower-cased pattern and upper(column) LIKE an
+-- upper-cased one, as Django, Hibernate and SQLAlchemy send them.  Each
+-- shape, for words with LIKE's metacharacters, letters whose case
+-- mappings differ between lower() and upper(), the empty string and NULL,
+-- must use the GpuLike scan (the count inside it, the rows through it) and
+-- return what PostgreSQL returns with gpulike off; the shapes that are not
+-- equivalent to a pattern match must not use it.
 --
 SET client_min_messages = warning;
 SET statement_timeout = '120s';
@@ -57,8 +57,12 @@ INSERT INTO idiom_shapes (shape, served) VALUES
 	('lower(body::text) LIKE ''%%'' || lower(%1$s)', true),
 	('coalesce(body, '''') ILIKE ''%%'' || %1$s || ''_%%''', true),
 	('coalesce(body, '''') LIKE %1$s', NULL),	-- served unless '' is like the word
+	('upper(body::text) LIKE upper(''%%'' || %1$s || ''%%'')', true),
+	('UPPER(body) LIKE UPPER(%1$s) || ''%%''', true),
+	('upper(body) NOT LIKE ''%%'' || upper(%1$s)', true),
+	('upper(body) LIKE %1$s', true),	-- lower-case words: no row, rechecked
 	-- not a pattern match in other words: left to PostgreSQL
-	('upper(body) LIKE upper(''%%'' || %1$s || ''%%'')', false),
+	('upper(body) ILIKE %1$s', false),
 	('strpos(body, %1$s) > 1', false),
 	('regexp_like(body, %1$s, ''x'')', false),
 	('NOT (coalesce(body, '''') ILIKE ''%%'' || %1$s || ''_%%'')', false);
