@@ -222,6 +222,17 @@ launcher_round(LauncherState *state)
 
 	nwanting = gl_registry_databases_wanting_reload(wanting, MAX_DATABASES,
 													GetCurrentTimestamp());
+	if (nwanting == 0)
+		return;
+
+	/*
+	 * A dropped database's slots go stale with it: forget them rather than
+	 * start a worker that cannot connect (it failed once a second, each
+	 * time a FATAL in the log, until the periodic check below came round).
+	 */
+	forget_dropped_databases();
+	nwanting = gl_registry_databases_wanting_reload(wanting, MAX_DATABASES,
+													GetCurrentTimestamp());
 	for (int i = 0; i < nwanting; i++)
 		start_worker(state, wanting[i]);
 }
