@@ -115,9 +115,11 @@ typedef struct GlCudaResult
  * host work of one match -- preparing its program, copying its result
  * back -- overlaps the kernels of the others, and their kernels share the
  * GPU.  The caller gives each match in flight on a column a lane of its
- * own.  Four keep the GPU busy while three matches do host work; more
- * add scratch without adding overlap, since the kernels themselves read
- * the column at most of the device's bandwidth.
+ * own.  Each lane costs a result bitmap of the column on the device and
+ * in pinned host memory.  Four against one nearly doubled the searches a
+ * second from 16 sessions (test/bench/throughput --gpu-lanes 1,4); more
+ * were not tried: the kernels themselves read the column at most of the
+ * device's bandwidth, so lanes overlap host work, not reading.
  */
 #define GL_CUDA_LANES	4
 
