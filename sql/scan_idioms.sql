@@ -47,22 +47,17 @@ EXPLAIN (COSTS OFF) SELECT id FROM notes WHERE regexp_like(body, 'AB[0-9]', 'i')
 EXPLAIN (COSTS OFF) SELECT id FROM notes WHERE lower(body) LIKE '%' || lower('AB') || '%';
 EXPLAIN (COSTS OFF) SELECT id FROM notes WHERE coalesce(body, '') LIKE '%ab_%';
 EXPLAIN (COSTS OFF) SELECT id FROM notes WHERE UPPER(body::text) LIKE UPPER('%Ab%');
-SELECT count(*) FROM notes WHERE strpos(body, 'ab') > 0;
-SELECT count(*) FROM notes WHERE position('5_' in body) = 0;
-SELECT count(*) FROM notes WHERE body ^@ 'Note 1';
-SELECT count(*) FROM notes WHERE regexp_like(body, 'AB[0-9]', 'i');
-SELECT count(*) FROM notes WHERE lower(body) LIKE '%' || lower('AB') || '%';
-SELECT count(*) FROM notes WHERE coalesce(body, '') LIKE '%ab_%';
-SELECT count(*) FROM notes WHERE UPPER(body::text) LIKE UPPER('%Ab%');
-SET gpulike.enabled = off;
-SELECT count(*) FROM notes WHERE strpos(body, 'ab') > 0;
-SELECT count(*) FROM notes WHERE position('5_' in body) = 0;
-SELECT count(*) FROM notes WHERE body ^@ 'Note 1';
-SELECT count(*) FROM notes WHERE regexp_like(body, 'AB[0-9]', 'i');
-SELECT count(*) FROM notes WHERE lower(body) LIKE '%' || lower('AB') || '%';
-SELECT count(*) FROM notes WHERE coalesce(body, '') LIKE '%ab_%';
-SELECT count(*) FROM notes WHERE UPPER(body::text) LIKE UPPER('%Ab%');
-SET gpulike.enabled = on;
+-- each one's rows with gpulike on and off
+SELECT query, pg_temp.scan_versus_postgres(query, 'GpuLike', 'GpuLike', 'PostgreSQL plan')
+FROM (VALUES
+	($$SELECT count(*) FROM notes WHERE strpos(body, 'ab') > 0$$),
+	($$SELECT id FROM notes WHERE strpos(body, 'ab') > 0$$),
+	($$SELECT id FROM notes WHERE position('5_' in body) = 0$$),
+	($$SELECT id FROM notes WHERE body ^@ 'Note 1'$$),
+	($$SELECT id FROM notes WHERE regexp_like(body, 'AB[0-9]', 'i')$$),
+	($$SELECT id FROM notes WHERE lower(body) LIKE '%' || lower('AB') || '%'$$),
+	($$SELECT id FROM notes WHERE coalesce(body, '') LIKE '%ab_%'$$),
+	($$SELECT id FROM notes WHERE UPPER(body::text) LIKE UPPER('%Ab%')$$)) q(query);
 
 -- why a predicate on the cached column is left to PostgreSQL
 SET client_min_messages = debug1;

@@ -95,18 +95,17 @@ usable_collation(Oid collation, pg_locale_t *locale, const char **refusal)
 	return true;
 }
 
-/*
- * Does upper() under collation leave pattern as it is?  (Each of its
- * characters is then the image of those that match it.)
- */
-static bool
-in_upper_case(text *pattern, Oid collation)
+bool
+gl_text_folds_to_itself(text *value, GlLikeFold fold, Oid collation)
 {
-	text	   *uppered = DatumGetTextPP(DirectFunctionCall1Coll(upper, collation,
-																 PointerGetDatum(pattern)));
+	text	   *folded;
 
-	return VARSIZE_ANY_EXHDR(uppered) == VARSIZE_ANY_EXHDR(pattern) &&
-		memcmp(VARDATA_ANY(uppered), VARDATA_ANY(pattern), VARSIZE_ANY_EXHDR(pattern)) == 0;
+	if (fold == GL_LIKE_AS_IS)
+		return true;
+	folded = DatumGetTextPP(DirectFunctionCall1Coll(fold == GL_LIKE_UPPERED ? upper : lower,
+													collation, PointerGetDatum(value)));
+	return VARSIZE_ANY_EXHDR(folded) == VARSIZE_ANY_EXHDR(value) &&
+		memcmp(VARDATA_ANY(folded), VARDATA_ANY(value), VARSIZE_ANY_EXHDR(value)) == 0;
 }
 
 GlProgram *
@@ -132,7 +131,8 @@ gl_compile_like(text *pattern, GlLikeFold fold, Oid collation, const char **refu
 		*refusal = "no collation for ILIKE";
 		return NULL;
 	}
-	else if (fold == GL_LIKE_UPPERED && !in_upper_case(pattern, collation))
+	else if (fold == GL_LIKE_UPPERED &&
+			 !gl_text_folds_to_itself(pattern, GL_LIKE_UPPERED, collation))
 	{
 		*refusal = "the pattern compared with upper() is not in upper case";
 		return NULL;

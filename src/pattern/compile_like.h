@@ -19,6 +19,13 @@ typedef enum GlLikeFold
 								 * upper case (upper() leaves it as it is) */
 } GlLikeFold;
 
+/*
+ * Does the fold's function (lower() or upper()) under collation leave
+ * value as it is?  An upper-case pattern's characters are then the images
+ * of those that match them.
+ */
+extern bool gl_text_folds_to_itself(text *value, GlLikeFold fold, Oid collation);
+
 /* One LIKE (or ILIKE, ...) pattern; palloc'd program, or NULL with *refusal. */
 extern GlProgram *gl_compile_like(text *pattern, GlLikeFold fold, Oid collation,
 								  const char **refusal);

@@ -55,6 +55,7 @@
 #include "utils/lsyscache.h"
 
 #include "pattern/compile.h"
+#include "pattern/compile_like.h"
 #include "scan/idioms.h"
 
 static Node *
@@ -237,21 +238,10 @@ in_lower_case(Node *p, Oid collation)
 
 	p = strip_relabels(p);
 	if (IsA(p, Const))
-	{
-		Const	   *c = (Const *) p;
-		text	   *value;
-		text	   *lowered;
-
-		if (c->constisnull)
-			return true;
-		if (c->consttype != TEXTOID)
-			return false;
-		value = DatumGetTextPP(c->constvalue);
-		lowered = DatumGetTextPP(DirectFunctionCall1Coll(lower, collation,
-														 PointerGetDatum(value)));
-		return VARSIZE_ANY_EXHDR(value) == VARSIZE_ANY_EXHDR(lowered) &&
-			memcmp(VARDATA_ANY(value), VARDATA_ANY(lowered), VARSIZE_ANY_EXHDR(value)) == 0;
-	}
+		return ((Const *) p)->constisnull ||
+			(((Const *) p)->consttype == TEXTOID &&
+			 gl_text_folds_to_itself(DatumGetTextPP(((Const *) p)->constvalue), GL_LIKE_LOWERED,
+									 collation));
 	if (!call_of(p, &funcid, &args, &call_collation))
 		return false;
 	if (funcid == F_LOWER_TEXT)

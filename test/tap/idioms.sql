@@ -67,6 +67,21 @@ INSERT INTO idiom_shapes (shape, served) VALUES
 	('regexp_like(body, %1$s, ''x'')', false),
 	('NOT (coalesce(body, '''') ILIKE ''%%'' || %1$s || ''_%%'')', false);
 
+-- The ids and the count of the rows where cond holds, or the error's
+-- SQLSTATE, with gpulike on or off.
+CREATE FUNCTION pg_temp.idiom_answer(cond text, enabled bool) RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE answer text;
+BEGIN
+	PERFORM set_config('gpulike.enabled', enabled::text, true);
+	EXECUTE format('SELECT count(*) || '': '' || coalesce(string_agg(id::text, '','' ORDER BY id), '''') '
+				   'FROM idiom_docs WHERE %s', cond) INTO answer;
+	PERFORM set_config('gpulike.enabled', 'on', true);
+	RETURN answer;
+EXCEPTION WHEN OTHERS THEN
+	RETURN 'error ' || SQLSTATE;
+END $$;
+
 -- For every shape and word: how the plan looks, the rows and the count,
 -- on and off.  regexp_like() gets only words that are valid regexes.
 CREATE FUNCTION pg_temp.idiom_mismatches(want_served bool)
@@ -78,10 +93,8 @@ DECLARE
 	q text;
 	plan text;
 	uses bool;
-	on_rows text;
-	off_rows text;
-	on_count bigint;
-	off_count bigint;
+	on_answer text;
+	off_answer text;
 BEGIN
 	FOR s IN SELECT * FROM idiom_shapes WHERE served IS NOT DISTINCT FROM want_served ORDER BY n LOOP
 		FOR wd IN SELECT w FROM idiom_words LOOP
@@ -105,26 +118,11 @@ BEGIN
 					RETURN NEXT;
 				END IF;
 			END LOOP;
-			BEGIN
-				EXECUTE format('SELECT string_agg(id::text, '','' ORDER BY id), count(*) FROM idiom_docs WHERE %s', cond)
-					INTO on_rows, on_count;
-			EXCEPTION WHEN OTHERS THEN
-				on_rows := 'error ' || SQLSTATE;
-				on_count := -1;
-			END;
-			PERFORM set_config('gpulike.enabled', 'off', true);
-			BEGIN
-				EXECUTE format('SELECT string_agg(id::text, '','' ORDER BY id), count(*) FROM idiom_docs WHERE %s', cond)
-					INTO off_rows, off_count;
-			EXCEPTION WHEN OTHERS THEN
-				off_rows := 'error ' || SQLSTATE;
-				off_count := -1;
-			END;
-			PERFORM set_config('gpulike.enabled', 'on', true);
-			IF on_rows IS DISTINCT FROM off_rows OR on_count <> off_count THEN
+			on_answer := pg_temp.idiom_answer(cond, true);
+			off_answer := pg_temp.idiom_answer(cond, false);
+			IF on_answer IS DISTINCT FROM off_answer THEN
 				shape := s.shape; word := wd.w;
-				problem := format('on: %s (count %s); off: %s (count %s)',
-								  left(on_rows, 60), on_count, left(off_rows, 60), off_count);
+				problem := format('on: %s; off: %s', left(on_answer, 80), left(off_answer, 80));
 				RETURN NEXT;
 			END IF;
 		END LOOP;
