@@ -63,7 +63,7 @@ FROM (VALUES
 SET client_min_messages = debug1;
 EXPLAIN (COSTS OFF) SELECT id FROM notes WHERE body LIKE '%' || id || '%';
 EXPLAIN (COSTS OFF) SELECT id FROM notes WHERE body LIKE '%' || (random() * 9)::int || '%';
-EXPLAIN (COSTS OFF) SELECT id FROM notes WHERE body LIKE '%ab%' OR n = 7;
+EXPLAIN (COSTS OFF) SELECT id FROM notes WHERE (body LIKE '%ab%' AND n = 7) OR n = 8;
 EXPLAIN (COSTS OFF) SELECT id FROM notes WHERE (body || ' x') LIKE '%AB%';
 EXPLAIN (COSTS OFF) SELECT id FROM notes WHERE coalesce(body, '') LIKE '%';
 RESET client_min_messages;

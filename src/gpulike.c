@@ -28,6 +28,7 @@
 #include "pattern/case_fold.h"
 #include "protocol/mailbox.h"
 #include "registry/registry.h"
+#include "scan/pattern_sublinks.h"
 #include "scan/paths.h"
 #include "scan/scan.h"
 #include "server/server.h"
@@ -55,6 +56,7 @@ _PG_init(void)
 	}
 	gl_planner_init();
 	gl_count_paths_init();
+	gl_pattern_sublinks_init();
 	gl_executor_init();
 }
 

@@ -130,7 +130,8 @@ find_gpulike_path(List *paths)
 
 		if (IsA(path, CustomPath) &&
 			((CustomPath *) path)->methods == &gl_path_methods &&
-			path->param_info == NULL)
+			path->param_info == NULL &&
+			!gl_path_reads_every_row((CustomPath *) path))
 			return (CustomPath *) path;
 	}
 	return NULL;
@@ -309,7 +310,7 @@ plan_count_path(PlannerInfo *root, RelOptInfo *out_rel, CustomPath *best_path,
 	cscan->scan.scanrelid = 0;
 	cscan->flags = best_path->flags;
 	cscan->custom_scan_tlist = scan_tlist;
-	cscan->custom_exprs = list_make3(offloaded, recheck, filter);
+	cscan->custom_exprs = list_make4(offloaded, recheck, filter, NIL);
 	cscan->custom_private = gl_scan_private(gl_offloaded_attnums(offloaded, relid),
 											GL_OUTPUT_COUNT, server_counts);
 	cscan->methods = &gl_scan_methods;

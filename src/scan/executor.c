@@ -43,6 +43,13 @@
  *	   (column/candidates.h).  The planner decides when the map is worth
  *	   sending (count_paths.c).
  *
+ * An OR whose pattern arms the server answers beside arms it cannot
+ * ("body LIKE '%x%' OR n = 7", custom_exprs' "others") is a scan of every
+ * row: the pass reads the heap as a sequential scan does, with the query's
+ * snapshot, and a row the answer holds satisfies the OR (after a recheck
+ * if the answer is lossy); any other row satisfies it exactly when one of
+ * the other arms accepts it (answer_lookup.c).
+ *
  * When the server cannot answer (not running, cache stale or evicted) or
  * a pattern is refused in a way that leaves nothing to ask, the same pass
  * reads the whole heap instead, with the query's snapshot, and all quals
@@ -266,6 +273,7 @@ begin_scan(CustomScanState *node, EState *estate, int eflags)
 	List	   *offloaded = linitial(exprs);
 	List	   *recheck = lsecond(exprs);
 	List	   *count_filter = lthird(exprs);
+	List	   *other_arms = lfourth(exprs);
 
 	state->cached_attnums = linitial(cscan->custom_private);
 	state->output = (GlScanOutput) intVal(lsecond(cscan->custom_private));
@@ -275,6 +283,8 @@ begin_scan(CustomScanState *node, EState *estate, int eflags)
 		state->rel = node->ss.ss_currentRelation;
 		use_table_slot(state, estate);
 		state->recheck_quals = ExecInitQual(recheck, &node->ss.ps);
+		if (other_arms != NIL)
+			state->other_arms = ExecInitQual(other_arms, &node->ss.ps);
 	}
 	else
 	{
@@ -292,7 +302,8 @@ begin_scan(CustomScanState *node, EState *estate, int eflags)
 		state->recheck_quals = init_qual_for_heap_rows(state, recheck);
 		state->count_filter = init_qual_for_heap_rows(state, count_filter);
 	}
-	state->needs_tuple = rows_are_read(state, count_filter);
+	state->needs_tuple = rows_are_read(state, count_filter) ||
+		state->other_arms != NULL;
 	state->bare_slot = ExecInitExtraTupleSlot(estate, RelationGetDescr(state->rel),
 											  &TTSOpsVirtual);
 	ExecStoreAllNullTuple(state->bare_slot);
@@ -482,7 +493,23 @@ adopt_pass(GlScanState *state, const GlPassResult *pass)
 	state->pages_bytes = pass->pages_bytes;
 	describe_pass(state, pass);
 
-	if (state->source == GL_SOURCE_HEAP)
+	/* an OR with other arms: every row is read, whatever the answer */
+	if (state->other_arms != NULL && state->source != GL_SOURCE_HEAP)
+	{
+		const char *pages = state->pages;
+
+		if (state->shared != NULL)
+			pages = pass->pages_bytes > 0 ?
+				dsa_get_address(estate->es_query_dsa, pass->pages) : NULL;
+		state->lookup = palloc(sizeof(GlAnswerLookup));
+		gl_answer_lookup_init(state->lookup, pages,
+							  state->source == GL_SOURCE_CANDIDATES ?
+							  pass->pages_bytes : 0);
+		state->source = GL_SOURCE_HEAP_ANSWERED;
+	}
+
+	if (state->source == GL_SOURCE_HEAP ||
+		state->source == GL_SOURCE_HEAP_ANSWERED)
 	{
 		if (state->shared != NULL)
 			state->heap_scan = table_beginscan_parallel(state->rel,
@@ -629,6 +656,20 @@ passes_recheck(GlScanState *state, TupleTableSlot *slot)
 	return false;
 }
 
+/* Does a row the answer does not hold satisfy one of an OR's other arms? */
+static bool
+passes_other_arms(GlScanState *state, TupleTableSlot *slot)
+{
+	ExprContext *econtext = state->css.ss.ps.ps_ExprContext;
+
+	econtext->ecxt_scantuple = slot;
+	if (ExecQual(state->other_arms, econtext))
+		return true;
+	state->counters.other_arms_removed++;
+	ResetExprContext(econtext);
+	return false;
+}
+
 /* The next row of the pass satisfying the recheck, or NULL. */
 static TupleTableSlot *
 next_row(GlScanState *state)
@@ -647,6 +688,18 @@ next_row(GlScanState *state)
 				if (!table_scan_getnextslot(state->heap_scan,
 											ForwardScanDirection, slot))
 					slot = NULL;
+				break;
+			case GL_SOURCE_HEAP_ANSWERED:
+				slot = state->heap_slot;
+				if (!table_scan_getnextslot(state->heap_scan,
+											ForwardScanDirection, slot))
+					return NULL;
+				if (!gl_answer_holds(state->lookup, &slot->tts_tid))
+				{
+					if (passes_other_arms(state, slot))
+						return slot;
+					continue;
+				}
 				break;
 			default:
 				slot = NULL;

@@ -9,6 +9,11 @@
  *	  Recheck Cond: (c ~~ '%abc%'::text)	the offloaded quals, evaluated
  *											only when the answer is lossy
  *	  Rows Removed by Recheck: 1			ANALYZE, when rechecked
+ *	  Other Arms: (n = 7)					an OR's arms the server does not
+ *											answer: every row is read, and
+ *											these evaluated on the rows the
+ *											answer does not hold
+ *	  Rows Removed by Other Arms: 9			ANALYZE
  *	  GpuLike Cache: t.c					the cached columns the scan reads
  *	  GpuLike Matcher: c: KMP-hybrid, ...	one entry per compiled leaf
  *	  GpuLike Aggregate: count(*)			when the scan counts (COUNT)
@@ -156,6 +161,7 @@ gl_explain_scan(CustomScanState *node, List *ancestors, ExplainState *es)
 	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
 	List	   *recheck = lsecond(cscan->custom_exprs);
 	List	   *count_filter = lthird(cscan->custom_exprs);
+	List	   *other_arms = lfourth(cscan->custom_exprs);
 	char	   *matchers;
 
 	if (state->output == GL_OUTPUT_COUNT)
@@ -171,6 +177,14 @@ gl_explain_scan(CustomScanState *node, List *ancestors, ExplainState *es)
 		show_removed("Rows Removed by Recheck",
 					 node->ss.ps.instrument ? node->ss.ps.instrument->nfiltered2 : 0,
 					 node, es);
+	show_quals(other_arms, "Other Arms", node, ancestors, es);
+	if (es->analyze && other_arms != NIL)
+	{
+		GlScanCounters c = state->counters;
+
+		gl_scan_counters_add(&c, &state->worker_counters);
+		show_removed("Rows Removed by Other Arms", c.other_arms_removed, node, es);
+	}
 	ExplainPropertyList("GpuLike Cache", cached_column_names(state), es);
 
 	/* after a run, the programs really used; before, what constants give */

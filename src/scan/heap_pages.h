@@ -33,6 +33,8 @@ typedef struct GlScanCounters
 	uint64		invisible;		/* read, not visible to the snapshot */
 	uint64		rechecked_passes;
 	uint64		heap_fallbacks; /* passes that read the whole heap */
+	uint64		other_arms_removed; /* rows the answer did not hold, nor an
+									 * OR's other arms accept */
 	double		build_ms;		/* building requests (patterns, visibility) */
 	double		queue_ms;
 	double		engine_ms;
@@ -54,6 +56,7 @@ gl_scan_counters_add(GlScanCounters *sum, const GlScanCounters *more)
 	sum->invisible += more->invisible;
 	sum->rechecked_passes += more->rechecked_passes;
 	sum->heap_fallbacks += more->heap_fallbacks;
+	sum->other_arms_removed += more->other_arms_removed;
 	sum->build_ms += more->build_ms;
 	sum->queue_ms += more->queue_ms;
 	sum->engine_ms += more->engine_ms;

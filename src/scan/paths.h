@@ -5,12 +5,15 @@
  *	  them (count_paths.c) share.
  *
  * A GpuLike CustomPath keeps in custom_private
- *	list_make4(offloaded	the offloaded parts of its clauses,
+ *	list_make5(offloaded	the offloaded parts of its clauses,
  *			   exact_clauses	the clauses those parts cover exactly,
  *			   on_device	Integer: the cached columns are on the GPU,
  *			   selectivity	Float: the share of rows that are candidates,
  *							counted on a sample (sample_estimate.c),
- *							or -1: PostgreSQL's estimate).
+ *							or -1: PostgreSQL's estimate,
+ *			   others		NIL, or for a scan of every row: the arms of
+ *							its one exact clause, an OR, that the server
+ *							does not answer (quals.h, gl_offloadable_arms)).
  *
  *-------------------------------------------------------------------------
  */
@@ -33,6 +36,9 @@ typedef struct GlScanShape
 	bool		needs_tuple;	/* the rel's target or a Filter reads the row
 								 * (the cost's guess; the plan decides: executor.c) */
 	bool		counted;		/* the rows are counted, not returned */
+	List	   *others;			/* NIL, or the arms of the one exact clause
+								 * that every row is checked against where the
+								 * answer does not hold it */
 } GlScanShape;
 
 extern const CustomPathMethods gl_path_methods;
@@ -44,6 +50,9 @@ extern void gl_count_paths_init(void);
 /* The shape of a GpuLike path of rel (not parameterized). */
 extern void gl_path_shape(RelOptInfo *rel, CustomPath *path,
 						  GlScanShape *shape);
+
+/* Does this GpuLike path read every row (GlScanShape.others)? */
+extern bool gl_path_reads_every_row(CustomPath *path);
 
 /* A GpuLike plan's custom_private (its layout: scan.h). */
 extern List *gl_scan_private(List *cached_attnums, GlScanOutput output,

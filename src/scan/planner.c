@@ -16,6 +16,12 @@
  *	- for join clauses whose pattern comes from another relation, paths
  *	  parameterized by that relation, which a nested loop rescans once per
  *	  outer row;
+ *	- when no clause has an offloadable part but an OR has offloadable
+ *	  arms beside others ("body LIKE '%x%' OR n = 7"), paths that read
+ *	  every row as a sequential scan does, and evaluate only the other
+ *	  arms, on the rows the server's answer does not hold (a recheck of
+ *	  the other predicate over the rows not matched: the pattern arms,
+ *	  usually the costly part, are never evaluated by PostgreSQL);
  *
  * and let add_path() compare them with the sequential, parallel, index and
  * bitmap paths already there; the cheapest wins.  count_paths.c adds
@@ -38,6 +44,13 @@
  *	run		= pages read * gpulike.page_cost	the candidates' heap pages
  *			  + candidates * (cpu_tuple_cost		visibility, return
  *							  + Filter [+ recheck when lossy])
+ *
+ * or, for a path that reads every row,
+ *
+ *	run		= pages * gpulike.page_cost
+ *			  + rows * (cpu_tuple_cost + cpu_operator_cost	the answer's look-up
+ *						+ Filter)
+ *			  + rows not in the answer * the other arms
  *
  * with candidates = selectivity of the offloaded clauses * rows (counted
  * on a sample of the cached column for a large table, see
@@ -67,6 +80,7 @@
 #include "catalog/pg_am.h"
 #include "catalog/pg_class.h"
 #include "nodes/extensible.h"
+#include "nodes/makefuncs.h"
 #include "optimizer/clauses.h"
 #include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
@@ -178,6 +192,16 @@ gl_cost_scan(PlannerInfo *root, RelOptInfo *rel, Path *path,
 	*run = *pages_read * gl_page_cost +
 		pages * (1.0 - read_fraction) * cpu_operator_cost +
 		ncandidates * (in->counted ? read_fraction : 1.0) * per_candidate;
+	if (in->others != NIL)
+	{
+		QualCost	others_cost;
+
+		cost_qual_eval(&others_cost, in->others, root);
+		*pages_read = *candidate_pages_out = Max(rel->pages, 1);
+		*run = *pages_read * gl_page_cost +
+			rel->tuples * (cpu_tuple_cost + cpu_operator_cost + filter_cost.per_tuple) +
+			Max(rel->tuples - ncandidates, 0) * others_cost.per_tuple;
+	}
 	*run /= divisor;
 }
 
@@ -222,6 +246,7 @@ gl_path_shape(RelOptInfo *rel, CustomPath *path, GlScanShape *shape)
 	shape->exact_clauses = lsecond(path->custom_private);
 	shape->on_device = intVal(lthird(path->custom_private)) != 0;
 	shape->selectivity = floatVal(lfourth(path->custom_private));
+	shape->others = list_nth(path->custom_private, 4);
 	shape->attnums = gl_offloaded_attnums(shape->offloaded, rel->relid);
 	foreach(lc, rel->baserestrictinfo)
 	{
@@ -231,7 +256,14 @@ gl_path_shape(RelOptInfo *rel, CustomPath *path, GlScanShape *shape)
 			!list_member_ptr(shape->exact_clauses, rinfo->clause))
 			shape->filter_clauses = lappend(shape->filter_clauses, rinfo);
 	}
-	shape->needs_tuple = shape->filter_clauses != NIL || output_needs_columns(rel);
+	shape->needs_tuple = shape->filter_clauses != NIL || shape->others != NIL ||
+		output_needs_columns(rel);
+}
+
+bool
+gl_path_reads_every_row(CustomPath *path)
+{
+	return list_nth(path->custom_private, 4) != NIL;
 }
 
 /*
@@ -303,9 +335,10 @@ make_gpulike_path(PlannerInfo *root, RelOptInfo *rel, GlScanShape *in,
 	/* no backward scans: PostgreSQL adds a Material node for SCROLL cursors */
 	cpath->flags = CUSTOMPATH_SUPPORT_PROJECTION;
 	cpath->custom_paths = NIL;
-	cpath->custom_private = list_make4(in->offloaded, in->exact_clauses,
+	cpath->custom_private = list_make5(in->offloaded, in->exact_clauses,
 									   makeInteger(in->on_device ? 1 : 0),
-									   makeFloat(psprintf("%g", in->selectivity)));
+									   makeFloat(psprintf("%g", in->selectivity)),
+									   in->others);
 	cpath->methods = &gl_path_methods;
 	cost_gpulike_path(root, rel, cpath, in);
 	return cpath;
@@ -335,23 +368,21 @@ parallel_workers_for(double pages_read)
 }
 
 /*
- * The serial path over the given clauses, and for an unparameterized one
- * the partial path too (parallel_workers_for).
+ * The serial path of a shape whose offloaded parts and clauses are set,
+ * and for an unparameterized one the partial path too
+ * (parallel_workers_for).
  */
 static void
-add_gpulike_paths_for(PlannerInfo *root, RelOptInfo *rel, Relation relation,
-					  GlOffloadContext *ctx, List *clauses,
-					  Relids required_outer, bool secured)
+add_paths_for_shape(PlannerInfo *root, RelOptInfo *rel, Relation relation,
+					GlOffloadContext *ctx, GlScanShape *in,
+					Relids required_outer, bool secured)
 {
-	GlScanShape in = {0};
 	CustomPath *serial;
 
-	split_clauses(rel, ctx, clauses, &in);
-	if (in.offloaded == NIL)
-		return;
-	in.attnums = gl_offloaded_attnums(in.offloaded, rel->relid);
-	in.on_device = gl_offload_on_device(ctx, in.attnums);
-	in.needs_tuple = in.filter_clauses != NIL || output_needs_columns(rel);
+	in->attnums = gl_offloaded_attnums(in->offloaded, rel->relid);
+	in->on_device = gl_offload_on_device(ctx, in->attnums);
+	in->needs_tuple = in->filter_clauses != NIL || in->others != NIL ||
+		output_needs_columns(rel);
 
 	/*
 	 * A sample of the rows a policy hides would show through the costs:
@@ -359,10 +390,10 @@ add_gpulike_paths_for(PlannerInfo *root, RelOptInfo *rel, Relation relation,
 	 * statistics for a pattern operator (examine_variable()'s acl_ok).
 	 */
 	if (secured ||
-		!gl_sample_selectivity(rel, relation, in.offloaded, &in.selectivity))
-		in.selectivity = -1;
+		!gl_sample_selectivity(rel, relation, in->offloaded, &in->selectivity))
+		in->selectivity = -1;
 
-	serial = make_gpulike_path(root, rel, &in, required_outer, 0);
+	serial = make_gpulike_path(root, rel, in, required_outer, 0);
 	add_path(rel, &serial->path);
 
 	if (gl_enable_parallel && rel->consider_parallel &&
@@ -375,16 +406,69 @@ add_gpulike_paths_for(PlannerInfo *root, RelOptInfo *rel, Relation relation,
 		double		pages;
 		int			workers;
 
-		gl_cost_scan(root, rel, &serial->path, &in, &startup, &run, &pages_read,
+		gl_cost_scan(root, rel, &serial->path, in, &startup, &run, &pages_read,
 					 &pages);
 		workers = rel->rel_parallel_workers > 0 ?
 			Min(rel->rel_parallel_workers, max_parallel_workers_per_gather) :
 			parallel_workers_for(pages_read);
 		if (workers > 0)
-			add_partial_path(rel, &make_gpulike_path(root, rel, &in,
+			add_partial_path(rel, &make_gpulike_path(root, rel, in,
 													 required_outer,
 													 workers)->path);
 	}
+}
+
+/* The paths over the given clauses; false if none has an offloadable part. */
+static bool
+add_gpulike_paths_for(PlannerInfo *root, RelOptInfo *rel, Relation relation,
+					  GlOffloadContext *ctx, List *clauses,
+					  Relids required_outer, bool secured)
+{
+	GlScanShape in = {0};
+
+	split_clauses(rel, ctx, clauses, &in);
+	if (in.offloaded == NIL)
+		return false;
+	add_paths_for_shape(root, rel, relation, ctx, &in, required_outer, secured);
+	return true;
+}
+
+/*
+ * No restriction clause has an offloadable part: the paths that read
+ * every row for the first OR with offloadable arms beside others (see the
+ * header comment).  The OR is covered exactly by the answer together with
+ * its other arms; the other clauses are the Filter.
+ */
+static void
+add_every_row_paths(PlannerInfo *root, RelOptInfo *rel, Relation relation,
+					GlOffloadContext *ctx, bool secured)
+{
+	GlScanShape in = {0};
+	ListCell   *lc;
+
+	foreach(lc, rel->baserestrictinfo)
+	{
+		RestrictInfo *rinfo = lfirst_node(RestrictInfo, lc);
+		Expr	   *arms = NULL;
+		List	   *others = NIL;
+
+		if (rinfo->pseudoconstant)
+			continue;
+		if (in.offloaded == NIL && may_offload(rinfo, rel))
+			arms = gl_offloadable_arms(ctx, rinfo->clause, &others);
+		if (arms != NULL)
+		{
+			in.offloaded = list_make1(arms);
+			in.exact_clauses = list_make1(rinfo->clause);
+			in.others = list_make1(list_length(others) > 1 ?
+								   make_orclause(others) : linitial(others));
+		}
+		else
+			in.filter_clauses = lappend(in.filter_clauses, rinfo);
+	}
+	if (in.offloaded != NIL)
+		add_paths_for_shape(root, rel, relation, ctx, &in, rel->lateral_relids,
+							secured);
 }
 
 /*
@@ -468,7 +552,14 @@ report_refusals(RelOptInfo *rel, Relation relation, GlOffloadContext *ctx)
 		if (rinfo->pseudoconstant)
 			continue;
 		if (gl_offloadable_part(ctx, rinfo->clause, &pattern_relids, &whole) == NULL)
+		{
+			List	   *others;
+
 			why = gl_offload_refusal(ctx, rinfo->clause);
+			/* an OR read row by row has its pattern arms answered */
+			if (gl_offloadable_arms(ctx, rinfo->clause, &others) != NULL)
+				why = NULL;
+		}
 		else if (!may_offload(rinfo, rel))
 			why = "row-level security or a security barrier view keeps it after the policy's quals";
 		else
@@ -498,8 +589,9 @@ add_gpulike_paths(PlannerInfo *root, RelOptInfo *rel, RangeTblEntry *rte)
 		return;
 	}
 	ctx = gl_offload_begin(rel, relation);
-	add_gpulike_paths_for(root, rel, relation, ctx, rel->baserestrictinfo,
-						  rel->lateral_relids, rte->securityQuals != NIL);
+	if (!add_gpulike_paths_for(root, rel, relation, ctx, rel->baserestrictinfo,
+							   rel->lateral_relids, rte->securityQuals != NIL))
+		add_every_row_paths(root, rel, relation, ctx, rte->securityQuals != NIL);
 	add_parameterized_paths(root, rel, relation, ctx, rte->securityQuals != NIL);
 	if (message_level_is_interesting(DEBUG1))
 		report_refusals(rel, relation, ctx);
@@ -641,7 +733,8 @@ plan_gpulike_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	 * In custom_exprs as in the qual, createplan.c turns other relations'
 	 * Vars into nestloop Params, and setrefs.c adjusts Vars and Params.
 	 */
-	cscan->custom_exprs = list_make3(offloaded, recheck, NIL);
+	cscan->custom_exprs = list_make4(offloaded, recheck, NIL,
+									 list_nth(best_path->custom_private, 4));
 	cscan->custom_private = gl_scan_private(gl_offloaded_attnums(offloaded, rel->relid),
 											GL_OUTPUT_ROWS, false);
 	cscan->methods = &gl_scan_methods;

@@ -348,6 +348,32 @@ gl_offloadable_part(GlOffloadContext *ctx, Expr *clause, Relids *outer_relids,
 	return part;
 }
 
+Expr *
+gl_offloadable_arms(GlOffloadContext *ctx, Expr *clause, List **others)
+{
+	List	   *arms = NIL;
+	ListCell   *lc;
+
+	*others = NIL;
+	if (!is_orclause(clause))
+		return NULL;
+	foreach(lc, ((BoolExpr *) clause)->args)
+	{
+		Expr	   *arm = lfirst(lc);
+		bool		whole = true;
+		Expr	   *part = offloadable_part(arm, false, ctx, &whole);
+
+		if (part != NULL && whole)
+			arms = lappend(arms, part);
+		else
+			*others = lappend(*others, arm);
+	}
+	ctx->refusal = NULL;
+	if (arms == NIL || *others == NIL)
+		return NULL;
+	return list_length(arms) == 1 ? linitial(arms) : make_orclause(arms);
+}
+
 const char *
 gl_offload_refusal(GlOffloadContext *ctx, Expr *clause)
 {

@@ -41,6 +41,18 @@ extern Expr *gl_offloadable_part(GlOffloadContext *ctx, Expr *clause,
 								 Relids *outer_relids, bool *whole);
 
 /*
+ * An OR clause some of whose arms are offloadable whole and the others not
+ * at all ("body LIKE '%x%' OR n = 7"): the OR of the offloaded arms, which
+ * the server answers exactly, with *others the arms left to PostgreSQL;
+ * NULL unless there are arms of both kinds.  A row satisfies the clause
+ * exactly when the answer holds it or it satisfies one of *others: a scan
+ * that reads every row evaluates only those on the rows the answer does
+ * not hold.
+ */
+extern Expr *gl_offloadable_arms(GlOffloadContext *ctx, Expr *clause,
+								 List **others);
+
+/*
  * Why the last clause given to gl_offloadable_part (clause) had nothing
  * offloaded although it reads a cached column: a sentence for a message,
  * or NULL when it reads none.

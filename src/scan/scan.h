@@ -9,7 +9,7 @@
  * A CustomScan made by the planner carries
  *	scan.plan.qual	ROWS: the quals the offloaded expression does not
  *					cover exactly, always evaluated ("Filter");
- *	custom_exprs	list_make3(offloaded, recheck, count_filter):
+ *	custom_exprs	list_make4(offloaded, recheck, count_filter, others):
  *					offloaded	the offloaded expressions (quals.c),
  *								implicitly ANDed: what the server evaluates;
  *					recheck		the quals the offloaded expression covers
@@ -17,6 +17,11 @@
  *								lossy ("Recheck Cond");
  *					count_filter COUNT: the other quals (ROWS has them in
  *								scan.plan.qual);
+ *					others		ROWS: NIL, or the arms of the one recheck
+ *								clause, an OR, that the server does not
+ *								answer: the scan reads every row and
+ *								evaluates them on the rows the answer does
+ *								not hold ("Other Arms"; planner.c);
  *	custom_private	gl_scan_private(): integer list of the cached columns
  *					used, output (GlScanOutput), server_counts (0/1, COUNT
  *					only): whether to send the visibility map so that the
@@ -43,6 +48,7 @@
 #include "utils/dsa.h"
 
 #include "client/client.h"
+#include "scan/answer_lookup.h"
 #include "scan/heap_pages.h"
 #include "scan/request.h"
 
@@ -65,7 +71,9 @@ typedef enum GlScanSource
 {
 	GL_SOURCE_NONE,				/* no row can match */
 	GL_SOURCE_CANDIDATES,		/* the server's candidate pages */
-	GL_SOURCE_HEAP				/* fallback: every row of the heap */
+	GL_SOURCE_HEAP,				/* fallback: every row of the heap */
+	GL_SOURCE_HEAP_ANSWERED		/* every row of the heap, the answer deciding
+								 * the offloaded arms of an OR */
 } GlScanSource;
 
 struct GlSharedScan;
@@ -80,6 +88,8 @@ typedef struct GlScanState
 	Bitmapset  *pattern_params; /* PARAM_EXEC ids the patterns use */
 	ExprState  *recheck_quals;	/* when the answer is lossy */
 	ExprState  *count_filter;	/* COUNT: the other quals */
+	ExprState  *other_arms;		/* ROWS: an OR's arms the answer does not
+								 * decide, or NULL */
 	bool		needs_tuple;	/* must read every returned row (rows_are_read) */
 	bool		server_counts;	/* COUNT: send the visibility map */
 	TupleTableSlot *heap_slot;	/* rows read from the heap */
@@ -98,6 +108,7 @@ typedef struct GlScanState
 	BlockNumber nblocks;		/* heap size when the pass started */
 	Buffer		vmbuffer;
 	TableScanDesc heap_scan;
+	GlAnswerLookup *lookup;		/* GL_SOURCE_HEAP_ANSWERED */
 	uint64		pass_counted;	/* COUNT: rows the server counted for us */
 	bool		count_returned;
 
