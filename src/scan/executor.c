@@ -523,6 +523,21 @@ adopt_pass(GlScanState *state, const GlPassResult *pass)
 		/* we (through the server) looked at every row, as a seq scan does */
 		PredicateLockRelation(state->rel, estate->es_snapshot);
 		state->nblocks = RelationGetNumberOfBlocks(state->rel);
+
+		/* many pages to read: a ring of buffers, as heapam's initscan() */
+		state->page->strategy = NULL;
+		if (pass->npages > (uint64) NBuffers / 4 &&
+			!RelationUsesLocalBuffers(state->rel))
+		{
+			if (state->bulk_read == NULL)
+			{
+				MemoryContext oldcxt = MemoryContextSwitchTo(estate->es_query_cxt);
+
+				state->bulk_read = GetAccessStrategy(BAS_BULKREAD);
+				MemoryContextSwitchTo(oldcxt);
+			}
+			state->page->strategy = state->bulk_read;
+		}
 	}
 }
 
@@ -821,6 +836,9 @@ end_scan(CustomScanState *node)
 	if (BufferIsValid(state->vmbuffer))
 		ReleaseBuffer(state->vmbuffer);
 	state->vmbuffer = InvalidBuffer;
+	if (state->bulk_read != NULL)
+		FreeAccessStrategy(state->bulk_read);
+	state->bulk_read = NULL;
 	if (node->ss.ps.ps_ResultTupleSlot)
 		ExecClearTuple(node->ss.ps.ps_ResultTupleSlot);
 	ExecClearTuple(node->ss.ss_ScanTupleSlot);

@@ -12,6 +12,7 @@
 #include "access/htup.h"
 #include "executor/tuptable.h"
 #include "storage/buf.h"
+#include "storage/bufmgr.h"
 #include "storage/bufpage.h"
 #include "utils/rel.h"
 #include "utils/snapshot.h"
@@ -83,6 +84,8 @@ typedef struct GlHeapPage
 {
 	BlockNumber block;
 	Buffer		buffer;			/* pinned while its rows are returned */
+	BufferAccessStrategy strategy;	/* how pages are read: NULL, or a ring
+									 * for a pass over many (the scan's) */
 	int			nrows;
 	int			next;
 	OffsetNumber offsets[MaxHeapTuplesPerPage];
@@ -95,7 +98,8 @@ typedef struct GlHeapPage
  * read, as a bitmap heap scan does, where the relation's tablespace wants
  * prefetching at all (effective_io_concurrency > 0), and remember where
  * the prefetch found them in shared buffers, so that reading them takes
- * no second buffer-table lookup.
+ * no second buffer-table lookup.  A page right after the previous one is
+ * left to the kernel's readahead, as a sequential scan leaves all of them.
  */
 extern void gl_page_run_start(GlPageRun *run, Relation rel,
 							  BlockNumber nblocks, bool may_skip_reads,

@@ -107,6 +107,7 @@ typedef struct GlScanState
 	GlHeapPage *page;			/* the heap page being returned */
 	BlockNumber nblocks;		/* heap size when the pass started */
 	Buffer		vmbuffer;
+	BufferAccessStrategy bulk_read; /* made for the first pass over many pages */
 	TableScanDesc heap_scan;
 	GlAnswerLookup *lookup;		/* GL_SOURCE_HEAP_ANSWERED */
 	uint64		pass_counted;	/* COUNT: rows the server counted for us */
