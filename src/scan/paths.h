@@ -59,7 +59,7 @@ extern List *gl_scan_private(List *cached_attnums, GlScanOutput output,
 							 bool server_counts);
 
 /* Participants sharing a partial path's work (workers + leader's share). */
-extern double gl_parallel_divisor(int parallel_workers);
+extern double gl_parallel_divisor(RelOptInfo *rel, int parallel_workers);
 
 /*
  * Startup and run cost of scanning for the shape's candidates (planner.c's

@@ -121,19 +121,29 @@ const CustomPathMethods gl_path_methods = {
 /*
  * How many participants share a partial path's work: the workers, and the
  * leader less and less as it has more workers to serve (the convention of
- * PostgreSQL's own parallel costs) -- but no more than there are CPUs to
- * run them: reading cached pages is CPU work (measured on 2 cores: two
- * workers and the leader read the candidate pages about twice as fast as
- * one process, not 2.4 times).
+ * PostgreSQL's own parallel costs) -- but no more than half as many as
+ * there are CPUs.  Reading candidate pages is CPU work, and a participant
+ * pays for its start and for its first touch of each page of shared
+ * memory it reads (a page fault apiece without huge pages) before its
+ * share pays off: on the 2-core CPU machine at default settings the
+ * parallel GpuLike plan was slower than the serial one at every point of
+ * the selectivity sweep that returns rows, by 25-75 ms on 1.5 M rows
+ * (test/bench/sweep --scale 1 --defaults), so there it must never look
+ * cheaper; on the 16-core H200 host returning the whole table took 457 ms
+ * with 6 workers and 307 ms with 12.  A table whose parallel_workers the
+ * DBA set is taken at its word: its participants share the work up to the
+ * number of CPUs.
  */
 double
-gl_parallel_divisor(int parallel_workers)
+gl_parallel_divisor(RelOptInfo *rel, int parallel_workers)
 {
 	double		divisor = parallel_workers;
+	double		cpus = gl_online_cpus();
 
 	if (parallel_leader_participation && parallel_workers < 4)
 		divisor += 1.0 - 0.3 * parallel_workers;
-	return Min(Max(divisor, 1.0), gl_online_cpus());
+	return Min(Max(divisor, 1.0),
+			   rel->rel_parallel_workers > 0 ? cpus : Max(cpus / 2.0, 1.0));
 }
 
 /* Distinct heap pages holding ncandidates of rel's tuples (Mackert-Lohman). */
@@ -159,7 +169,7 @@ gl_cost_scan(PlannerInfo *root, RelOptInfo *rel, Path *path,
 	QualCost	recheck_cost;
 	QualCost	filter_cost;
 	Cost		per_candidate;
-	double		divisor = gl_parallel_divisor(path->parallel_workers);
+	double		divisor = gl_parallel_divisor(rel, path->parallel_workers);
 
 	/* other relations' Vars count as constants of unknown value here */
 	selectivity = in->selectivity >= 0 ? in->selectivity :
@@ -221,7 +231,7 @@ cost_gpulike_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *cpath,
 	cpath->path.rows = param_info ? param_info->ppi_rows : rel->rows;
 	if (cpath->path.parallel_workers > 0)
 		cpath->path.rows = clamp_row_est(cpath->path.rows /
-										 gl_parallel_divisor(cpath->path.parallel_workers));
+										 gl_parallel_divisor(rel, cpath->path.parallel_workers));
 	startup += rel->reltarget->cost.startup;
 	run += cpath->path.rows * rel->reltarget->cost.per_tuple;
 

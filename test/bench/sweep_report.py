@@ -180,13 +180,15 @@ def write(out, saved):
         f"scale {h['scale']:g} ({h['rows']} orders rows), {h['cores']} cores, shared_buffers "
         f"{h['shared_buffers']}, huge_pages {h['huge_pages']}, caches loaded in "
         f"{h['cache_seconds']} s; times in ms, warm, median of {h['repeats']} runs\n"
-        f"parallel_setup_cost of the gpulike configuration: {h['parallel_setup_cost']} "
+        f"parallel_setup_cost {'of the gpulike configuration' if h.get('calibration_used', True) else 'measured (not used: --defaults)'}: "
+        f"{h['parallel_setup_cost']} "
         f"(a parallel query's start measured at {h['parallel_overhead_ms']} ms, "
         f"{h['units_per_ms']} cost units per ms of a sequential scan); gpulike.page_cost: "
         f"{h.get('page_cost', 'default')} (a sparse answer's candidate page, measured)",
         "configurations: pg1 = PostgreSQL 1 process; pgpar = PostgreSQL, a worker per core, "
-        "parallel costs zeroed; gpulike = the planner's choice with gpulike on (default costs, "
-        "parallel_setup_cost and gpulike.page_cost calibrated); "
+        "parallel costs zeroed; gpulike = the planner's choice with gpulike on (" +
+        ("default costs, parallel_setup_cost and gpulike.page_cost calibrated); "
+         if h.get('calibration_used', True) else "the server's settings, nothing calibrated); ") +
         "gl-serial / gl-par = the GpuLike scan forced serial / parallel.  chosen/best = gpulike "
         "over the best of pg1, pgpar, gl-serial, gl-par; x pgpar, x pg1 = their time over gpulike's",
         table(rows), targets(rows), f"chart: {chart}", f"{passed} passed, {failed} failed"])

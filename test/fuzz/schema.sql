@@ -49,7 +49,7 @@ CREATE TABLE docs (
 	price numeric(10, 2),
 	tag varchar(12),
 	code char(8)
-) WITH (fillfactor = 80);
+) WITH (fillfactor = 80, parallel_workers = 2);	-- parallel plans on any machine (planner.c)
 
 INSERT INTO docs
 SELECT g,
@@ -81,7 +81,7 @@ CREATE VIEW docs_fox AS SELECT * FROM docs WHERE body ILIKE '%fox%' OR title IS 
 CREATE FUNCTION docs_like(p text) RETURNS SETOF docs LANGUAGE sql STABLE AS
 	'SELECT * FROM docs WHERE body LIKE p';
 
-CREATE TABLE notes (id int PRIMARY KEY, doc_id int, body text, kind text);
+CREATE TABLE notes (id int PRIMARY KEY, doc_id int, body text, kind text) WITH (parallel_workers = 2);
 INSERT INTO notes
 SELECT g, 1 + floor(random() * :rows)::int, fz_text(60),
 	   (ARRAY['memo', 'todo', NULL])[1 + floor(random() * 3)::int]

@@ -123,6 +123,8 @@ SELECT is(pg_temp.executed($$EXECUTE oa_generic(NULL, 7)$$),
 RESET plan_cache_mode;
 
 -- parallel workers, each reading its share of the heap against the one answer
+-- (the table's parallel_workers: on a machine of any size, planner.c)
+ALTER TABLE oa_docs SET (parallel_workers = 2);
 SET max_parallel_workers_per_gather = 2;
 SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
@@ -138,6 +140,7 @@ RESET max_parallel_workers_per_gather;
 RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
+ALTER TABLE oa_docs RESET (parallel_workers);
 SET max_parallel_workers_per_gather = 0;
 
 -- writes: updated, deleted and inserted rows after the load

@@ -165,6 +165,7 @@ ROLLBACK;
 -- count(*), and parallel workers
 SELECT pg_temp.served_alike($$SELECT count(*) FROM pt_docs d WHERE EXISTS (SELECT 1 FROM pt_block b WHERE d.body LIKE b.pattern)$$,
 							'count(*)');
+ALTER TABLE pt_docs SET (parallel_workers = 2);
 SET max_parallel_workers_per_gather = 2;
 SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;

@@ -29,7 +29,8 @@ SET max_parallel_workers_per_gather = 0;
 \set default_seed 0.4242
 \ir include/random_setup.sql
 
-CREATE TABLE scan_diff (id int PRIMARY KEY, val text);
+-- parallel_workers: the parallel way's plans on a machine of any size (planner.c)
+CREATE TABLE scan_diff (id int PRIMARY KEY, val text) WITH (parallel_workers = 2);
 INSERT INTO scan_diff
 SELECT i,
 	   CASE
