@@ -317,7 +317,7 @@ class Generator:
     def pattern_leaf(self, alias, param=None):
         """column OP pattern over a cached column of alias."""
         col = self.pick(CACHED[alias])
-        kind = self.rng.randrange(20)
+        kind = self.rng.randrange(22)
         if param is not None:
             op = self.pick(["LIKE", "ILIKE", "NOT LIKE", "~", "~*", "!~"])
             if op in ("LIKE", "ILIKE", "NOT LIKE") and self.chance(0.5):
@@ -343,12 +343,31 @@ class Generator:
         if kind == 16:
             pattern = self.like_pattern().replace("\\", "!")
             return leaf("%s LIKE %s ESCAPE '!'" % (col, quote(pattern))), "LIKE"
+        if kind >= 20:
+            return leaf(self.pattern_table(col, exists=(kind == 21))), "LIKE"
         idiom = self.pick(IDIOMS)
         frag = self.fragment()
         pattern = "%" + frag.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
         if "ESCAPE" in idiom:
             pattern = pattern.replace("\\", "!")
         return leaf(idiom.format(c=col, p=quote(pattern), f=quote(frag))), "idiom"
+
+    def pattern_table(self, col, exists):
+        """col against the patterns of a table: OP ANY (subquery), or EXISTS
+        over it (planned as OP ANY (ARRAY(subquery)) where they are
+        equivalent, scan/pattern_sublinks.c)."""
+        where = self.pick(["", "", " WHERE wp.id %% 3 = %d" % self.rng.randrange(3),
+                           " WHERE wp.pat IS NOT NULL", " WHERE wp.id > 100"])
+        if not exists:
+            op, column = self.pick([("LIKE", "wp.pat"), ("ILIKE", "wp.pat"),
+                                    ("NOT LIKE", "wp.pat"), ("~", "wp.w"),
+                                    ("ILIKE", "'%' || wp.w || '%'")])
+            return "%s %s ANY (SELECT %s FROM words wp%s)" % (col, op, column, where)
+        cond = self.pick(["%s LIKE wp.pat", "%s ILIKE '%%' || wp.w || '%%'", "%s ~* wp.w"]) % col
+        extra = self.pick(["", "", " AND wp.id %% 2 = %d" % self.rng.randrange(2),
+                           " AND wp.id < %d" % self.rng.randint(1, 20)])
+        return "%sEXISTS (SELECT 1 FROM words wp WHERE %s%s)" % (
+            self.pick(["", "", "NOT "]), cond, extra)
 
     def predicate(self, alias, depth=0, param=None):
         """A tree of pattern leaves and other predicates over alias."""
