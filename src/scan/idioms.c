@@ -58,10 +58,10 @@
 #include "pattern/compile_like.h"
 #include "scan/idioms.h"
 
-static Node *
-strip_relabels(Node *node)
+Node *
+gl_strip_relabels(Node *node)
 {
-	while (IsA(node, RelabelType))
+	while (node != NULL && IsA(node, RelabelType))
 		node = (Node *) ((RelabelType *) node)->arg;
 	return node;
 }
@@ -70,7 +70,7 @@ strip_relabels(Node *node)
 static bool
 is_column(Node *node, Index relid)
 {
-	node = strip_relabels(node);
+	node = gl_strip_relabels(node);
 	return IsA(node, Var) && ((Var *) node)->varno == relid &&
 		((Var *) node)->varlevelsup == 0 && ((Var *) node)->varattno > 0;
 }
@@ -236,7 +236,7 @@ in_lower_case(Node *p, Oid collation)
 	Oid			call_collation;
 	ListCell   *lc;
 
-	p = strip_relabels(p);
+	p = gl_strip_relabels(p);
 	if (IsA(p, Const))
 		return ((Const *) p)->constisnull ||
 			(((Const *) p)->consttype == TEXTOID &&
@@ -273,11 +273,11 @@ coalesced_leaf(OpExpr *op, Index relid)
 		!gl_pattern_operator(op->opno, &pattern_op, &negated) ||
 		!IsA(pattern, Const) || pattern->constisnull || pattern->consttype != TEXTOID)
 		return NULL;
-	coalesced = (CoalesceExpr *) strip_relabels(linitial(op->args));
+	coalesced = (CoalesceExpr *) gl_strip_relabels(linitial(op->args));
 	if (!IsA(coalesced, CoalesceExpr) || list_length(coalesced->args) != 2)
 		return NULL;
 	column = linitial(coalesced->args);
-	empty = (Const *) strip_relabels(lsecond(coalesced->args));
+	empty = (Const *) gl_strip_relabels(lsecond(coalesced->args));
 	if (!is_column(column, relid) || !IsA(empty, Const) || empty->constisnull ||
 		(empty->consttype != TEXTOID && empty->consttype != VARCHAROID) ||
 		VARSIZE_ANY_EXHDR(DatumGetTextPP(empty->constvalue)) != 0)

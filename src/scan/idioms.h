@@ -22,4 +22,10 @@
  */
 extern Expr *gl_idiom_as_leaf(Expr *clause, Index relid, bool under_not);
 
+/*
+ * node under its RelabelType casts (varchar to text, an explicit ::text):
+ * what a predicate's operand is, cast or not.
+ */
+extern Node *gl_strip_relabels(Node *node);
+
 #endif							/* GPULIKE_SCAN_IDIOMS_H */

@@ -66,6 +66,7 @@
 
 #include "pattern/compile.h"
 #include "registry/registry.h"
+#include "scan/idioms.h"
 #include "scan/pattern_sublinks.h"
 #include "settings.h"
 
@@ -83,8 +84,7 @@ is_cached_column(Query *query, Expr *expr, Index levels_up)
 	GlCacheInfo info;
 	bool		cached;
 
-	while (IsA(expr, RelabelType))
-		expr = ((RelabelType *) expr)->arg;
+	expr = (Expr *) gl_strip_relabels((Node *) expr);
 	if (!IsA(expr, Var))
 		return false;
 	var = (Var *) expr;

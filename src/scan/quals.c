@@ -62,14 +62,6 @@ struct GlOffloadContext
 	const char *refusal;		/* why a leaf on a cached column was refused */
 };
 
-static Node *
-strip_relabel(Node *node)
-{
-	while (node && IsA(node, RelabelType))
-		node = (Node *) ((RelabelType *) node)->arg;
-	return node;
-}
-
 /* Is the column cached and its cache usable?  Asks the registry once. */
 static bool
 column_is_cached(GlOffloadContext *ctx, AttrNumber attnum)
@@ -137,7 +129,7 @@ uppered_column(Node *node, Oid collation)
 	if (!IsA(call, FuncExpr) || call->funcid != F_UPPER_TEXT ||
 		list_length(call->args) != 1 || call->inputcollid != collation)
 		return NULL;
-	return strip_relabel(linitial(call->args));
+	return gl_strip_relabels(linitial(call->args));
 }
 
 /*
@@ -179,7 +171,7 @@ split_leaf(Expr *expr, GlQualLeaf *leaf)
 		!gl_pattern_operator(opno, &leaf->op, &leaf->op_negated))
 		return false;
 
-	column = strip_relabel(linitial(args));
+	column = gl_strip_relabels(linitial(args));
 	if (leaf->op == GL_OP_LIKE &&
 		(uppered = uppered_column(column, leaf->collation)) != NULL)
 	{
@@ -214,7 +206,7 @@ gl_qual_leaf(Expr *expr, GlQualLeaf *leaf)
 static bool
 refused_regex(const GlQualLeaf *leaf)
 {
-	Const	   *pattern = (Const *) strip_relabel((Node *) leaf->pattern);
+	Const	   *pattern = (Const *) gl_strip_relabels((Node *) leaf->pattern);
 	const char *refusal;
 	GlProgram  *prog;
 
