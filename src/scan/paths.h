@@ -11,9 +11,10 @@
  *			   selectivity	Float: the share of rows that are candidates,
  *							counted on a sample (sample_estimate.c),
  *							or -1: PostgreSQL's estimate,
- *			   others		NIL, or for a scan of every row: the arms of
- *							its one exact clause, an OR, that the server
- *							does not answer (quals.h, gl_offloadable_arms)).
+ *			   others		NIL, or for a scan of every row (one
+ *							expression: their OR) the arms of its one exact
+ *							clause, an OR, that the server does not answer
+ *							(quals.h, gl_offloadable_arms)).
  *
  *-------------------------------------------------------------------------
  */

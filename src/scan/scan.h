@@ -17,11 +17,12 @@
  *								lossy ("Recheck Cond");
  *					count_filter COUNT: the other quals (ROWS has them in
  *								scan.plan.qual);
- *					others		ROWS: NIL, or the arms of the one recheck
- *								clause, an OR, that the server does not
- *								answer: the scan reads every row and
- *								evaluates them on the rows the answer does
- *								not hold ("Other Arms"; planner.c);
+ *					others		ROWS: NIL, or (one expression: their OR)
+ *								the arms of the one recheck clause, an OR,
+ *								that the server does not answer: the scan
+ *								reads every row and evaluates them on the
+ *								rows the answer does not hold ("Other
+ *								Arms"; planner.c);
  *	custom_private	gl_scan_private(): integer list of the cached columns
  *					used, output (GlScanOutput), server_counts (0/1, COUNT
  *					only): whether to send the visibility map so that the
