@@ -30,27 +30,8 @@ ANALYZE ps_words;
 SELECT gpulike.cache('ps_docs', 'body');
 
 \ir include/cache_wait.sql
+\ir include/served_alike.sql
 SELECT is(pg_temp.wait_state('ps_docs', 'body', 'ready'), 'ready', 'the column is cached');
-
--- Rows of query with gpulike on and with it off, as a sorted text array.
-CREATE FUNCTION pg_temp.rows_of(query text, enabled bool) RETURNS text[]
-LANGUAGE plpgsql AS $$
-DECLARE result text[];
-BEGIN
-	PERFORM set_config('gpulike.enabled', enabled::text, true);
-	EXECUTE format('SELECT array_agg(r::text ORDER BY r::text) FROM (%s) r', query) INTO result;
-	PERFORM set_config('gpulike.enabled', 'on', true);
-	RETURN coalesce(result, '{}');
-END $$;
-
--- The same rows on and off, and a plan that uses the GpuLike scan.
-CREATE FUNCTION pg_temp.served_alike(query text, what text) RETURNS SETOF text
-LANGUAGE plpgsql AS $$
-BEGIN
-	RETURN NEXT ok(pg_temp.plan_uses_gpulike(query), what || ': uses the GpuLike scan');
-	RETURN NEXT is(pg_temp.rows_of(query, true), pg_temp.rows_of(query, false),
-				   what || ': the rows PostgreSQL returns');
-END $$;
 
 SET enable_seqscan = off;
 

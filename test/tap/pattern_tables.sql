@@ -35,43 +35,9 @@ SELECT gpulike.cache('pt_docs', 'body');
 SELECT gpulike.cache('pt_docs', 'title');
 
 \ir include/cache_wait.sql
+\ir include/served_alike.sql
 SELECT is(pg_temp.wait_state('pt_docs', 'body', 'ready'), 'ready', 'body is cached');
 SELECT is(pg_temp.wait_state('pt_docs', 'title', 'ready'), 'ready', 'title is cached');
-
--- Rows of query with gpulike on and with it off, as a sorted text array.
-CREATE FUNCTION pg_temp.rows_of(query text, enabled bool) RETURNS text[]
-LANGUAGE plpgsql AS $$
-DECLARE result text[];
-BEGIN
-	PERFORM set_config('gpulike.enabled', enabled::text, true);
-	EXECUTE format('SELECT array_agg(r::text ORDER BY r::text) FROM (%s) r', query) INTO result;
-	PERFORM set_config('gpulike.enabled', 'on', true);
-	RETURN coalesce(result, '{}');
-END $$;
-
--- The same rows on and off, and a plan that uses the GpuLike scan.
-CREATE FUNCTION pg_temp.served_alike(query text, what text) RETURNS SETOF text
-LANGUAGE plpgsql AS $$
-BEGIN
-	RETURN NEXT ok(pg_temp.plan_uses_gpulike(query), what || ': uses the GpuLike scan');
-	RETURN NEXT is(pg_temp.rows_of(query, true), pg_temp.rows_of(query, false),
-				   what || ': the rows PostgreSQL returns');
-END $$;
-
--- The same rows on and off (the form is not rewritten, or need not be).
-CREATE FUNCTION pg_temp.alike(query text, what text) RETURNS text
-LANGUAGE plpgsql AS $$
-BEGIN
-	RETURN is(pg_temp.rows_of(query, true), pg_temp.rows_of(query, false),
-			  what || ': the rows PostgreSQL returns');
-END $$;
-
--- The lines of EXPLAIN (COSTS OFF) of query.
-CREATE FUNCTION pg_temp.explain_lines(query text) RETURNS SETOF text
-LANGUAGE plpgsql AS $$
-BEGIN
-	RETURN QUERY EXECUTE 'EXPLAIN (COSTS OFF) ' || query;
-END $$;
 
 SET enable_seqscan = off;
 
@@ -135,15 +101,6 @@ RESET gpulike.enabled;
 SET plan_cache_mode = force_generic_plan;
 PREPARE pt_generic(bool) AS
 	SELECT d.id FROM pt_docs d WHERE EXISTS (SELECT 1 FROM pt_block b WHERE b.active = $1 AND d.body LIKE b.pattern);
-CREATE FUNCTION pg_temp.executed(statement text) RETURNS text[]
-LANGUAGE plpgsql AS $$
-DECLARE r record; result text[] := '{}';
-BEGIN
-	FOR r IN EXECUTE statement LOOP
-		result := result || r::text;
-	END LOOP;
-	RETURN (SELECT coalesce(array_agg(x ORDER BY x), '{}') FROM unnest(result) x);
-END $$;
 SELECT ok(pg_temp.plan_uses_gpulike($$EXECUTE pt_generic(true)$$), 'generic plan: uses the GpuLike scan');
 SELECT is(pg_temp.executed($$EXECUTE pt_generic(true)$$),
 		  pg_temp.rows_of($$SELECT d.id FROM pt_docs d WHERE EXISTS (SELECT 1 FROM pt_block b WHERE b.active AND d.body LIKE b.pattern)$$, false),
