@@ -53,7 +53,6 @@
 
 #include "access/table.h"
 #include "catalog/pg_class.h"
-#include "catalog/pg_type.h"
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
@@ -207,6 +206,7 @@ rewrite_exists_sublink(Query *query, SubLink *sublink)
 	foreach(lc, conjuncts)
 	{
 		OpExpr	   *op = lfirst(lc);
+		List	   *others;
 		Query	   *patterns;
 		Expr	   *lhs;
 		Expr	   *pattern;
@@ -222,16 +222,11 @@ rewrite_exists_sublink(Query *query, SubLink *sublink)
 			continue;
 
 		/* the pattern list: the subquery less this conjunct, p its output */
+		others = list_delete_nth_cell(list_copy(conjuncts),
+									  foreach_current_index(lc));
 		patterns = copyObject(subselect);
-		patterns->jointree->quals = (Node *)
-			make_ands_explicit(list_delete_nth_cell(list_copy(conjuncts),
-													foreach_current_index(lc)));
-		if (patterns->jointree->quals != NULL &&
-			IsA(patterns->jointree->quals, Const) &&
-			((Const *) patterns->jointree->quals)->consttype == BOOLOID &&
-			!((Const *) patterns->jointree->quals)->constisnull &&
-			DatumGetBool(((Const *) patterns->jointree->quals)->constvalue))
-			patterns->jointree->quals = NULL;
+		patterns->jointree->quals = others != NIL ?
+			(Node *) make_ands_explicit(others) : NULL;
 		patterns->targetList = list_make1(makeTargetEntry(copyObject(pattern), 1,
 														  pstrdup("pattern"), false));
 		patterns->sortClause = NIL;
