@@ -30,6 +30,7 @@ import argparse
 import hashlib
 import os
 import queue
+import re
 import subprocess
 import sys
 import threading
@@ -202,6 +203,25 @@ def uses_gpulike(result):
     return any("GpuLike" in line for line in result.get("plan", []))
 
 
+PATTERN_ARRAY = re.compile(r"ANY \(\$\d+\)")
+
+
+def gpulike_ways(result):
+    """The GpuLike plan's less common ways, for the summary: an OR read row
+    by row ("Other Arms"), a table's patterns matched as an InitPlan's
+    array (a rewritten EXISTS / ANY (subquery))."""
+    plan = result.get("plan", [])
+    if not uses_gpulike(result):
+        return set()
+    ways = set()
+    if any("Other Arms:" in line for line in plan):
+        ways.add("or_arms")
+    if any("InitPlan" in line for line in plan) and \
+            any(PATTERN_ARRAY.search(line) for line in plan):
+        ways.add("pattern_array")
+    return ways
+
+
 def reduce_case(db, case, timeout, budget=250):
     """Remove parts of a differing case while it still differs."""
     steps = 0
@@ -318,7 +338,7 @@ def main():
 
     started = time.time()
     setup(args.db, args.seed, args.rows)
-    stats = {"ok": 0, "skip": 0, "bad": 0, "gpulike": 0}
+    stats = {"ok": 0, "skip": 0, "bad": 0, "gpulike": 0, "or_arms": 0, "pattern_array": 0}
     failures = []
     lock = threading.Lock()
 
@@ -326,6 +346,8 @@ def main():
         verdict = compare(case, result)
         with lock:
             stats["gpulike"] += uses_gpulike(result)
+            for way in gpulike_ways(result):
+                stats[way] += 1
             if verdict == "ok":
                 stats["ok"] += 1
             elif verdict == "skip":
@@ -372,6 +394,9 @@ def main():
           "%d skipped (serialization failures, timeouts, plan-dependent pattern errors)"
           % (total, time.time() - started, stats["gpulike"],
              100.0 * stats["gpulike"] / max(total, 1), stats["bad"], stats["skip"]))
+    print("fuzz: of the GpuLike plans, %d read every row for an OR (Other Arms), "
+          "%d matched patterns from a subquery as an array (InitPlan, ANY ($n))"
+          % (stats["or_arms"], stats["pattern_array"]))
     if not args.keep:
         psql(["-d", "postgres", "-c", "DROP DATABASE IF EXISTS %s" % args.db])
     print("%d passed, %d failed" % (stats["ok"], stats["bad"]))
