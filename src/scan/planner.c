@@ -192,18 +192,9 @@ gl_cost_scan(PlannerInfo *root, RelOptInfo *rel, Path *path,
 		gl_cpu_engine_threads() + path->parallel_workers > gl_online_cpus())
 		*startup += parallel_setup_cost;
 
-	/*
-	 * Pages read cost a page each; the others a look at the visibility map.
-	 * Candidates cost a visibility check and whatever quals remain, where
-	 * they are read or returned; counted rows of unread pages are free.
-	 */
-	per_candidate = cpu_tuple_cost + filter_cost.per_tuple +
-		(gl_recheck_choice == GL_RECHECK_ALWAYS ? recheck_cost.per_tuple : 0);
-	*run = *pages_read * gl_page_cost +
-		pages * (1.0 - read_fraction) * cpu_operator_cost +
-		ncandidates * (in->counted ? read_fraction : 1.0) * per_candidate;
 	if (in->others != NIL)
 	{
+		/* every page and row; the other arms where the answer says no */
 		QualCost	others_cost;
 
 		cost_qual_eval(&others_cost, in->others, root);
@@ -211,6 +202,20 @@ gl_cost_scan(PlannerInfo *root, RelOptInfo *rel, Path *path,
 		*run = *pages_read * gl_page_cost +
 			rel->tuples * (cpu_tuple_cost + cpu_operator_cost + filter_cost.per_tuple) +
 			Max(rel->tuples - ncandidates, 0) * others_cost.per_tuple;
+	}
+	else
+	{
+		/*
+		 * Pages read cost a page each; the others a look at the visibility
+		 * map.  Candidates cost a visibility check and whatever quals
+		 * remain, where they are read or returned; counted rows of unread
+		 * pages are free.
+		 */
+		per_candidate = cpu_tuple_cost + filter_cost.per_tuple +
+			(gl_recheck_choice == GL_RECHECK_ALWAYS ? recheck_cost.per_tuple : 0);
+		*run = *pages_read * gl_page_cost +
+			pages * (1.0 - read_fraction) * cpu_operator_cost +
+			ncandidates * (in->counted ? read_fraction : 1.0) * per_candidate;
 	}
 	*run /= divisor;
 }
