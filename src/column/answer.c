@@ -495,15 +495,6 @@ compare_keys(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int
-compare_blocks(const void *a, const void *b)
-{
-	uint32_t	x = *(const uint32_t *) a;
-	uint32_t	y = *(const uint32_t *) b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* Records for sorted candidate keys. */
 static bool
 build_from_keys(const uint64_t *keys, uint64_t n, GlAnswerBuffer *out)
@@ -530,31 +521,6 @@ build_from_keys(const uint64_t *keys, uint64_t n, GlAnswerBuffer *out)
 			((keys[i] & 1) ? GL_OFFSET_UNCERTAIN : 0);
 	}
 	return count == 0 || gl_answer_add_page(out, block, offsets, count);
-}
-
-/* The sorted, distinct pages of the delta rows not superseded. */
-static uint32_t *
-delta_blocks(const GlColumn *col, uint64_t *n)
-{
-	uint32_t   *blocks = malloc(((col->nrows - col->sorted_rows) + 1) * sizeof(uint32_t));
-	uint64_t	count = 0;
-	uint64_t	kept = 0;
-
-	if (blocks == NULL)
-		return NULL;
-	for (uint64_t row = col->sorted_rows; row < col->nrows; row++)
-	{
-		if (!gl_bitmap_test(col->superseded, row))
-			blocks[count++] = gl_tid_block(gl_column_tid(col, row));
-	}
-	qsort(blocks, count, sizeof(uint32_t), compare_blocks);
-	for (uint64_t i = 0; i < count; i++)
-	{
-		if (kept == 0 || blocks[kept - 1] != blocks[i])
-			blocks[kept++] = blocks[i];
-	}
-	*n = kept;
-	return blocks;
 }
 
 /* ---------------------------------------------------------- merging */
@@ -855,7 +821,7 @@ gl_answer_from_rows(const GlColumn *col, const uint64_t *bits,
 	void	   *(*work) (void *) = visible != NULL ? count_pages : build_sorted_rows;
 	uint64_t	nvisible = 0;
 	uint64_t	ndelta_blocks = 0;
-	uint32_t   *blocks_with_deltas = delta_blocks(col, &ndelta_blocks);
+	uint32_t   *blocks_with_deltas = gl_column_delta_blocks(col, &ndelta_blocks);
 	int			njobs;
 	bool		ok = true;
 

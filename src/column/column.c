@@ -407,3 +407,36 @@ gl_column_file_bytes(const GlColumn *col)
 {
 	return col->values_in_file ? col->capacity_bytes : 0;
 }
+
+static int
+compare_blocks(const void *a, const void *b)
+{
+	uint32_t	x = *(const uint32_t *) a;
+	uint32_t	y = *(const uint32_t *) b;
+
+	return x < y ? -1 : x > y;
+}
+
+uint32_t *
+gl_column_delta_blocks(const GlColumn *col, uint64_t *n)
+{
+	uint32_t   *blocks = malloc(((col->nrows - col->sorted_rows) + 1) * sizeof(uint32_t));
+	uint64_t	count = 0;
+	uint64_t	kept = 0;
+
+	if (blocks == NULL)
+		return NULL;
+	for (uint64_t row = col->sorted_rows; row < col->nrows; row++)
+	{
+		if (!gl_bitmap_test(col->superseded, row))
+			blocks[count++] = gl_tid_block(gl_column_tid(col, row));
+	}
+	qsort(blocks, count, sizeof(uint32_t), compare_blocks);
+	for (uint64_t i = 0; i < count; i++)
+	{
+		if (kept == 0 || blocks[kept - 1] != blocks[i])
+			blocks[kept++] = blocks[i];
+	}
+	*n = kept;
+	return blocks;
+}

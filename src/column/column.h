@@ -234,6 +234,13 @@ gl_column_pages_indexed(const GlColumn *col)
 }
 
 /*
+ * The sorted, distinct heap blocks of the rows past the sorted prefix
+ * (delta rows) not superseded, *n of them (malloc'd; NULL on
+ * out-of-memory).
+ */
+extern uint32_t *gl_column_delta_blocks(const GlColumn *col, uint64_t *n);
+
+/*
  * Whether an append that failed with errno why failed for the values'
  * file, which could not grow (a full disk, most likely), rather than for
  * memory.

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "column/answer.h"
+#include "column/counting_rows.h"
 #include "tap.h"
 
 /* (TID << 1 | uncertain), the order an answer must list candidates in */
@@ -292,6 +293,61 @@ block_has_delta_row(const GlColumn *col, uint32_t block)
 }
 
 /*
+ * The counting arrays (counting_rows.h) of col, checked against the
+ * column, and what the device's rule (cuda/counting.cu) counts with them
+ * alone among the rows set in bits: a page on an all-visible block, not
+ * marked for delta rows, none of its set rows uncertain, counted whole.
+ * UINT64_MAX where the arrays are wrong or could not be built.
+ */
+static uint64_t
+count_with_arrays(const GlColumn *col, const uint64_t *bits, const GlVisibleBlocks *visible)
+{
+	GlCountingRows rows;
+	uint64_t	counted = 0;
+	bool		ok;
+
+	if (!gl_counting_rows_build(col, &rows))
+		return UINT64_MAX;
+	ok = rows.nrows == col->nrows && rows.npages == col->pages.npages &&
+		rows.page_first_row[rows.npages] == col->pages.indexed_rows;
+	for (uint64_t w = 0; ok && w < gl_bitmap_words(col->nrows); w++)
+	{
+		uint64_t	answerable = gl_column_answerable_word(col, w) &
+			gl_bitmap_word_mask(col->nrows, w);
+
+		ok = rows.answerable[w] == answerable &&
+			rows.uncertain[w] == (answerable & ~col->known_live[w]);
+	}
+	for (uint32_t p = 0; ok && p < rows.npages; p++)
+		ok = rows.page_first_row[p] == col->pages.first_rows[p] &&
+			(rows.page_block[p] == GL_COUNTING_NO_BLOCK) ==
+			block_has_delta_row(col, col->pages.blocks[p]) &&
+			(rows.page_block[p] == GL_COUNTING_NO_BLOCK ||
+			 rows.page_block[p] == col->pages.blocks[p]);
+	for (uint32_t p = 0; ok && p < rows.npages; p++)
+	{
+		uint32_t	block = rows.page_block[p];
+		uint64_t	nset = 0;
+		bool		certain = true;
+
+		if (block >= visible->nblocks || !gl_bitmap_test(visible->bits, block))
+			continue;
+		for (uint64_t r = rows.page_first_row[p]; r < rows.page_first_row[p + 1]; r++)
+		{
+			if (gl_bitmap_test(bits, r) && gl_bitmap_test(rows.answerable, r))
+			{
+				nset++;
+				certain &= !gl_bitmap_test(rows.uncertain, r);
+			}
+		}
+		if (certain)
+			counted += nset;
+	}
+	gl_counting_rows_free(&rows);
+	return ok ? counted : UINT64_MAX;
+}
+
+/*
  * Counting answers: a candidate is counted, not listed, exactly when its
  * page is all-visible, holds no delta row and no uncertain candidate --
  * dense ones in runs of countable pages on several threads, sparse ones
@@ -359,7 +415,8 @@ test_counting(uint32_t nblocks, int ndeltas, int density_bp, int visible_pct,
 		decode(&answer, &col, got, &ngot, &saw_list, &saw_bitmap, &saw_every);
 	qsort(got, ngot, sizeof(uint64_t), compare_u64);
 	tap_ok(ok && answer.counted == want_counted && ngot == nwant &&
-		   memcmp(got, want, nwant * sizeof(uint64_t)) == 0,
+		   memcmp(got, want, nwant * sizeof(uint64_t)) == 0 &&
+		   count_with_arrays(&col, bits, &visible) == want_counted,
 		   "counting: %u pages (%d%% all-visible, in spans of %d), %d delta rows, %d.%02d%% set, %d threads: %llu counted, %llu listed in %llu pages",
 		   nblocks, visible_pct, visible_span, ndeltas, density_bp / 100, density_bp % 100,
 		   nthreads,
@@ -492,6 +549,22 @@ typedef struct CountingCase
 	int			nthreads;
 } CountingCase;
 
+/* The counting arrays are refused for a column whose page index lags its prefix. */
+static void
+test_counting_rows_need_index(void)
+{
+	GlColumn	col;
+	GlCountingRows rows;
+	bool		refused;
+
+	build_column(&col, 100, 0, 7);
+	refused = !gl_counting_rows_build(&col, &rows) && rows.answerable == NULL;
+	tap_ok(refused && gl_column_index_pages(&col) && gl_counting_rows_build(&col, &rows),
+		   "counting arrays: refused before the page index covers the prefix, built after");
+	gl_counting_rows_free(&rows);
+	gl_column_free(&col);
+}
+
 static const CountingCase counting_cases[] = {
 	{1, 0, 10000, 100, 1, 7, 1},
 	{5000, 0, 10000, 100, 1, 7, 4},
@@ -535,6 +608,7 @@ main(void)
 					  c->visible_span, c->uncertain_one_in, c->nthreads);
 	}
 	test_counting_boundaries();
+	test_counting_rows_need_index();
 	test_from_tids();
 	return tap_done();
 }
