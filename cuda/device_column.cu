@@ -517,7 +517,7 @@ static size_t
 part_bytes(const GlDeviceColumn *part)
 {
 	return part->capacity_bytes + part->capacity_chunks * sizeof(GlChunkIndex) +
-		part->capacity_rows / 8;
+		part->capacity_rows / 8 + part->counting.capacity;
 }
 
 int
@@ -557,6 +557,7 @@ gl_cuda_free(GlDeviceColumn *dcol)
 		cudaFree(dcol->data);
 		cudaFree(dcol->chunks);
 		cudaFree(dcol->nulls);
+		cudaFree(dcol->counting.memory);
 		for (GlMatchResources *r : dcol->match)
 		{
 			if (r == NULL)

@@ -178,6 +178,24 @@ gl_pair_sample_stride(uint64_t nrows)
 /* The byte pairs of col as an upload counts them (malloc'd); NULL if no memory. */
 extern GlBytePairs *gl_count_byte_pairs(const GlColumn *col);
 
+/*
+ * What a counting match reads beside the result (counting.cu): the
+ * column's GlCountingRows on the device, in one allocation, set by the
+ * server whenever the column changes.  rows: the column rows they
+ * describe; a match counts only while that is the part's nrows.
+ */
+typedef struct GlDeviceCounting
+{
+	void	   *memory;
+	size_t		capacity;
+	uint64_t	rows;
+	uint32_t	npages;
+	const uint64_t *answerable;
+	const uint64_t *uncertain;
+	const uint32_t *page_first_row;
+	const uint32_t *page_block;
+} GlDeviceCounting;
+
 struct GlDeviceColumn
 {
 	int			device;
@@ -195,6 +213,7 @@ struct GlDeviceColumn
 	GlMatchResources *match[GL_CUDA_LANES]; /* NULL until the lane's first match */
 	GlBytePairs *pairs;			/* the first part's: the column's; NULL if none */
 	GlProgramCache *programs;	/* the first part's; NULL until the first match */
+	GlDeviceCounting counting;	/* a column in one part: empty until set */
 };
 
 /*

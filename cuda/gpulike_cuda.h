@@ -25,6 +25,7 @@ extern "C"
 
 /* Inside the C linkage block: C++ includers get C names for these too. */
 #include "column/column.h"
+#include "column/counting_rows.h"
 #include "program/program.h"
 
 typedef struct GlCudaDeviceInfo
@@ -92,12 +93,44 @@ extern bool gl_cuda_append(GlDeviceColumn *dcol, const GlColumn *col,
 extern size_t gl_cuda_device_bytes(const GlDeviceColumn *dcol);
 
 /*
+ * Counting on the device (counting.cu).  The server gives a column in one
+ * part the arrays of its rows that counting needs (counting_rows.h), and
+ * again whenever the column changes (rows NULL: takes them away); while
+ * they describe the column's rows, gl_cuda_can_count() says so, and a
+ * match may count its rows as a counting answer would (answer.h), on
+ * the device: the count comes back, and only the rows the answer must
+ * list.  False (and why) when the arrays could not be set; the column
+ * then has none.
+ */
+extern bool gl_cuda_set_counting(GlDeviceColumn *dcol, const GlCountingRows *rows,
+								 char *errbuf, size_t errlen);
+extern bool gl_cuda_can_count(const GlDeviceColumn *dcol);
+
+/*
+ * A counting match: the asker's all-visible heap blocks (bit b of word
+ * b / 64, as answer.h's GlVisibleBlocks), and whether the program's
+ * result is to be negated (an exact program's NOT) before it is counted.
+ */
+typedef struct GlCudaCount
+{
+	const uint64_t *visible;
+	uint32_t	nblocks;
+	bool		negate;
+} GlCudaCount;
+
+/*
  * Where a match's result goes on the host.  bits (gl_bitmap_words(nrows)
  * words) receives the whole bitmap -- unless capacity > 0 and at most
  * capacity of its words are nonzero: then only those come back, their
  * indices (increasing) in word_index and their bits in words, nwords of
  * them, listed is set and bits is not written.  Only a column in one
  * part is ever listed.
+ *
+ * With count (the column can count: gl_cuda_can_count), the result is
+ * the program's matches (negated if asked) among the rows that can be
+ * candidates, less the rows counted, which are only counted: counted
+ * receives their number.  What comes back then needs no masking, and
+ * lists exactly the rows a counting answer lists (answer.c).
  */
 typedef struct GlCudaResult
 {
@@ -107,6 +140,8 @@ typedef struct GlCudaResult
 	uint64_t   *words;
 	bool		listed;
 	uint64_t	nwords;
+	const GlCudaCount *count;
+	uint64_t	counted;
 } GlCudaResult;
 
 /*
@@ -117,11 +152,12 @@ typedef struct GlCudaResult
  * GPU.  The caller gives each match in flight on a column a lane of its
  * own.  Each lane costs a result bitmap of the column on the device and
  * in pinned host memory.  Four against one nearly doubled the searches a
- * second from 16 sessions (test/bench/throughput --gpu-lanes 1,4); more
- * were not tried: the kernels themselves read the column at most of the
- * device's bandwidth, so lanes overlap host work, not reading.
+ * second from 16 sessions (test/bench/throughput --gpu-lanes 1,4); the
+ * kernels themselves read the column at most of the device's bandwidth,
+ * so lanes overlap host work, not reading.  Up to eight may be set
+ * (gpulike.gpu_lanes): test/bench/throughput --gpu-lanes 4,8 compares.
  */
-#define GL_CUDA_LANES	4
+#define GL_CUDA_LANES	8
 
 /*
  * Run prog over all rows of dcol into result, on lane (0 <= lane <

@@ -34,7 +34,9 @@
  *			(result_words.cu), so a selective match need not bring back
  *			its whole bitmap;
  *	nulls	otherwise, or when too many words are nonzero, NULL rows are
- *			cleared from the bitmap before its copy to the host.
+ *			cleared from the bitmap before its copy to the host;
+ *	count	(counting.cu) before those, when the asker counts: the rows a
+ *			counting answer would count are counted and cleared.
  *
  *-------------------------------------------------------------------------
  */
@@ -206,13 +208,24 @@ typedef struct GlHostListing
 	uint32_t   *count;
 	uint32_t   *index;
 	uint64_t   *words;
+	uint64_t   *counted;		/* a counting match's count (gl_launch_count) */
 } GlHostListing;
 
 extern bool gl_list_words_temp_bytes(uint64_t nwords, size_t *bytes, char *errbuf,
 									 size_t errlen);
 extern bool gl_launch_list_words(const GlLaunch *l, const uint32_t *result, void *temp,
 								 size_t temp_bytes, uint32_t *index, uint32_t *count,
-								 uint32_t capacity, const GlHostListing *host);
+								 uint32_t capacity, const unsigned long long *counted,
+								 const GlHostListing *host);
+
+/*
+ * A counting match's result (gpulike_cuda.h's GlCudaResult.count): the
+ * matches, negated if asked, among the rows that can be candidates, less
+ * the rows counted into *counted (the caller zeroes it on l->stream); the
+ * asker's all-visible blocks are at visible, in device memory.
+ */
+extern bool gl_launch_count(const GlLaunch *l, uint32_t *result, const uint64_t *visible,
+							uint32_t nblocks, bool negate, unsigned long long *counted);
 
 /* Largest dynamic shared memory a block may have on the current device. */
 extern bool gl_shared_memory_limit(size_t *bytes, char *errbuf, size_t errlen);

@@ -67,6 +67,7 @@ typedef struct MatchScratch
 	uint32_t   *tickets;		/* the stream kernel's, after the result */
 	uint32_t   *replaced_tickets;	/* the replaced table's walk's, after those */
 	uint32_t   *replaced_tickets_back;	/* pinned host: those, after the match */
+	uint64_t   *visible_back;	/* pinned host: counting's visible bits, staged */
 	uint8_t    *chunk_flags;
 	uint32_t   *chunk_list;
 	uint32_t   *list_len;
@@ -74,6 +75,8 @@ typedef struct MatchScratch
 	uint32_t   *word_count;
 	void	   *list_temp;		/* listing: CUB's temporary storage */
 	size_t		list_temp_bytes;
+	uint64_t   *visible;		/* counting: the asker's all-visible blocks */
+	unsigned long long *counted;	/* counting: the count, after the tickets */
 } MatchScratch;
 
 static size_t
@@ -103,12 +106,15 @@ reserve_host(void **buffer, size_t *have, size_t need, char *errbuf, size_t errl
  * lane's first match, scratch and host buffers grown to this match's
  * needs: by a quarter more than needed, so that a column growing by delta
  * rows reallocates rarely.  capacity: words a listing may bring back (0:
- * no listing).  The caller has made the part's device current.
+ * no listing); visible_words: a counting match's all-visible bits (0: not
+ * counting), which go to the device through the end of the host listing.
+ * The caller has made the part's device current.
  */
 static bool
 prepare_resources(GlDeviceColumn *dcol, int lane, uint32_t blob_bytes,
 				  size_t stream_table_bytes, size_t replaced_table_bytes, uint32_t capacity,
-				  MatchScratch *s, GlHostListing *h, char *errbuf, size_t errlen)
+				  uint32_t visible_words, MatchScratch *s, GlHostListing *h, char *errbuf,
+				  size_t errlen)
 {
 	GlMatchResources *r = dcol->match[lane];
 	uint64_t	nwords = gl_bitmap_words(dcol->nrows);
@@ -119,6 +125,10 @@ prepare_resources(GlDeviceColumn *dcol, int lane, uint32_t blob_bytes,
 	size_t		list = align256(dcol->nchunks * sizeof(uint32_t)) + 256;
 	size_t		listing = 0;
 	size_t		list_temp = 0;
+	size_t		visible = align256((size_t) visible_words * sizeof(uint64_t));
+	/* host listing: a 16-byte head, words, indices, then the visible bits */
+	size_t		host_index_end = 16 + (size_t) capacity * (sizeof(uint64_t) + sizeof(uint32_t));
+	size_t		host_visible = (host_index_end + 7) & ~(size_t) 7;
 	size_t		need;
 	char	   *p;
 
@@ -128,7 +138,7 @@ prepare_resources(GlDeviceColumn *dcol, int lane, uint32_t blob_bytes,
 			return false;
 		listing = align256(nwords * sizeof(uint32_t)) + 256 + align256(list_temp);
 	}
-	need = blob + result + flags + list + listing;
+	need = blob + result + flags + list + listing + visible;
 	if (r == NULL)
 	{
 		r = (GlMatchResources *) calloc(1, sizeof(GlMatchResources));
@@ -163,8 +173,7 @@ prepare_resources(GlDeviceColumn *dcol, int lane, uint32_t blob_bytes,
 	if (!reserve_host((void **) &r->host_result, &r->host_result_bytes,
 					  nwords * sizeof(uint64_t), errbuf, errlen) ||
 		!reserve_host((void **) &r->host_listing, &r->host_listing_bytes,
-					  sizeof(uint64_t) + (size_t) capacity * (sizeof(uint32_t) + sizeof(uint64_t)),
-					  errbuf, errlen))
+					  host_visible + (size_t) visible_words * sizeof(uint64_t), errbuf, errlen))
 		return false;
 
 	p = (char *) r->scratch;
@@ -176,6 +185,7 @@ prepare_resources(GlDeviceColumn *dcol, int lane, uint32_t blob_bytes,
 	s->result = (uint32_t *) p;
 	s->tickets = (uint32_t *) (p + result - 256);
 	s->replaced_tickets = s->tickets + 1;
+	s->counted = (unsigned long long *) (s->tickets + 2);
 	p += result;
 	s->chunk_flags = (uint8_t *) p;
 	p += flags;
@@ -186,15 +196,20 @@ prepare_resources(GlDeviceColumn *dcol, int lane, uint32_t blob_bytes,
 	s->word_count = (uint32_t *) (p + align256(nwords * sizeof(uint32_t)));
 	s->list_temp = p + align256(nwords * sizeof(uint32_t)) + 256;
 	s->list_temp_bytes = list_temp;
+	p += listing;
+	s->visible = (uint64_t *) p;
 
 	/*
-	 * host listing: the count and the replaced walk's tickets first (an
-	 * 8-byte slot), then words, then indices
+	 * host listing: the count and the replaced walk's tickets, the
+	 * counted rows, then words, indices, and the visible bits on their way
+	 * to the device
 	 */
 	h->count = (uint32_t *) r->host_listing;
 	s->replaced_tickets_back = h->count + 1;
-	h->words = (uint64_t *) ((char *) r->host_listing + sizeof(uint64_t));
+	h->counted = (uint64_t *) (h->count + 2);
+	h->words = (uint64_t *) ((char *) r->host_listing + 16);
 	h->index = (uint32_t *) (h->words + capacity);
+	s->visible_back = (uint64_t *) ((char *) r->host_listing + host_visible);
 	return true;
 }
 
@@ -337,8 +352,8 @@ run_plan(const GlLaunch *l, const GlPreparedProgram *pp, const GlKernelProgram *
 	const GlDeviceColumn *dcol = l->dcol;
 	bool		ok;
 
-	/* the result and, after it, the stream kernel's tickets: one memset */
-	if (!gl_cuda_ok(cudaMemsetAsync(s->result, 0, (char *) (s->tickets + 1) - (char *) s->result,
+	/* the result and, after it, the stream kernel's tickets and the count: one memset */
+	if (!gl_cuda_ok(cudaMemsetAsync(s->result, 0, (char *) (s->counted + 1) - (char *) s->result,
 									l->stream), "cudaMemsetAsync (result)", l->errbuf, l->errlen))
 		return false;
 	switch (plan_of(pp))
@@ -389,7 +404,8 @@ run_plan(const GlLaunch *l, const GlPreparedProgram *pp, const GlKernelProgram *
  * Bring the part's result, its NULL rows taken out, back to the host:
  * listed (out->listed) when out->capacity > 0 and at most that many words
  * are nonzero -- the listing then waits on one synchronization and no
- * copies -- else the whole bitmap into out->bits.
+ * copies -- else the whole bitmap into out->bits; and a counting match's
+ * count into out->counted.
  */
 static bool
 fetch_result(GlDeviceColumn *dcol, const GlLaunch *l, const MatchScratch *scratch,
@@ -406,11 +422,13 @@ fetch_result(GlDeviceColumn *dcol, const GlLaunch *l, const MatchScratch *scratc
 
 		if (!gl_launch_list_words(l, scratch->result, scratch->list_temp,
 								  scratch->list_temp_bytes, scratch->word_index,
-								  scratch->word_count, (uint32_t) out->capacity, host) ||
+								  scratch->word_count, (uint32_t) out->capacity,
+								  out->count != NULL ? scratch->counted : NULL, host) ||
 			!gl_cuda_ok(cudaStreamSynchronize(l->stream), "listing the result's words",
 						l->errbuf, l->errlen))
 			return false;
 		n = *host->count;
+		out->counted = out->count != NULL ? *host->counted : 0;
 		if (n <= out->capacity)
 		{
 			memcpy(out->word_index, host->index, n * sizeof(uint32_t));
@@ -424,10 +442,15 @@ fetch_result(GlDeviceColumn *dcol, const GlLaunch *l, const MatchScratch *scratc
 		!gl_cuda_ok(cudaMemcpyAsync(r->host_result, scratch->result, result_bytes,
 									cudaMemcpyDeviceToHost, l->stream),
 					"cudaMemcpyAsync (result)", l->errbuf, l->errlen) ||
+		(out->count != NULL &&
+		 !gl_cuda_ok(cudaMemcpyAsync(host->counted, scratch->counted, sizeof(uint64_t),
+									 cudaMemcpyDeviceToHost, l->stream),
+					 "cudaMemcpyAsync (count)", l->errbuf, l->errlen)) ||
 		!gl_cuda_ok(cudaStreamSynchronize(l->stream), "copying the result", l->errbuf,
 					l->errlen))
 		return false;
 	memcpy(out->bits, r->host_result, result_bytes);
+	out->counted = out->count != NULL ? *host->counted : 0;
 	return true;
 }
 
@@ -458,6 +481,8 @@ match_part(GlDeviceColumn *dcol, int lane, const GlCachedProgram *cp, bool fail,
 	GlStreamTable stream_table;
 	GlStreamTable replaced_table;
 	GlMatchResources *r;
+	uint32_t	visible_words = out->count != NULL ?
+		(uint32_t) gl_bitmap_words(out->count->nblocks) : 0;
 	float		ms = 0;
 	bool		ok;
 
@@ -471,14 +496,15 @@ match_part(GlDeviceColumn *dcol, int lane, const GlCachedProgram *cp, bool fail,
 				 "(gpulike.debug_gpu_fail_part)", dcol->device);
 		return false;
 	}
+	out->counted = 0;
 	if (dcol->nrows == 0)
 		return true;
 	gl_stream_table_host(pp, &stream_table);
 	gl_replaced_table_host(pp, &replaced_table);
 	if (!gl_cuda_ok(cudaSetDevice(dcol->device), "cudaSetDevice", errbuf, errlen) ||
 		!prepare_resources(dcol, lane, pp->blob_bytes, stream_table.bytes,
-						   replaced_table.bytes, (uint32_t) out->capacity, &scratch, &host,
-						   errbuf, errlen))
+						   replaced_table.bytes, (uint32_t) out->capacity, visible_words,
+						   &scratch, &host, errbuf, errlen))
 		return false;
 	r = scratch.lane;
 	stream = r->stream;
@@ -505,6 +531,15 @@ match_part(GlDeviceColumn *dcol, int lane, const GlCachedProgram *cp, bool fail,
 			  !gl_stream_shape(&launch, &replaced_table, &r->replaced_shape))))
 			return false;
 	}
+	if (visible_words > 0)
+	{
+		memcpy(scratch.visible_back, out->count->visible, visible_words * sizeof(uint64_t));
+		if (!gl_cuda_ok(cudaMemcpyAsync(scratch.visible, scratch.visible_back,
+										visible_words * sizeof(uint64_t),
+										cudaMemcpyHostToDevice, stream),
+						"cudaMemcpyAsync (visible blocks)", errbuf, errlen))
+			return false;
+	}
 
 	kp.blob = scratch.blob;
 	kp.blob_bytes = pp->blob_bytes;
@@ -515,6 +550,9 @@ match_part(GlDeviceColumn *dcol, int lane, const GlCachedProgram *cp, bool fail,
 	ok = gl_cuda_ok(cudaEventRecord(r->start, stream), "cudaEventRecord",
 					errbuf, errlen) &&
 		run_plan(&launch, pp, &kp, &scratch) &&
+		(out->count == NULL ||
+		 gl_launch_count(&launch, scratch.result, scratch.visible, out->count->nblocks,
+						 out->count->negate, scratch.counted)) &&
 		gl_cuda_ok(cudaEventRecord(r->stop, stream), "cudaEventRecord",
 				   errbuf, errlen) &&
 		queue_walk_report(&launch, pp, &scratch) &&
@@ -608,6 +646,9 @@ match_column(GlDeviceColumn *dcol, const GlProgram *prog, const GlPrepareChoices
 	result->nwords = 0;
 	if (lane < 0 || lane >= GL_CUDA_LANES)
 		return gl_cuda_fail("no such match lane", errbuf, errlen);
+	if (result->count != NULL && !gl_cuda_can_count(dcol))
+		return gl_cuda_fail("counting on a column without its counting arrays", errbuf,
+							errlen);
 	if (!gl_program_cache_lookup(dcol, prog, choices, &cp, errbuf, errlen))
 		return false;
 	/* no exception may reach the server's C code (the parts' vectors, threads) */

@@ -22,7 +22,11 @@
  * candidates grouped by heap page (column/candidates.h), built on the CPU
  * engine's threads.  The answer is exact when every leaf was: then a
  * candidate's latest cached value satisfies the request, and the executor
- * may skip its recheck.
+ * may skip its recheck.  A counting request that is one exact leaf is
+ * counted on the GPU, where the device copy has the column's counting
+ * arrays (gl_store_device_counting): the match's result is masked and
+ * counted there by the answer's own rule, and only the count and the rows
+ * left to list come back (cuda/counting.cu), not the column's bitmap.
  *
  * The message was checked before it came here (requests.c): its items and
  * programs lie within it, and its operators have their operands, and each
@@ -74,6 +78,8 @@ typedef struct Operand
 	uint64		nlisted;
 	GlTid	   *tids;			/* a TID set, or NULL */
 	uint64		ntids;
+	bool		counted_on_device;	/* a counting leaf the GPU counted: */
+	uint64		counted;		/* its counted rows, in neither form above */
 } Operand;
 
 /* What one request has used so far. */
@@ -206,16 +212,21 @@ cpu_match(const GlProgram *prog, GlStoredColumn *sc, uint64 *bits, MatchRun *run
  * Try the GPU; false when the CPU engine must answer instead (a failure is
  * described in the evaluation, and the leaf's device copy is to be
  * dropped).  With may_list, a result with few nonzero words comes back
- * listed in out (out->bits is then left alone).
+ * listed in out (out->bits is then left alone).  With count (a counting
+ * request of this leaf alone, the device able to count), the GPU also
+ * masks, negates if asked and counts what a counting answer counts
+ * (gpulike_cuda.h), and out says so.
  */
 static bool
 gpu_match(const GlProgram *prog, bool sieve_first, int leaf, GlStoredColumn *sc,
-		  bool may_list, Operand *out, MatchRun *run)
+		  bool may_list, const GlVisibleBlocks *count, bool negate, Operand *out,
+		  MatchRun *run)
 {
 #ifdef GPULIKE_HAVE_CUDA
 	/* words a listed result may have; more, and it comes back as a bitmap */
 	uint64		capacity = may_list ? Min(gl_bitmap_words(sc->col.nrows) / 16, 65536) : 0;
 	GlCudaResult result = {out->bits, capacity};
+	GlCudaCount counting = {0};
 	char		err[256];
 	double		kernel_ms = 0;
 	bool		matched;
@@ -223,6 +234,13 @@ gpu_match(const GlProgram *prog, bool sieve_first, int leaf, GlStoredColumn *sc,
 
 	if (sc->device == NULL)
 		return false;			/* no room on the GPU: the store said so */
+	if (count != NULL)
+	{
+		counting.visible = count->bits;
+		counting.nblocks = count->nblocks;
+		counting.negate = negate;
+		result.count = &counting;
+	}
 	if (capacity > 0)
 	{
 		result.word_index = run_alloc(run, capacity * sizeof(uint32), false);
@@ -243,6 +261,8 @@ gpu_match(const GlProgram *prog, bool sieve_first, int leaf, GlStoredColumn *sc,
 		run->used_gpu = true;
 		run->kernel_ms += kernel_ms;
 		run->gpus = Max(run->gpus, gl_store_gpus_of(sc));
+		out->counted_on_device = count != NULL;
+		out->counted = result.counted;
 		if (result.listed)
 		{
 			out->listed_index = result.word_index;
@@ -268,10 +288,25 @@ gpu_match(const GlProgram *prog, bool sieve_first, int leaf, GlStoredColumn *sc,
 }
 
 /*
+ * Does the GPU count this leaf itself (gpu_match)?  When it is the whole
+ * request of an asker that counts, its program is exact (a superset's
+ * rows are all rechecked, never counted), and the device copy has the
+ * counting arrays of the column as it is -- which the store builds only
+ * with the column's page index complete, as counting on the host needs.
+ */
+static bool
+counts_on_device(const GlMatchMessage *msg, const GlProgram *prog, const GlStoredColumn *sc,
+				 const MatchRun *run)
+{
+	return msg->nitems == 1 && run->ev->visible != NULL && prog->exact && sc->device_counts;
+}
+
+/*
  * A leaf: its program's matches among the rows that can be candidates.
  * The engines know NULLs but not superseded rows (a device copy is not
- * told when a row is superseded): both are masked here.  Engine time is
- * the leaf's wall time, the GPU's transfers included.
+ * told when a row is superseded): both are masked here, unless the GPU
+ * counted the leaf, which masks with the column's counting arrays.
+ * Engine time is the leaf's wall time, the GPU's transfers included.
  */
 static bool
 eval_leaf(const GlMatchMessage *msg, int leaf, GlStoredColumn *sc, Operand *out,
@@ -281,6 +316,7 @@ eval_leaf(const GlMatchMessage *msg, int leaf, GlStoredColumn *sc, Operand *out,
 	const GlProgram *prog = (const GlProgram *) ((const char *) msg + item->program_off);
 	const GlColumn *col = &sc->col;
 	uint64		nwords = gl_bitmap_words(col->nrows);
+	const GlVisibleBlocks *count = counts_on_device(msg, prog, sc, run) ? run->ev->visible : NULL;
 	instr_time	start;
 	instr_time	elapsed;
 	bool		exact = prog->exact;
@@ -293,12 +329,22 @@ eval_leaf(const GlMatchMessage *msg, int leaf, GlStoredColumn *sc, Operand *out,
 
 	INSTR_TIME_SET_CURRENT(start);
 	if (!(run->use_gpu &&
-		  gpu_match(prog, item->sieve_first != 0, leaf, sc, !item->negated, out, run)) &&
+		  gpu_match(prog, item->sieve_first != 0, leaf, sc, !item->negated || count != NULL,
+					count, item->negated, out, run)) &&
 		!cpu_match(prog, sc, out->bits, run))
 		exact = false;
 	run->exact &= exact;
 
-	if (out->listed_index != NULL)
+	if (out->counted_on_device)
+	{
+		/* masked, negated and counted on the device */
+		if (out->listed_index != NULL)
+		{
+			free(out->bits);
+			out->bits = NULL;
+		}
+	}
+	else if (out->listed_index != NULL)
 	{
 		uint64		kept = 0;
 
@@ -516,24 +562,32 @@ describe_engine(const MatchRun *run, GlMatchResult *result)
  * without the column's complete page index (the store extends it between
  * requests, and may have had no memory for it), or when the operand's few
  * words are listed, it lists everything, which is a correct answer too.
+ * A leaf the GPU counted has only the rows left to list, and its count.
  */
 static bool
 build_answer(Operand *op, const GlVisibleBlocks *visible, bool exact,
 			 GlAnswer *answer)
 {
+	bool		ok;
+
 	if (op->listed_index != NULL)
-		return gl_answer_from_words(&op->column->col, op->listed_index,
-									op->listed_words, op->nlisted, answer);
-	if (op->bits != NULL)
+		ok = gl_answer_from_words(&op->column->col, op->listed_index,
+								  op->listed_words, op->nlisted, answer);
+	else if (op->bits != NULL)
 	{
 		const GlColumn *col = &op->column->col;
 
-		if (visible != NULL && (!exact || !gl_column_pages_indexed(col)))
+		if (visible != NULL &&
+			(!exact || !gl_column_pages_indexed(col) || op->counted_on_device))
 			visible = NULL;
-		return gl_answer_from_rows(col, op->bits, visible,
-								   gl_cpu_engine_threads(), answer);
+		ok = gl_answer_from_rows(col, op->bits, visible,
+								 gl_cpu_engine_threads(), answer);
 	}
-	return gl_answer_from_tids(op->tids, op->ntids, answer);
+	else
+		ok = gl_answer_from_tids(op->tids, op->ntids, answer);
+	if (ok)
+		answer->counted += op->counted;
+	return ok;
 }
 
 /* Is the backend still waiting for this request? */

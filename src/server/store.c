@@ -461,7 +461,10 @@ apply_delta(const GlDeltaRow *row, void *arg)
 	if (sc != NULL && sc->generation == row->generation)
 	{
 		if (apply_to_column(row, sc))
+		{
 			sc->changed = true;
+			sc->device_counts = false;
+		}
 		else
 		{
 			sc->missed = true;
@@ -692,9 +695,9 @@ gl_store_sync(void)
 		}
 		if (sc->changed)
 		{
+			index_pages(sc);	/* before the device copy's counting arrays */
 			if (sc->device != NULL)
 				(void) gl_store_ensure_device(sc);
-			index_pages(sc);
 			gl_store_publish(sc, false);
 			sc->changed = false;
 		}
@@ -865,12 +868,18 @@ gl_store_ensure_device(GlStoredColumn *sc)
 	if (!wants_device(sc))
 		return false;
 	if (sc->device != NULL)
-		return gl_store_append_device(sc);
+	{
+		if (!gl_store_append_device(sc))
+			return false;
+		gl_store_device_counting(sc);
+		return true;
+	}
 
 	/* Values plus per-row length, offset and padding: a rough upper bound. */
 	if (!make_device_room(sc->col.nbytes + sc->col.nrows * 16, sc) ||
 		!gl_store_upload(sc, parts_for(sc), emptiest_device()))
 		return false;
+	gl_store_device_counting(sc);
 	if (!make_device_room(0, sc))
 	{
 		gl_store_drop_device(sc);

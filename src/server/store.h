@@ -66,9 +66,10 @@ extern bool gl_store_registry_ready(int slot, uint64 generation);
 extern void gl_store_note_query(GlStoredColumn *sc);
 
 /*
- * Make sure sc has a device copy with all its rows, making room within the
- * device budget by dropping the least recently used others; false: the
- * CPU engine must answer (no GPU, no room, a CUDA failure).
+ * Make sure sc has a device copy with all its rows (and, where it can
+ * count, its counting arrays: gl_store_device_counting), making room
+ * within the device budget by dropping the least recently used others;
+ * false: the CPU engine must answer (no GPU, no room, a CUDA failure).
  */
 extern bool gl_store_ensure_device(GlStoredColumn *sc);
 

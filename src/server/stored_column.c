@@ -157,12 +157,13 @@ gl_store_drop_device(GlStoredColumn *sc)
 	sc->device = NULL;
 	sc->device_rows = 0;
 	sc->device_bytes = 0;
+	sc->device_counts = false;
 	sc->nparts = 0;
 }
 
 #ifdef GPULIKE_HAVE_CUDA
 
-/* After an upload or append: sizes of the copy and of each part. */
+/* After an upload, an append or new counting arrays: sizes of the copy and of each part. */
 static void
 note_device_sizes(GlStoredColumn *sc)
 {
@@ -193,6 +194,7 @@ gl_store_upload(GlStoredColumn *sc, int nparts, int first_device)
 						sc->slot, err)));
 		return false;
 	}
+	sc->device_counts = false;
 	note_device_sizes(sc);
 	return true;
 }
@@ -212,8 +214,28 @@ gl_store_append_device(GlStoredColumn *sc)
 		gl_store_drop_device(sc);
 		return false;
 	}
+	sc->device_counts = false;
 	note_device_sizes(sc);
 	return true;
+}
+
+void
+gl_store_device_counting(GlStoredColumn *sc)
+{
+	GlCountingRows rows;
+	char		err[256];
+
+	if (sc->device == NULL || sc->device_counts || sc->nparts != 1 ||
+		sc->device_rows != sc->col.nrows || !gl_counting_rows_build(&sc->col, &rows))
+		return;
+	if (gl_cuda_set_counting(sc->device, &rows, err, sizeof(err)))
+		sc->device_counts = true;
+	else
+		ereport(LOG,
+				(errmsg("gpulike server: could not give the GPU what counting needs: %s",
+						err)));
+	gl_counting_rows_free(&rows);
+	note_device_sizes(sc);		/* the arrays' bytes are the copy's too */
 }
 
 #endif							/* GPULIKE_HAVE_CUDA */

@@ -26,6 +26,8 @@ typedef struct GlStoredColumn
 	struct GlDeviceColumn *device;	/* cuda/gpulike_cuda.h; NULL: not on the GPU */
 	uint64		device_rows;	/* rows of col present in the device copy */
 	uint64		device_bytes;
+	bool		device_counts;	/* the device copy has the counting arrays
+								 * of col as it is (gl_store_device_counting) */
 	/* the device copy's parts: where each is, and its bytes */
 	int			nparts;
 	int			part_device[GL_MAX_GPU_PARTS];
@@ -80,6 +82,15 @@ extern void gl_store_publish(GlStoredColumn *sc, bool count_query);
 #ifdef GPULIKE_HAVE_CUDA
 extern bool gl_store_upload(GlStoredColumn *sc, int nparts, int first_device);
 extern bool gl_store_append_device(GlStoredColumn *sc);
+
+/*
+ * Give a device copy in one part, holding every row, the arrays it counts
+ * a counting request's rows with (cuda/counting.cu), unless it has them
+ * for the column as it is: whoever changes the column clears
+ * device_counts.  Without them (no memory, a CUDA failure, logged)
+ * requests are counted on the host, as before.
+ */
+extern void gl_store_device_counting(GlStoredColumn *sc);
 #endif
 extern void gl_store_drop_device(GlStoredColumn *sc);
 extern int	gl_store_gpus_of(const GlStoredColumn *sc);

@@ -113,6 +113,7 @@ main(int argc, char **argv)
 	run_lanes_case(&col, 1);
 	run_lanes_case(&col, 3);
 	gl_column_free(&col);
+	run_counting_cases();
 
 	build_random(&col, 20000, true);
 	run_all_kinds(&col, "utf8", true, n);

@@ -87,4 +87,7 @@ extern void run_append_case(const GlColumn *col, int nparts = 1);
 extern void run_lanes_case(const GlColumn *col, int nparts);
 extern void run_refusal_cases(void);
 
+/* kernel_test_counting.cu: counting on the device */
+extern void run_counting_cases(void);
+
 #endif							/* GPULIKE_KERNEL_TEST_H */
