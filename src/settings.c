@@ -30,7 +30,7 @@ int			gl_cpu_threads = 0;
 int			gl_gpu_memory_mb = 0;
 int			gl_gpu_split_parts = 0;
 int			gl_gpu_split_min_kb = 64 * 1024;
-int			gl_gpu_lanes = GL_MAX_GPU_LANES;
+int			gl_gpu_lanes = GL_DEFAULT_GPU_LANES;
 int			gl_debug_gpu_fail_part = -1;
 int			gl_debug_request_delay_ms = 0;
 int			gl_debug_compute_capability = 0;
@@ -106,7 +106,7 @@ gl_define_settings(void)
 	DefineCustomIntVariable("gpulike.gpu_lanes",
 							"Matches the GPU runs at once.",
 							"Each lane holds a result bitmap of the column on the device and in pinned host memory; one lane makes the server's GPU matches take turns.",
-							&gl_gpu_lanes, GL_MAX_GPU_LANES, 1, GL_MAX_GPU_LANES,
+							&gl_gpu_lanes, GL_DEFAULT_GPU_LANES, 1, GL_MAX_GPU_LANES,
 							PGC_SIGHUP, 0, NULL, NULL, NULL);
 	DefineCustomIntVariable("gpulike.debug_gpu_fail_part",
 							"Makes this part of every column fail on the GPU, as a device error would (-1 = none).",

@@ -27,8 +27,9 @@ typedef enum GlRecheckChoice
 /* Most GPUs the server uses; most parts of a column (gpulike.gpu_split_parts). */
 #define GL_MAX_GPUS			16
 #define GL_MAX_GPU_PARTS	16
-/* Most matches the GPU runs at once (gpulike.gpu_lanes; GL_CUDA_LANES). */
-#define GL_MAX_GPU_LANES	4
+/* Most matches the GPU runs at once (gpulike.gpu_lanes; GL_CUDA_LANES), and the default. */
+#define GL_MAX_GPU_LANES	8
+#define GL_DEFAULT_GPU_LANES	4
 
 /* GUC variables (settings.c) */
 extern bool gl_enabled;
