@@ -26,7 +26,13 @@
  * A LIKE pattern with no literal segment but a position that takes only
  * one or two ASCII bytes (ILIKE '%FOXES%': x or X) is skimmed for those
  * bytes the same way (cpu_like.c: two such positions at their distance).
- * The calling thread works too, so "nthreads" is the total.  If some
+ * The calling thread works too, so "nthreads" is the total.  The threads
+ * it starts run at a lower priority (HELPER_NICE) than it: a long pass
+ * then takes the cores that the sessions beside it leave idle rather than
+ * its share of all of them, so a heavy request (a regex over a large
+ * column on every core) does not stall cheap ones, on the CPU engine or
+ * the GPU's, while a pass alone still has every core (test/bench/
+ * throughput's fairness line compares the two).  If some
  * threads cannot be started the ones that did (and the caller) still
  * finish every chunk.  The only failure left is a program that cannot be
  * prepared (bad magic, or no memory for the plan of a pattern with many
@@ -40,6 +46,11 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __linux__
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 #include "engine/cpu_dfa.h"
 #include "engine/cpu_engine.h"
@@ -47,6 +58,8 @@
 #include "engine/cpu_multi.h"
 
 #define WORDS_PER_CHUNK		64
+/* nice of a pass's helper threads: the scheduler's weight 110 against 1024 */
+#define HELPER_NICE			10
 
 typedef struct CpuPlan
 {
@@ -274,6 +287,23 @@ column_worker(void *arg)
 	return NULL;
 }
 
+/*
+ * A helper thread of a pass: lower its own priority by HELPER_NICE from
+ * the one it was started with (Linux keeps a nice value per thread;
+ * elsewhere it runs as it is), then work.
+ */
+static void *
+column_helper(void *arg)
+{
+#ifdef __linux__
+	id_t		self = (id_t) syscall(SYS_gettid);
+	int			nice = getpriority(PRIO_PROCESS, self) + HELPER_NICE;
+
+	(void) setpriority(PRIO_PROCESS, self, nice < 19 ? nice : 19);
+#endif
+	return column_worker(arg);
+}
+
 bool
 gl_cpu_match_column(const GlProgram *prog, const GlColumn *col,
 					uint64_t *result, int nthreads)
@@ -311,7 +341,7 @@ gl_cpu_match_column_until(const GlProgram *prog, const GlColumn *col,
 	{
 		for (i = 0; i < nthreads - 1; i++)
 		{
-			if (pthread_create(&threads[started], NULL, column_worker, &job) != 0)
+			if (pthread_create(&threads[started], NULL, column_helper, &job) != 0)
 				break;
 			started++;
 		}
