@@ -148,7 +148,7 @@ gl_scan_hit_word(const A &a, uint32_t state, const uint4 &w0, const uint4 &w1, u
  * two, H100: 70-71 -> 55% of the read bandwidth, 8% more instructions
  * and the slice buffers no longer constants.  Fetching each slice as
  * soon as its buffer is read, one slice earlier than here, changed
- * nothing: H200, 2026-11-27-staged-walk, call 4.)
+ * nothing: H200, test/kernels/kernel_bench.)
  */
 template <int Buffers, class A>
 __device__ __forceinline__ uint32_t
@@ -353,12 +353,12 @@ gl_words_with_hits(const A &a, const uint32_t records[GL_HIT_WORDS])
  * of the read bandwidth: '%e_e%' 55.7-55.8 -> 56.1-56.9, AC 1 63.9-64.1
  * -> 64.8-65.8, 20 literals 51.7-52.0 -> 52.3-53.2, 200 literals 41.4-41.7
  * -> 42.2-43.0, '~ furiously' 63.8-64.5 -> 64.7-66.0, '%special%requests%'
- * unchanged; test/bench/results/h200-kernels/2026-11-27-hit-path, calls
- * 3-5).  With the records kept and never resolved, an upper bound (wrong
- * answers), '%e_e%' ran at 63.8-64.1 and 200 literals at 47.4-47.9 (call
- * 2).  The skim's hits fall anywhere in a row, so only its words with no
- * separator could be set so: no gain (H100, 200 literals, 43.5 -> 42.1%
- * in one run); it lists them all.
+ * unchanged; test/kernels/kernel_bench).  With the records kept and
+ * never resolved, an upper bound (wrong answers), '%e_e%' ran at
+ * 63.8-64.1 and 200 literals at 47.4-47.9.  The skim's hits fall
+ * anywhere in a row, so only its words with no separator could be set
+ * so: no gain (H100, 200 literals, 43.5 -> 42.1% in one run); it lists
+ * them all.
  */
 template <class A>
 __device__ __forceinline__ uint32_t

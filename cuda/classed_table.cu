@@ -18,10 +18,9 @@
  * in the numbers left.  Simulated (bank_sim's walk, 8 kB of sample), 200
  * literals: 3.02 -> 2.96 wavefronts a load in the printable window, 3.27
  * -> 2.91 in the letters' (bank_sim's own list: 3.10 -> 2.91).  Measured,
- * kernel_bench, % of the read bandwidth: H200, "AC 200" (printable)
- * 40.5-40.7 -> 41.6-41.7, "AC 200 letters" 39.5 -> 40.8-41.1; H100 50.9-
- * 51.2 -> 51.2-51.3 and 52.7-53.0 -> 53.5-53.8
- * (test/bench/results/h200-kernels/2026-11-27-window-asm, calls 6, 7).
+ * test/kernels/kernel_bench, % of the read bandwidth: H200, "AC 200"
+ * (printable) 40.5-40.7 -> 41.6-41.7, "AC 200 letters" 39.5 -> 40.8-41.1;
+ * H100 50.9-51.2 -> 51.2-51.3 and 52.7-53.0 -> 53.5-53.8.
  *
  *-------------------------------------------------------------------------
  */

@@ -47,10 +47,9 @@
  * 64 kB a byte offset can reach.  The rows are two or three times as long
  * as 200 literals' 30 classes make them, but each byte is one shared load
  * instead of two (bank_sim, "AC 200": 3.10 wavefronts a byte, letters'
- * window, against 1.00 + 3.07).  H200, kernel_bench's "AC 200" (a hyphen
- * in "x-ray": the printable window, 148 kB, 32 warps an SM as before):
- * 34.8% of the read bandwidth -> 38.8-39.2%
- * (test/bench/results/h200-kernels/2026-11-27-h200-windowed, call 2).
+ * window, against 1.00 + 3.07).  H200, test/kernels/kernel_bench's "AC
+ * 200" (a hyphen in "x-ray": the printable window, 148 kB, 32 warps an SM
+ * as before): 34.8% of the read bandwidth -> 38.8-39.2%.
  *
  * States: 0 the root, 1 MATCHED, then the program's others (its state s
  * is s + 1), SKIP, the root's twin last; a windowed table built with a

@@ -31,9 +31,8 @@
  * '%special%requests%' 1.20 -> 1.09, '%final%' 1.29 -> 1.23 (the table
  * 32 kB each, which still leaves the stream kernel's line buffers their
  * 32 warps).  Measured ('%e_e%', Nsight Compute, H200): 2.08 -> 1.77
- * wavefronts a shared load.  kernel_bench, % of the read bandwidth, two
- * rounds (test/bench/results/h200-kernels/2026-11-28-line-shapes, calls
- * 2 and 4), fixed -> numbered, with the line stage: H200 '%e_e%'
+ * wavefronts a shared load.  test/kernels/kernel_bench, % of the read
+ * bandwidth, two rounds, fixed -> numbered, with the line stage: H200 '%e_e%'
  * 56.8-56.9 -> 61.6-61.8, 20 literals 51.7-52.0 -> 56.0-56.1, two
  * 63.1-63.9 -> 65.8-65.9; H100 62.2 -> 64.2-64.5, 59.5-59.6 ->
  * 61.6-61.9 and 65.9-66.2 -> 67.6-68.0; the other classes within 1.2

@@ -153,8 +153,7 @@ gl_stage_slot(uint32_t row, uint32_t piece)
  * 38.6-39.1 -> 37.8-37.9, their 1024-thread shape spilling 4 bytes where
  * it spilled none.  Keeping only a base, a step and a count (five
  * registers, not thirteen) spilled none there, lost less (38.3-38.4) and
- * gained less elsewhere (the wide table 58.7-59.0)
- * (test/bench/results/h200-kernels/2026-11-27-h200-stage-copies).
+ * gained less elsewhere (the wide table 58.7-59.0).
  */
 typedef struct GlStageCopies
 {
@@ -200,8 +199,8 @@ gl_stage_fetch(const GlStageCopies &c, uint32_t which, uint32_t t)
  * chunk at a time, into one line buffer a warp.  A cp.async instruction
  * takes one shared-memory wavefront for each 128-byte line it reads, and
  * one line's bytes must land in one 128-byte row of the stage (Nsight
- * Compute, H200, test/bench/results/h200-kernels/2026-11-27-walk-pieces,
- * ldgsts_probe: eight chunks' 64-byte slices 8.00 wavefronts an
+ * Compute, H200, a probe kernel of such copies, ldgsts_probe.cu on the
+ * branch bench-results: eight chunks' 64-byte slices 8.00 wavefronts an
  * instruction, whatever the destination; four whole lines, or eight
  * 64-byte runs two to a line, 4.00; every lane a line of its own, 32; a
  * line split between two buffers' rows, an earlier study, 7.3).  So

@@ -186,7 +186,7 @@ decide_chunk(const GlProgram *prog, uint32_t aux_off, const uint8_t *__restrict_
  * time.  The list's length is read before a block copies the program, so
  * that blocks past it copy nothing (a grid over every chunk, each block
  * copying 200 literals' 90 kB program to decide a short list, took 3.7 ms
- * for 2.1 GB on the H200: 2026-11-29-rare-factors, call 1).
+ * for 2.1 GB on the H200: test/kernels/kernel_bench).
  */
 template <class Matcher, bool InShared>
 __global__ static void __launch_bounds__(ROWS_BLOCK)

@@ -50,10 +50,10 @@
  * the read bandwidth where no warp gave up (H200, 200 literals rare in
  * the text: 41.7-42.2% against 52.6-52.8%).
  *
- * Measured on the H200 (kernel_bench, 2.1 GB; test/bench/results/
- * h200-kernels/2026-11-28-direct-verify): as a probe, the filter alone
- * reads at 94% of the read bandwidth; with 2.75% of positions passing and
- * 41% of rows matching, checking them brought it to 41-43%, under the
+ * Measured on the H200 (test/kernels/kernel_bench, 2.1 GB): as a probe
+ * (verify_probe.cu on the branch bench-results), the filter alone reads
+ * at 94% of the read bandwidth; with 2.75% of positions passing and 41%
+ * of rows matching, checking them brought it to 41-43%, under the
  * stream kernel's 44%, hence the choice on the sample.  In the engine,
  * 200 literals in no row (kernel_bench's "AC 200 rare"; the stream
  * kernel on its windowed table: 43-44%): 55.9-57.5% as here, in eight
@@ -63,13 +63,11 @@
  * a few lanes busy.  The whole bench drew other literals (its
  * adversarial column took random numbers before them), whose keys let
  * more positions pass: there both forms ran slower, and this one more,
- * 46.3-46.5 -> 43.1-43.6% (2026-11-28-listed-lanes, calls 4-5); with
- * each literal's key chosen by its own rarity, 47.6% against 56.2% for
- * the other draw (Nsight Compute: 949 against 798 us, L1/TEX 94.5
- * against 87.4% busy; 2026-11-28-windowed-forty, call 1).  The bench
- * now draws the same literals in every run.  47.7-47.8% staging the
- * whole span before
- * testing it (and so waiting for all its loads at once).  Its
+ * 46.3-46.5 -> 43.1-43.6%; with each literal's key chosen by its own
+ * rarity, 47.6% against 56.2% for the other draw (Nsight Compute: 949
+ * against 798 us, L1/TEX 94.5 against 87.4% busy).  The bench now draws
+ * the same literals in every run.  47.7-47.8% staging the whole span
+ * before testing it (and so waiting for all its loads at once).  Its
  * candidates, not its test, take most of its instructions there (Nsight
  * Compute, the whole span staged: 270 a 512-byte step, against 87 for
  * the filter alone in the probe; the checks' loop 1.2 times a step; the

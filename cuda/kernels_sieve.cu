@@ -93,7 +93,7 @@
  * steps have a hit, and window_hits() sets nothing for a lane with none,
  * while the second vote and its branch cost every such step ('%final%'
  * 63.2-63.6 -> 67.1-67.3%, the other sieve classes within their noise;
- * test/bench/results/h200-kernels/2026-11-27-h200-sieve-tickets, call 2).
+ * test/kernels/kernel_bench).
  * The chunk index entries that a step with hits needs for its rows come
  * with the span's text, not loaded by the step and waited on at once
  * ('%final%' 70.4-70.8 -> 76.3-76.5%: load_span()).
@@ -117,8 +117,7 @@ static const uint32_t SIEVE_STEP_BYTES = 32 * SIEVE_LANE_BYTES;
  * registers instead of 55-63, gained 1-2 points on the H100 but lost on
  * the H200: '%final%' 64.5-64.9 -> 63.3, 'furiously%' 82.5-83.0 ->
  * 80.6-81.1, and the long literal on adversarial text 45.5-46.6 -> 38.0,
- * twice as slow as on ordinary text
- * (test/bench/results/h200-kernels/2026-11-27-h200-rerun, call 1).
+ * twice as slow as on ordinary text (test/kernels/kernel_bench).
  */
 static const int SIEVE_UNROLL = 4;
 static const uint32_t SIEVE_SPAN_BYTES = SIEVE_UNROLL * SIEVE_STEP_BYTES;
@@ -350,15 +349,14 @@ verify_step(uint32_t cand, const uint4 &own, uint64_t step,
  * after the span (lane 0); for the window sieve (Entries), the index
  * entries of the span's eight chunks too, one a lane of lanes 0-7: one
  * 128-byte line, which arrives with the text, so a step with hits waits
- * on no load of its own.  H200, % of the read bandwidth, against each
- * step with hits loading its lanes' entries (test/bench/results/
- * h200-kernels/2026-11-28-listed-lanes, call 3): '%final%' 70.4-70.8 ->
- * 76.3-76.5, '%zebra%' (no hits) 90.9-91.6 -> 88.8-89.2, 'furiously%'
- * 86.4-86.9 -> 85.0-85.5.  (The row where each step's chunk begins, loaded
- * here for every step of both sieves, had cost them: '%zebra%' 86.5-87.3
- * -> 90.6-90.8, the long literal 74.9-75.4 -> 79.0-80.4 when it went; with
- * six steps a span, the long literal and the pair gained three points
- * but '%final%' lost two: 2026-11-27-h200-windowed, call 1.)
+ * on no load of its own.  H200, test/kernels/kernel_bench, % of the read
+ * bandwidth, against each step with hits loading its lanes' entries:
+ * '%final%' 70.4-70.8 -> 76.3-76.5, '%zebra%' (no hits) 90.9-91.6 ->
+ * 88.8-89.2, 'furiously%' 86.4-86.9 -> 85.0-85.5.  (The row where each
+ * step's chunk begins, loaded here for every step of both sieves, had
+ * cost them: '%zebra%' 86.5-87.3 -> 90.6-90.8, the long literal
+ * 74.9-75.4 -> 79.0-80.4 when it went; with six steps a span, the long
+ * literal and the pair gained three points but '%final%' lost two.)
  */
 typedef struct SieveSpan
 {
@@ -385,7 +383,7 @@ load_span(const uint8_t *__restrict__ data, const GlChunkIndex *__restrict__ chu
 	 * integer pipe a dozen instructions a span: H200, '%final%' 68.0-68.2
 	 * -> 70.9% of the read bandwidth, the long literal 81.4-82.8 ->
 	 * 87.1-87.7, '%Tiresias sleep%' 84.7-85.0 -> 87.5-88.6
-	 * (test/bench/results/h200-kernels/2026-11-27-h200-windowed, call 4).
+	 * (test/kernels/kernel_bench).
 	 */
 	if (span + SIEVE_SPAN_BYTES + SIEVE_LANE_BYTES <= limit)
 	{

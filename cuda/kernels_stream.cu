@@ -68,9 +68,9 @@
  *			byte instead of two (H200, 200 literals: 34.8 ->
  *			38.8-39.2%).
  *
- * Measured on an H200 (kernel_bench, 2.1 GB of comment text, read 4.4
- * TB/s; test/bench/results/h200-kernels/2026-11-26-sticky-flag/): 2.61-
- * 2.63 TB/s (59-60%) for LIKE with several segments, '_', ILIKE and the
+ * Measured on an H200 (test/kernels/kernel_bench, 2.1 GB of comment
+ * text, read 4.4 TB/s; the kernels as of b8c00b7): 2.61-2.63 TB/s
+ * (59-60%) for LIKE with several segments, '_', ILIKE and the
  * regex 'special.*requests' (2.35-2.38 while the flag was recorded byte
  * by byte), 2.32-2.42 TB/s (53-55%) where 5-10% of the rows match, 1.98
  * TB/s (45%) for '%e_e%' (32% of the rows); the wide table (32-bit
@@ -88,8 +88,7 @@
  * stall samples where 32% do ('%e_e%', 12% for 200 literals: the warp
  * follows until its longest rest of a row ends; finish_open_row());
  * splitting the column into one run per thread to save it spread the
- * lanes' reads 15 kB apart and lost more where rows match
- * (2026-11-26-sticky-flag/study/).
+ * lanes' reads 15 kB apart and lost more where rows match.
  *
  *-------------------------------------------------------------------------
  */
@@ -128,17 +127,16 @@
  * shared-memory wavefronts 8.2% fewer, '%e_e%', Nsight Compute).  Two
  * line buffers keep only 16 warps, and lost 14-20 points; 200 literals'
  * windowed table (154 kB) leaves room for 8 warps of it, and stays with
- * slices (2026-11-27-walk-pieces, calls 7-8).  As built here, against
- * the slice shapes alone (H200, whole bench, two rounds: 2026-11-28-
- * line-shapes, call 1): '%e_e%' 56.8-57.0 -> 57.5-58.0, two literals
+ * slices.  As built here, against the slice shapes alone (H200, the whole
+ * kernel_bench, two rounds): '%e_e%' 56.8-57.0 -> 57.5-58.0, two literals
  * 63.8-63.9 -> 64.4-64.5, twenty 51.7-52.1 -> 52.5; where it costs:
  * '~ special.*requests' 74.2-74.8 -> 73.1-73.4, and 200 literals of
  * letters, whose windowed table (98 kB) took the line buffer instead of
  * two slice buffers, 44.2-45.0 -> 43.5-43.6 (so the classed tables keep
  * to slices).  With the
  * compact tables' rows numbered for the text (compact_for_text.cu) the
- * line stage gains more (call 2: '%e_e%' 59.6-60.4 with three slice
- * buffers, 61.6-61.8 with the line buffer).
+ * line stage gains more ('%e_e%' 59.6-60.4 with three slice buffers,
+ * 61.6-61.8 with the line buffer).
  *
  * Three buffers fit 32 warps in 512-thread blocks where the table is
  * under about 17 kB: compact automata of up to 34 states (the compact
@@ -157,8 +155,7 @@
  * buffers, for tables to 35 kB, gained nothing (20 literals, 108 states:
  * 55.4-55.7 either way), and more warps at fewer registers lost where
  * two buffers had been (48 registers, 40 warps: '%special%requests%' 51%,
- * the warps waiting on shared memory longer; 40 registers, 48 warps: 45%;
- * test/bench/results/h100-kernels/2026-11-27-three-buffers/).
+ * the warps waiting on shared memory longer; 40 registers, 48 warps: 45%).
  * With 256 threads a block alone, the dependent table loads of too few
  * warps went unhidden: H100, "AC 200", classed table (45 kB): 42.9-43.3%
  * of the read bandwidth with two buffers (two blocks, 16 warps), 46.1-
@@ -170,15 +167,14 @@
  * -> 54.4-55.1 (1024 threads, one buffer: 32 warps, not 8); "AC 200"
  * stays at 46.6-47.0 with 32 warps, bound by the shared memory's
  * wavefronts (two loads a byte and their bank conflicts), not by warps.
- * (test/bench/results/h100-kernels/2026-11-27-launch-shapes/)
  *
  * The shape is chosen once, when a program's table is copied to a part
  * (gl_stream_shape(), kept beside the part's resident program): asking
  * for six shapes' occupancy at every launch, and setting the shared
  * memory attribute of those over 48 kB, cost a point of the read
- * bandwidth on small tables (H200, '%special%requests%': 59.0-59.6% with
- * one shape, 56.7-58.1 choosing at each launch, 59.0-59.7 choosing once;
- * test/bench/results/h200-kernels/2026-11-27-shapes-h200/call2).
+ * bandwidth on small tables (H200, test/kernels/kernel_bench,
+ * '%special%requests%': 59.0-59.6% with one shape, 56.7-58.1 choosing at
+ * each launch, 59.0-59.7 choosing once).
  */
 struct StreamShape
 {
@@ -260,13 +256,13 @@ step_to_separator(const A &a, uint32_t &state, const uint4 &word, bool *matches)
  * chunk starts in.  The warp waits for its lane with the longest rest
  * of a row, and each of them waited on the column's bytes, where most
  * rests end within 64 bytes.  Copied into the stage, a coalesced 2 kB a
- * warp beside the last slice's steps (H200, % of the read bandwidth,
- * from the column -> staged): '%e_e%' 55.8-56.4 -> 56.9-57.4, AC 1
- * 64.4-65.1 -> 65.4-66.2, 20 literals 52.0-52.4 -> 52.4-53.2, ILIKE libc
- * 64.2-65.2 -> 66.5-66.6, '~ furiously' 64.2-65.4 -> 65.3-66.8, the others
- * within a point.  Two slices where the stage has room for them (every
- * shape of two buffers or three) lost 1-2 points on '%special%requests%'
- * and its DFA and gained nothing (2026-11-27-staged-walk, calls 1-2).
+ * warp beside the last slice's steps (H200, test/kernels/kernel_bench, %
+ * of the read bandwidth, from the column -> staged): '%e_e%' 55.8-56.4 ->
+ * 56.9-57.4, AC 1 64.4-65.1 -> 65.4-66.2, 20 literals 52.0-52.4 ->
+ * 52.4-53.2, ILIKE libc 64.2-65.2 -> 66.5-66.6, '~ furiously' 64.2-65.4
+ * -> 65.3-66.8, the others within a point.  Two slices where the stage
+ * has room for them (every shape of two buffers or three) lost 1-2 points
+ * on '%special%requests%' and its DFA and gained nothing.
  * Whether a row is open at all the caller knows
  * from the chunk's last byte, still in registers, and the row's number
  * is loaded only for a matching row: before, a load of that byte, then
@@ -282,8 +278,7 @@ step_to_separator(const A &a, uint32_t &state, const uint4 &word, bool *matches)
  * from the separator's hit bit, with no branch a byte, was slower too:
  * '%e_e%' 56.1-56.2 -> 55.5-55.8%, 200 literals 42.2-42.5 -> 41.6-41.8%;
  * and so was stepping only the four-byte parts with no separator so:
- * '%e_e%' 55.5-55.8 -> 54.5-54.6%, 200 literals 41.9-42.1 -> 39.4-39.6%;
- * 2026-11-27-hit-path, calls 8 and 11.)
+ * '%e_e%' 55.5-55.8 -> 54.5-54.6%, 200 literals 41.9-42.1 -> 39.4-39.6%.)
  */
 template <bool Line, class A>
 __device__ static __noinline__ void
@@ -406,8 +401,7 @@ stream_group(const A &a, const uint8_t *__restrict__ data, uint64_t first, uint3
  * literals 56.9-57.1 -> 60.1, 20 literals 49.2 -> 49.9-51.0, '~
  * furiously' 59.2-59.8 -> 62.6, the wide table 57.9-58.0 -> 56.6-57.9;
  * at 0.5 GB 2-4 points more for each but the wide table.  Groups of four
- * to the end (no single-chunk tickets) gained a point less
- * (test/bench/results/h200-kernels/2026-11-27-h200-rerun, call 6).
+ * to the end (no single-chunk tickets) gained a point less.
  */
 static const uint32_t TAIL_CHUNKS_PER_WARP = 2 * 32;
 
@@ -435,8 +429,8 @@ stream_kernel(const uint8_t *__restrict__ data, uint64_t nchunks,
 	 * 200 literals cost 7-20 us a match more when the replaced table's
 	 * walk copied 48 kB into every block to find no ticket.  Not in the
 	 * compact forms, which are never so launched: there the look cost 4-7
-	 * points of the read bandwidth (H200, 20 literals 57.6 -> 53.2%,
-	 * '%e_e%' 61.9 -> 56.2%; 2026-11-29-head-check, calls 5-6).
+	 * points of the read bandwidth (H200, test/kernels/kernel_bench: 20
+	 * literals 57.6 -> 53.2%, '%e_e%' 61.9 -> 56.2%).
 	 */
 	if constexpr (A::may_walk_nothing)
 	{

@@ -40,17 +40,15 @@
  * (match.cu), and the column's cache prepares the program again without
  * the factors (program_cache.cu): kernel_bench's column built to miss,
  * 57% of its rows candidates, takes 1.45 times the usual column's time at
- * its first match, 1.19 at the next ones (H200, 2026-11-29-unfactor, call
- * 1).
+ * its first match, 1.19 at the next ones (H200, test/kernels/kernel_bench).
  *
- * Measured on an H200 (kernel_bench, 2.1 GB, % of the read bandwidth, two
- * rounds in one call; test/bench/results/h200-kernels/2026-11-29-rare-
- * factors, call 5): kernel_bench's lists of ten of the text's words and
- * made-up ones with a 'q', 40 literals 47.4-47.5 -> 55.9-56.0 (70 states),
- * 200 43.8-43.9 -> 51.4-51.7 (84), 200 of letters 44.7-44.9 -> 51.6-51.8
- * (81).  Each literal's factor chosen by its first byte alone, and
- * literals of three bytes kept whole, gave 90-94 states and 49.0-50.6%
- * for the 200 (calls 3-4); simulated on 200 MB of the text, 2.73 -> 2.55
+ * Measured on an H200 (test/kernels/kernel_bench, 2.1 GB, % of the read
+ * bandwidth, two rounds in one run): kernel_bench's lists of ten of the
+ * text's words and made-up ones with a 'q', 40 literals 47.4-47.5 ->
+ * 55.9-56.0 (70 states), 200 43.8-43.9 -> 51.4-51.7 (84), 200 of letters
+ * 44.7-44.9 -> 51.6-51.8 (81).  Each literal's factor chosen by its first
+ * byte alone, and literals of three bytes kept whole, gave 90-94 states
+ * and 49.0-50.6% for the 200; simulated on 200 MB of the text, 2.73 -> 2.55
  * wavefronts a table load (test/kernels/bank_sim walks the factored table
  * of its own draw of 200: 2.33, the windowed table's 2.97).
  *

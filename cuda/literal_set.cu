@@ -25,10 +25,10 @@
  * literals or their keys are common in the text (kernel_bench's 200
  * literals with ten of the text's own words: 2.75% of positions pass, 41%
  * of rows match) checking them costs more than the stream kernel's table
- * walk (H200: the filter alone 94% of the read bandwidth, with the checks
- * 41-43%, the stream kernel 44%;
- * test/bench/results/h200-kernels/2026-11-28-direct-verify), so the set is
- * chosen only where the sample's pairs pass at most MAX_SAMPLE_PASS.
+ * walk (H200, test/kernels/kernel_bench and a probe of the filter: the
+ * filter alone 94% of the read bandwidth, with the checks 41-43%, the
+ * stream kernel 44%), so the set is chosen only where the sample's pairs
+ * pass at most MAX_SAMPLE_PASS.
  *
  *-------------------------------------------------------------------------
  */

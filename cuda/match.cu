@@ -291,15 +291,13 @@ candidate_list_capacity(const GlDeviceColumn *dcol)
  * are launched, and each knows on the device whether it runs (the list's
  * length; the ticket counter the factored walk zeroes where it gives up):
  * bringing the length to the host first, to launch one, left the device
- * idle about 5 us a match (H200, kernel_bench's 200 literals: 0.953-0.962
- * -> 0.949-0.957 ms; 2026-11-29-rare-factors, calls 3-4).  Where the
- * sample missed (kernel_bench's missed column, 57% of its rows
- * candidates) the whole walk takes 1.30-1.45 times the column's usual
- * time; 2.1 times when the skim decided the filled list's rows
- * (2026-11-29-head-check, calls 4-7; 2026-11-29-unfactor, call 1).  The
- * next matches, while the column's cache keeps the program, walk the
- * replaced table alone: match_column() has it prepared again without the
- * factors (1.19 times).
+ * idle about 5 us a match (H200, test/kernels/kernel_bench's 200
+ * literals: 0.953-0.962 -> 0.949-0.957 ms).  Where the sample missed
+ * (kernel_bench's missed column, 57% of its rows candidates) the whole
+ * walk takes 1.30-1.45 times the column's usual time; 2.1 times when the
+ * skim decided the filled list's rows.  The next matches, while the
+ * column's cache keeps the program, walk the replaced table alone:
+ * match_column() has it prepared again without the factors (1.19 times).
  */
 static bool
 walk_factored(const GlLaunch *l, const GlPreparedProgram *pp, const GlKernelProgram *kp,

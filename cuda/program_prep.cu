@@ -388,12 +388,12 @@ try_byte_dfa(const GlProgram *prog, size_t shared_limit, uint32_t max_states,
  * too) in either form, so the stream kernel decides rows instead of the
  * skim reporting every literal; beside a wide table only in the windowed
  * form, which then replaces it: one shared load a byte, not a two-byte
- * load and a funnel shift, and a third of the room (H200, kernel_bench's
- * 40 literals, 173 states: 44.0-44.4 -> 45.8-46.6% of the read bandwidth
- * in the whole bench, 46.1-46.5 -> 47.5-47.7 with the other Aho–Corasick
- * classes: test/bench/results/h200-kernels/2026-11-28-listed-lanes,
- * calls 4 and 6).  The classed form, two loads a byte, lost to the wide
- * table (40 literals: 36.5-36.7 against 42.3-42.4%).
+ * load and a funnel shift, and a third of the room (H200,
+ * test/kernels/kernel_bench's 40 literals, 173 states: 44.0-44.4 ->
+ * 45.8-46.6% of the read bandwidth in the whole bench, 46.1-46.5 ->
+ * 47.5-47.7 with the other Aho–Corasick classes).  The classed form, two
+ * loads a byte, lost to the wide table (40 literals: 36.5-36.7 against
+ * 42.3-42.4%).
  */
 static void
 try_classed_table(const GlProgram *prog, size_t shared_limit, uint32_t max_states,

@@ -240,10 +240,9 @@ struct CompactAutomaton : CompactEntries<CompactAutomaton>
  * open after it start go to the per-row kernel's list (list_candidates()).
  * Every half where a factor stood ends in the candidate (it holds every
  * byte to there), so the records show them all.  Looked for only where
- * the table has a candidate: H200, kernel_bench's 20 literals (no
- * factors) lost 2 points of the read bandwidth when every compact table
- * was looked at so (56.1-56.7 against 58.1-58.5%; 2026-11-29-rare-factors,
- * call 2).
+ * the table has a candidate: H200, test/kernels/kernel_bench's 20
+ * literals (no factors) lost 2 points of the read bandwidth when every
+ * compact table was looked at so (56.1-56.7 against 58.1-58.5%).
  */
 struct FactoredAutomaton : CompactEntries<FactoredAutomaton>
 {
@@ -311,10 +310,9 @@ struct FactoredAutomaton : CompactEntries<FactoredAutomaton>
 	 * with one atomic: a column whose rows were nearly all candidates (the
 	 * sample missed the factors) had each lane append a chunk once for each
 	 * of its words, and the walk of 1 GB took 3.4 ms on one contended
-	 * counter (H200, kernel_bench's missed column, 2026-11-29-head-check,
-	 * call 1; with this and list_room() giving up, 0.99 ms with the skim
-	 * after it, call 4, and 0.66-0.68 ms with the replaced table's walk,
-	 * calls 5-7).
+	 * counter (H200, test/kernels/kernel_bench's missed column; with this
+	 * and list_room() giving up, 0.99 ms with the skim after it, and
+	 * 0.66-0.68 ms with the replaced table's walk).
 	 */
 	__device__ __noinline__ void list_candidates(uint64_t chunk, bool next_too, uint64_t nchunks,
 												 const GlChunkIndex *__restrict__ chunks) const
@@ -399,10 +397,10 @@ struct ClassedEntries
 	static constexpr uint32_t chunks_per_thread = CHUNKS_PER_THREAD;
 	/*
 	 * slices only: two slice buffers hide the entry loads (2.9 wavefronts
-	 * each) better than one line buffer at as many warps (H200, 200
-	 * literals of letters, 98 kB table: 44.2-45.0% of the read bandwidth
-	 * -> 43.5-43.6 with the line buffer; H100 57.7-58.7 -> 57.4-58.0;
-	 * 2026-11-28-line-shapes, calls 1, 2, 4)
+	 * each) better than one line buffer at as many warps
+	 * (test/kernels/kernel_bench, H200, 200 literals of letters, 98 kB
+	 * table: 44.2-45.0% of the read bandwidth -> 43.5-43.6 with the line
+	 * buffer; H100 57.7-58.7 -> 57.4-58.0)
 	 */
 	static constexpr bool line_stage = false;
 	static constexpr uint32_t start = GL_CLASSED_ROOT;

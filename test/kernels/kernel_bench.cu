@@ -69,7 +69,7 @@ static GlXorshift rng = {0x2545F4914F6CDD1DULL};
  * literal lists drawn after it, so a run of some classes (no adversarial
  * column) measured other lists than the whole bench ("AC 200 rare",
  * H200: 56% of the read bandwidth against 47.6% for the whole bench's
- * draw, 2026-11-28-windowed-forty, call 1).
+ * draw).
  */
 static GlXorshift adversarial_rng = {0x9E3779B97F4A7C15ULL};
 
