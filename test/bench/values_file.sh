@@ -3,7 +3,8 @@
 # on the 2-core CPU machine: the load of a 10 M-row column (about 500 MB of
 # values), its memory and file figures, and two scans by the CPU engine,
 # each way twice.  Run from the repository root after `make install`:
-#   bash test/bench/results/cpu-values-file/bench.sh
+#   test/bench/values_file.sh
+# (test/bench/results/cpu-values-file/ has what it printed there.)
 set -euo pipefail
 . test/cluster.sh
 dir=/tmp/gl-values-bench
