@@ -6,8 +6,8 @@
  *
  *-------------------------------------------------------------------------
  */
-#ifndef GPULIKE_PLAN_HEAP_PAGES_H
-#define GPULIKE_PLAN_HEAP_PAGES_H
+#ifndef GPULIKE_SCAN_HEAP_PAGES_H
+#define GPULIKE_SCAN_HEAP_PAGES_H
 
 #include "access/htup.h"
 #include "executor/tuptable.h"
@@ -134,4 +134,4 @@ extern void gl_heap_page_release(GlHeapPage *page);
  */
 extern uint64 *gl_all_visible_blocks(Relation rel, BlockNumber nblocks);
 
-#endif							/* GPULIKE_PLAN_HEAP_PAGES_H */
+#endif							/* GPULIKE_SCAN_HEAP_PAGES_H */

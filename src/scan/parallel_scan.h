@@ -6,8 +6,8 @@
  *
  *-------------------------------------------------------------------------
  */
-#ifndef GPULIKE_PLAN_PARALLEL_SCAN_H
-#define GPULIKE_PLAN_PARALLEL_SCAN_H
+#ifndef GPULIKE_SCAN_PARALLEL_SCAN_H
+#define GPULIKE_SCAN_PARALLEL_SCAN_H
 
 #include "access/relscan.h"
 #include "storage/condition_variable.h"
@@ -96,4 +96,4 @@ extern void gl_shared_scan_add_counters(GlSharedScan *shared,
 extern void gl_shared_scan_worker_counters(GlSharedScan *shared,
 										   GlScanCounters *sums);
 
-#endif							/* GPULIKE_PLAN_PARALLEL_SCAN_H */
+#endif							/* GPULIKE_SCAN_PARALLEL_SCAN_H */

@@ -18,8 +18,8 @@
  *
  *-------------------------------------------------------------------------
  */
-#ifndef GPULIKE_PLAN_PATHS_H
-#define GPULIKE_PLAN_PATHS_H
+#ifndef GPULIKE_SCAN_PATHS_H
+#define GPULIKE_SCAN_PATHS_H
 
 #include "nodes/extensible.h"
 #include "nodes/pathnodes.h"
@@ -82,4 +82,4 @@ extern List *gl_order_clauses(PlannerInfo *root, List *clauses);
 extern void gl_split_plan_clauses(CustomPath *path, List *clauses,
 								  List **recheck, List **filter);
 
-#endif							/* GPULIKE_PLAN_PATHS_H */
+#endif							/* GPULIKE_SCAN_PATHS_H */

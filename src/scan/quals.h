@@ -16,8 +16,8 @@
  *
  *-------------------------------------------------------------------------
  */
-#ifndef GPULIKE_PLAN_QUALS_H
-#define GPULIKE_PLAN_QUALS_H
+#ifndef GPULIKE_SCAN_QUALS_H
+#define GPULIKE_SCAN_QUALS_H
 
 #include "nodes/pathnodes.h"
 #include "utils/relcache.h"
@@ -88,4 +88,4 @@ extern void gl_qual_leaf(Expr *expr, GlQualLeaf *leaf);
 /* Is expr a leaf (as opposed to a BoolExpr)? */
 extern bool gl_qual_is_leaf(Expr *expr);
 
-#endif							/* GPULIKE_PLAN_QUALS_H */
+#endif							/* GPULIKE_SCAN_QUALS_H */

@@ -6,8 +6,8 @@
  *
  *-------------------------------------------------------------------------
  */
-#ifndef GPULIKE_PLAN_REQUEST_H
-#define GPULIKE_PLAN_REQUEST_H
+#ifndef GPULIKE_SCAN_REQUEST_H
+#define GPULIKE_SCAN_REQUEST_H
 
 #include "nodes/execnodes.h"
 #include "utils/relcache.h"
@@ -67,4 +67,4 @@ extern List *gl_scan_expr_describe(GlScanExpr *expr, Relation rel,
 /* Matcher descriptions as one line ("; " between: they contain commas). */
 extern char *gl_join_matchers(List *matchers);
 
-#endif							/* GPULIKE_PLAN_REQUEST_H */
+#endif							/* GPULIKE_SCAN_REQUEST_H */

@@ -6,8 +6,8 @@
  *
  *-------------------------------------------------------------------------
  */
-#ifndef GPULIKE_PLAN_SAMPLE_ESTIMATE_H
-#define GPULIKE_PLAN_SAMPLE_ESTIMATE_H
+#ifndef GPULIKE_SCAN_SAMPLE_ESTIMATE_H
+#define GPULIKE_SCAN_SAMPLE_ESTIMATE_H
 
 #include "nodes/pathnodes.h"
 #include "utils/relcache.h"
@@ -31,4 +31,4 @@ extern bool gl_sample_selectivity(RelOptInfo *rel, Relation relation,
 extern bool gl_sample_prefilter_rare(Relation relation, AttrNumber attnum,
 									 const GlProgram *prog);
 
-#endif							/* GPULIKE_PLAN_SAMPLE_ESTIMATE_H */
+#endif							/* GPULIKE_SCAN_SAMPLE_ESTIMATE_H */

@@ -39,8 +39,8 @@
  *
  *-------------------------------------------------------------------------
  */
-#ifndef GPULIKE_PLAN_SCAN_H
-#define GPULIKE_PLAN_SCAN_H
+#ifndef GPULIKE_SCAN_SCAN_H
+#define GPULIKE_SCAN_SCAN_H
 
 #include "access/tableam.h"
 #include "commands/explain.h"
@@ -130,4 +130,4 @@ typedef struct GlScanState
 extern void gl_explain_scan(CustomScanState *node, List *ancestors,
 							ExplainState *es);
 
-#endif							/* GPULIKE_PLAN_SCAN_H */
+#endif							/* GPULIKE_SCAN_SCAN_H */
