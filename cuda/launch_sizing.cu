@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * launch.cu
+ * launch_sizing.cu
  *	  Launch sizing shared by the kernels: how much shared memory a block
  *	  may have, and how many blocks a kernel whose blocks stay resident
  *	  (and walk the column) gets.
