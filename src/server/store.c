@@ -463,7 +463,7 @@ apply_delta(const GlDeltaRow *row, void *arg)
 		if (apply_to_column(row, sc))
 		{
 			sc->changed = true;
-			sc->device_counts = false;
+			gl_store_counting_stale(sc);
 		}
 		else
 		{

@@ -157,7 +157,7 @@ gl_store_drop_device(GlStoredColumn *sc)
 	sc->device = NULL;
 	sc->device_rows = 0;
 	sc->device_bytes = 0;
-	sc->device_counts = false;
+	gl_store_counting_stale(sc);
 	sc->nparts = 0;
 }
 
@@ -194,7 +194,7 @@ gl_store_upload(GlStoredColumn *sc, int nparts, int first_device)
 						sc->slot, err)));
 		return false;
 	}
-	sc->device_counts = false;
+	gl_store_counting_stale(sc);
 	note_device_sizes(sc);
 	return true;
 }
@@ -214,7 +214,7 @@ gl_store_append_device(GlStoredColumn *sc)
 		gl_store_drop_device(sc);
 		return false;
 	}
-	sc->device_counts = false;
+	gl_store_counting_stale(sc);
 	note_device_sizes(sc);
 	return true;
 }
@@ -225,15 +225,18 @@ gl_store_device_counting(GlStoredColumn *sc)
 	GlCountingRows rows;
 	char		err[256];
 
-	if (sc->device == NULL || sc->device_counts || sc->nparts != 1 ||
+	if (sc->device == NULL || sc->device_counts || sc->counting_refused || sc->nparts != 1 ||
 		sc->device_rows != sc->col.nrows || !gl_counting_rows_build(&sc->col, &rows))
 		return;
 	if (gl_cuda_set_counting(sc->device, &rows, err, sizeof(err)))
 		sc->device_counts = true;
 	else
+	{
+		sc->counting_refused = true;
 		ereport(LOG,
-				(errmsg("gpulike server: could not give the GPU what counting needs: %s",
+				(errmsg("gpulike server: could not give the GPU what counting needs, counting on the host: %s",
 						err)));
+	}
 	gl_counting_rows_free(&rows);
 	note_device_sizes(sc);		/* the arrays' bytes are the copy's too */
 }

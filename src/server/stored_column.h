@@ -28,6 +28,8 @@ typedef struct GlStoredColumn
 	uint64		device_bytes;
 	bool		device_counts;	/* the device copy has the counting arrays
 								 * of col as it is (gl_store_device_counting) */
+	bool		counting_refused;	/* and giving them failed, logged: not
+									 * tried again until col changes */
 	/* the device copy's parts: where each is, and its bytes */
 	int			nparts;
 	int			part_device[GL_MAX_GPU_PARTS];
@@ -86,12 +88,21 @@ extern bool gl_store_append_device(GlStoredColumn *sc);
 /*
  * Give a device copy in one part, holding every row, the arrays it counts
  * a counting request's rows with (cuda/counting.cu), unless it has them
- * for the column as it is: whoever changes the column clears
- * device_counts.  Without them (no memory, a CUDA failure, logged)
- * requests are counted on the host, as before.
+ * for the column as it is: whoever changes the column or its device copy
+ * calls gl_store_counting_stale.  Without them (no memory, a CUDA
+ * failure, logged once until the column changes) requests are counted on
+ * the host, as before.
  */
 extern void gl_store_device_counting(GlStoredColumn *sc);
 #endif
+
+/* col or its device copy changed: the counting arrays no longer describe it. */
+static inline void
+gl_store_counting_stale(GlStoredColumn *sc)
+{
+	sc->device_counts = false;
+	sc->counting_refused = false;
+}
 extern void gl_store_drop_device(GlStoredColumn *sc);
 extern int	gl_store_gpus_of(const GlStoredColumn *sc);
 
