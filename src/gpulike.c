@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * gpulike.c
- *	  The module's entry point: _PG_init registers what each room needs.
+ *	  The module's entry point: _PG_init registers what each module needs.
  *
  * gpulike works only when loaded through shared_preload_libraries: its
  * server is a background worker started by the postmaster and talks to
@@ -11,11 +11,11 @@
  *
  * Under shared_preload_libraries, the owner of each shared-memory structure
  * reserves it (the registry of cached columns, the delta log of row
- * changes, the server's mailbox), the cache room watches DDL and registers
+ * changes, the server's mailbox), the cache module watches DDL and registers
  * its reload launcher, and the server registers its background worker.  In
  * every process the settings are defined and the planner and executor
- * hooked.  This file is the top of the house: it calls into the rooms, and
- * no room calls into it.
+ * hooked.  This file is the top layer: it calls into the modules, and
+ * no module calls into it.
  *
  *-------------------------------------------------------------------------
  */

@@ -1,11 +1,11 @@
 /*-------------------------------------------------------------------------
  *
  * settings.c
- *	  gpulike's settings: the GUC variables every room reads, and their
+ *	  gpulike's settings: the GUC variables every module reads, and their
  *	  definitions (README, "Settings").
  *
  * The variables are plain globals, defined here and declared in
- * settings.h, the ground floor of the house: every room may read them, and
+ * settings.h, the lowest layer: every module may read them, and
  * none but this file writes them.  gl_define_settings() runs from _PG_init
  * (gpulike.c) in every process that loads the library; the settings that
  * size shared memory or the server's devices exist only under

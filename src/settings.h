@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * settings.h
- *	  gpulike's settings (GUC variables), read by every room; written only
+ *	  gpulike's settings (GUC variables), read by every module; written only
  *	  by settings.c.  Also what the CPU count they default to is.
  *
  *-------------------------------------------------------------------------

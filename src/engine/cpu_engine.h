@@ -6,7 +6,7 @@
  *
  * Always built, exact, and the reference the CUDA engine (cuda/,
  * gpulike_cuda.h) is tested against.  A leaf: it includes only the
- * program room's headers and column/column.h, never calls palloc or elog,
+ * program module's headers and column/column.h, never calls palloc or elog,
  * and is safe to run from the server's worker threads.
  *
  *-------------------------------------------------------------------------

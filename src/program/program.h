@@ -4,10 +4,10 @@
  *	  The compiled form of one pattern predicate: what every engine runs.
  *
  * The pattern compiler (backend side, src/pattern/) turns "column OP
- * pattern" into a GlProgram, through the builders of this room
+ * pattern" into a GlProgram, through the builders of this module
  * (like_build.h, multi_build.h, dfa_build.h), which the tests use too.
  * The CPU engine (src/engine/) and the CUDA kernels (cuda/) both run
- * GlPrograms, and both include only this room's headers and column.h, so
+ * GlPrograms, and both include only this module's headers and column.h, so
  * the two engines cannot drift apart.
  *
  * A program is one contiguous, position-independent blob: a fixed header

@@ -9,7 +9,7 @@
  * what they do with it:
  *
  *	the planner and executor	gl_cache_usable(): may a query use the cache?
- *	the cache room				slots, loads, staleness, forgetting, reloads
+ *	the cache module			slots, loads, staleness, forgetting, reloads
  *	the sync trigger			which copies to log changes for
  *								(gl_registry_sync_targets), mark_stale
  *	the server					finish_load, what it holds of each ready
