@@ -249,6 +249,7 @@ run_counting_cases(void)
 
 	/* rows appended: the arrays no longer describe the column */
 	append_row(&col, "appended", false);
+	(void) gl_column_index_pages(&col);
 	if (!gl_cuda_append(dcol, &col, col.nrows - 1, err, sizeof(err)))
 		tap(false, std::string("counting: append: ") + err);
 	else
