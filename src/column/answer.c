@@ -88,19 +88,9 @@ marked_offset(const GlColumn *col, uint64_t row)
 static bool
 delta_rows_within(const RowsJob *job, uint32_t first, uint64_t end)
 {
-	uint64_t	lo = 0;
-	uint64_t	hi = job->ndelta_blocks;
+	uint64_t	i = gl_blocks_lower_bound(job->delta_blocks, job->ndelta_blocks, first);
 
-	while (lo < hi)
-	{
-		uint64_t	mid = lo + (hi - lo) / 2;
-
-		if (job->delta_blocks[mid] < first)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < job->ndelta_blocks && job->delta_blocks[lo] < end;
+	return i < job->ndelta_blocks && job->delta_blocks[i] < end;
 }
 
 static inline bool

@@ -233,6 +233,25 @@ gl_column_pages_indexed(const GlColumn *col)
 	return col->pages.indexed_rows == col->sorted_rows;
 }
 
+/* The first of n increasing blocks that is not below block (n if none). */
+static inline uint64_t
+gl_blocks_lower_bound(const uint32_t *blocks, uint64_t n, uint32_t block)
+{
+	uint64_t	lo = 0;
+	uint64_t	hi = n;
+
+	while (lo < hi)
+	{
+		uint64_t	mid = lo + (hi - lo) / 2;
+
+		if (blocks[mid] < block)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /*
  * The sorted, distinct heap blocks of the rows past the sorted prefix
  * (delta rows) not superseded, *n of them (malloc'd; NULL on

@@ -21,19 +21,9 @@
 static uint64_t
 page_of_block(const GlPageIndex *index, uint32_t block)
 {
-	uint64_t	lo = 0;
-	uint64_t	hi = index->npages;
+	uint64_t	p = gl_blocks_lower_bound(index->blocks, index->npages, block);
 
-	while (lo < hi)
-	{
-		uint64_t	mid = lo + (hi - lo) / 2;
-
-		if (index->blocks[mid] < block)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < index->npages && index->blocks[lo] == block ? lo : index->npages;
+	return p < index->npages && index->blocks[p] == block ? p : index->npages;
 }
 
 bool
