@@ -24,6 +24,7 @@ extern "C"
 #endif
 
 /* Inside the C linkage block: C++ includers get C names for these too. */
+#include "column/answer.h"
 #include "column/column.h"
 #include "column/counting_rows.h"
 #include "program/program.h"
@@ -107,14 +108,13 @@ extern bool gl_cuda_set_counting(GlDeviceColumn *dcol, const GlCountingRows *row
 extern bool gl_cuda_can_count(const GlDeviceColumn *dcol);
 
 /*
- * A counting match: the asker's all-visible heap blocks (bit b of word
- * b / 64, as answer.h's GlVisibleBlocks), and whether the program's
- * result is to be negated (an exact program's NOT) before it is counted.
+ * A counting match: the asker's all-visible heap blocks, and whether the
+ * program's result is to be negated (an exact program's NOT) before it
+ * is counted.
  */
 typedef struct GlCudaCount
 {
-	const uint64_t *visible;
-	uint32_t	nblocks;
+	GlVisibleBlocks visible;
 	bool		negate;
 } GlCudaCount;
 

@@ -480,7 +480,7 @@ match_part(GlDeviceColumn *dcol, int lane, const GlCachedProgram *cp, bool fail,
 	GlStreamTable replaced_table;
 	GlMatchResources *r;
 	uint32_t	visible_words = out->count != NULL ?
-		(uint32_t) gl_bitmap_words(out->count->nblocks) : 0;
+		(uint32_t) gl_bitmap_words(out->count->visible.nblocks) : 0;
 	float		ms = 0;
 	bool		ok;
 
@@ -531,7 +531,7 @@ match_part(GlDeviceColumn *dcol, int lane, const GlCachedProgram *cp, bool fail,
 	}
 	if (visible_words > 0)
 	{
-		memcpy(scratch.visible_back, out->count->visible, visible_words * sizeof(uint64_t));
+		memcpy(scratch.visible_back, out->count->visible.bits, visible_words * sizeof(uint64_t));
 		if (!gl_cuda_ok(cudaMemcpyAsync(scratch.visible, scratch.visible_back,
 										visible_words * sizeof(uint64_t),
 										cudaMemcpyHostToDevice, stream),
@@ -549,7 +549,7 @@ match_part(GlDeviceColumn *dcol, int lane, const GlCachedProgram *cp, bool fail,
 					errbuf, errlen) &&
 		run_plan(&launch, pp, &kp, &scratch) &&
 		(out->count == NULL ||
-		 gl_launch_count(&launch, scratch.result, scratch.visible, out->count->nblocks,
+		 gl_launch_count(&launch, scratch.result, scratch.visible, out->count->visible.nblocks,
 						 out->count->negate, scratch.counted)) &&
 		gl_cuda_ok(cudaEventRecord(r->stop, stream), "cudaEventRecord",
 				   errbuf, errlen) &&

@@ -236,8 +236,7 @@ gpu_match(const GlProgram *prog, bool sieve_first, int leaf, GlStoredColumn *sc,
 		return false;			/* no room on the GPU: the store said so */
 	if (count != NULL)
 	{
-		counting.visible = count->bits;
-		counting.nblocks = count->nblocks;
+		counting.visible = *count;
 		counting.negate = negate;
 		result.count = &counting;
 	}

@@ -142,7 +142,7 @@ compare_counting(GlDeviceColumn *dcol, const GlColumn *col, const GlProgram *pro
 
 	visible_bits = random_visible(nblocks, visible_pct);
 	visible = {visible_bits.data(), nblocks};
-	count = {visible_bits.data(), nblocks, negate};
+	count = {visible, negate};
 	gl_cpu_match_column(prog, col, want.data(), 2);
 	for (size_t w = 0; w < nwords; w++)
 		want[w] = (negate ? ~want[w] : want[w]) & gl_column_answerable_word(col, w) &
@@ -256,7 +256,7 @@ run_counting_cases(void)
 	{
 		std::vector<uint64_t> bits(gl_bitmap_words(col.nrows) + 1, 0);
 		uint64_t	visible_word = ~0ULL;
-		GlCudaCount count = {&visible_word, 64, false};
+		GlCudaCount count = {{&visible_word, 64}, false};
 		GlCudaResult result = {bits.data()};
 		const char *error;
 		GlProgram  *prog = gl_build_like("%", 1, false, NULL, NULL, &error);
