@@ -12,8 +12,9 @@
  * nonzero words (NULL rows taken out), in order, into scratch sized for
  * the worst case (every word); a small kernel writes their count and the
  * first `capacity` of them, with their words (and a counting match's
- * count), straight into pinned host memory, so the host, having synchronized once, either has the listing
- * or copies back the whole bitmap.  (Copying the count, indices and
+ * count), straight into pinned host memory, so the host, having
+ * synchronized once, either has the listing or copies back the whole
+ * bitmap.  (Copying the count, indices and
  * words back with three cudaMemcpyAsync calls instead, and the NULL mask
  * as a kernel of its own, cost 0.010-0.015 ms more a request on an H100:
  * test/kernels/request_bench.)

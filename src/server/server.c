@@ -25,17 +25,17 @@
  * between its batches.  A session gets a few messages per turn.  A MATCH
  * is checked here and handed to a request thread (request_threads.h),
  * one per core and at least GL_MIN_REQUEST_THREADS of them evaluating at
- * once, so a slow request does not hold up the others; finished ones come back through a pipe the
- * loop waits on beside its latch, and their answers go out without
- * waiting, as far as each backend has taken them.  The store changes only
- * while no request is out (requests.h: GlStoreAccess): about once a
- * second, and whenever a message needs it (a MATCH whose column has
- * changes waiting in the delta log or lacks its device copy, a load, a
- * SAMPLE, a STATUS), new requests wait until those out have come back,
- * the store syncs with the delta log and the registry (store.c), and the
- * waiting messages go on.  Under writes that makes requests on a changing
- * column take turns with its updates; readers of a column nobody writes
- * run together.
+ * once, so a slow request does not hold up the others; finished ones
+ * come back through a pipe the loop waits on beside its latch, and their
+ * answers go out without waiting, as far as each backend has taken them.
+ * The store changes only while no request is out (requests.h:
+ * GlStoreAccess): about once a second, and whenever a message needs it
+ * (a MATCH whose column has changes waiting in the delta log or lacks its
+ * device copy, a load, a SAMPLE, a STATUS), new requests wait until those
+ * out have come back, the store syncs with the delta log and the registry
+ * (store.c), and the waiting messages go on.  Under writes that makes
+ * requests on a changing column take turns with its updates; readers of
+ * a column nobody writes run together.
  *
  * An ERROR while serving a message ends only that conversation: it is
  * logged, the session is dropped (its backend sees the queue detach and
