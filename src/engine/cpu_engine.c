@@ -14,6 +14,11 @@
  * none is left, so a thread stuck on a chunk of megabyte values does not
  * hold up the others, and each thread writes whole bitmap words that no
  * other thread touches: no locks, no false sharing beyond chunk borders.
+ * A batch of programs (gl_cpu_match_column_batch) takes the chunks the
+ * same way and runs every program over a chunk before the next: a chunk
+ * of comments is about 200 kB, so after the first program the others
+ * read it from the core's cache, and the column leaves memory once for
+ * all of them.
  *
  * A LIKE pattern with a literal segment ('%special%requests%') matches
  * only rows that contain that literal, and so does a regex whose program
@@ -36,8 +41,7 @@
  * threads cannot be started the ones that did (and the caller) still
  * finish every chunk.  The only failure left is a program that cannot be
  * prepared (bad magic, or no memory for the plan of a pattern with many
- * segments): false, as for threads that cannot be started, and the
- * result is then undefined.
+ * segments): its result is then undefined, and the others' still stand.
  *
  * Threads run only leaf code: no palloc, no elog, no PostgreSQL state.
  *
@@ -74,12 +78,13 @@ typedef struct CpuPlan
 
 typedef struct ColumnJob
 {
-	const CpuPlan *plan;
+	const CpuPlan *plans;		/* nplans programs, each with its result: */
+	uint64_t   *const *results;
+	const volatile uint32_t *const *cancels;	/* nonzero: stop (NULL: never) */
+	int			nplans;
 	const GlColumn *col;
-	uint64_t   *result;
 	uint64_t	nwords;
 	uint64_t	next_chunk;		/* taken with __atomic_fetch_add */
-	const volatile uint32_t *cancel;	/* nonzero: stop taking chunks */
 } ColumnJob;
 
 /* column: for gl_cpu_match_column(), whose skims need preparing too */
@@ -187,7 +192,9 @@ find_hit(const CpuPlan *plan, int skim, const char *s, uint64_t from, uint64_t l
  * Rows [first, last) of a plan that skims (find_hit()): skim the rows'
  * bytes as one string, match the rows a hit falls in -- or, for a
  * pattern that is a literal between two '%', take the row as matched: the
- * hit is the match.  result's words for these rows are cleared first.
+ * hit is the match; for one masked segment between two '%', check the
+ * segment where the hit places it (gl_cpu_like_match_hit()).  result's
+ * words for these rows are cleared first.
  */
 static void
 match_rows_skimming(const CpuPlan *plan, const GlColumn *col, uint64_t *result,
@@ -221,8 +228,18 @@ match_rows_skimming(const CpuPlan *plan, const GlColumn *col, uint64_t *result,
 		{
 			uint32_t	vlen;
 			const char *value = gl_column_value(col, row, &vlen);
+			int			at_hit = plan->found_is_match ? 1 : -1;
 
-			if (plan->found_is_match || plan_match(plan, value, vlen))
+			if (at_hit < 0 && plan->kind == GL_PROG_LIKE && plan->like.required < 0)
+				at_hit = gl_cpu_like_match_hit(&plan->like, skim, base, start,
+											   gl_column_offset(col, row) - first_offset,
+											   value_end);
+			if (at_hit == 0)
+			{
+				from = start + 1;	/* not at this hit; maybe at a later one */
+				continue;
+			}
+			if (at_hit == 1 || plan_match(plan, value, vlen))
 				result[row / 64] |= (uint64_t) 1 << (row % 64);
 		}
 		from = value_end;
@@ -277,12 +294,24 @@ column_worker(void *arg)
 		uint64_t	chunk = __atomic_fetch_add(&job->next_chunk, 1, __ATOMIC_RELAXED);
 		uint64_t	first = chunk * WORDS_PER_CHUNK;
 		uint64_t	last = first + WORDS_PER_CHUNK;
+		int			working = 0;
 
-		if (first >= job->nwords || (job->cancel != NULL && *job->cancel != 0))
+		if (first >= job->nwords)
 			break;
 		if (last > job->nwords)
 			last = job->nwords;
-		match_words(job->plan, job->col, job->result, first, last);
+		/* every program over the chunk while its bytes are in the cache */
+		for (int p = 0; p < job->nplans; p++)
+		{
+			const volatile uint32_t *cancel = job->cancels ? job->cancels[p] : NULL;
+
+			if (job->plans[p].prog == NULL || (cancel != NULL && *cancel != 0))
+				continue;
+			match_words(&job->plans[p], job->col, job->results[p], first, last);
+			working++;
+		}
+		if (working == 0)
+			break;
 	}
 	return NULL;
 }
@@ -316,21 +345,40 @@ gl_cpu_match_column_until(const GlProgram *prog, const GlColumn *col,
 						  uint64_t *result, int nthreads,
 						  const volatile uint32_t *cancel)
 {
-	CpuPlan		plan;
+	bool		prepared;
+
+	return gl_cpu_match_column_batch(&prog, &result, &cancel, 1, col, nthreads, &prepared) &&
+		prepared;
+}
+
+bool
+gl_cpu_match_column_batch(const GlProgram *const *progs, uint64_t *const *results,
+						  const volatile uint32_t *const *cancels, int nprogs,
+						  const GlColumn *col, int nthreads, bool *prepared)
+{
+	CpuPlan		one_plan;
+	CpuPlan    *plans = nprogs == 1 ? &one_plan : malloc(sizeof(CpuPlan) * nprogs);
 	ColumnJob	job;
 	pthread_t  *threads = NULL;
 	uint64_t	nchunks;
 	int			started = 0;
 	int			i;
 
-	job.nwords = gl_bitmap_words(col->nrows);
-	if (!plan_prepare(prog, &plan, true))
-		return false;			/* not a program, or no memory for its plan */
-	job.plan = &plan;
+	if (plans == NULL)
+		return false;
+	for (i = 0; i < nprogs; i++)
+	{
+		prepared[i] = plan_prepare(progs[i], &plans[i], true);
+		if (!prepared[i])
+			plans[i].prog = NULL;	/* not a program, or no memory for its plan */
+	}
+	job.plans = plans;
+	job.results = results;
+	job.cancels = cancels;
+	job.nplans = nprogs;
 	job.col = col;
-	job.result = result;
+	job.nwords = gl_bitmap_words(col->nrows);
 	job.next_chunk = 0;
-	job.cancel = cancel;
 
 	nchunks = (job.nwords + WORDS_PER_CHUNK - 1) / WORDS_PER_CHUNK;
 	if (nthreads > 1 && (uint64_t) nthreads > nchunks)
@@ -350,7 +398,11 @@ gl_cpu_match_column_until(const GlProgram *prog, const GlColumn *col,
 	for (i = 0; i < started; i++)
 		pthread_join(threads[i], NULL);
 	free(threads);
-	plan_release(&plan);
+	for (i = 0; i < nprogs; i++)
+		if (prepared[i])
+			plan_release(&plans[i]);
+	if (plans != &one_plan)
+		free(plans);
 	return true;
 }
 

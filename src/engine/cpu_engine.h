@@ -26,8 +26,10 @@ extern bool gl_cpu_match_value(const GlProgram *prog, const char *s, uint32_t le
 /*
  * Match rows [0, col->nrows) and write the result bitmap (gl_bitmap_words
  * words, fully overwritten; NULL rows are 0).  nthreads <= 1 runs on the
- * calling thread.  Returns false only if threads could not be started, in
- * which case the caller may retry with nthreads = 1.
+ * calling thread; threads that cannot be started leave their share to
+ * the others.  Returns false only if the program could not be prepared
+ * (not a program, or no memory for its plan): the result is then
+ * undefined.
  */
 extern bool gl_cpu_match_column(const GlProgram *prog, const GlColumn *col,
 								uint64_t *result, int nthreads);
@@ -39,6 +41,21 @@ extern bool gl_cpu_match_column(const GlProgram *prog, const GlColumn *col,
 extern bool gl_cpu_match_column_until(const GlProgram *prog, const GlColumn *col,
 									  uint64_t *result, int nthreads,
 									  const volatile uint32_t *cancel);
+
+/*
+ * Several programs over one column in one pass: each chunk of rows is
+ * matched by every program in turn while its bytes are in the cache, so
+ * the column is read once for all of them (the server's batch of
+ * concurrent requests, server/cpu_batch.h).  results[i] is program i's
+ * bitmap, written as by gl_cpu_match_column(); cancels (or NULL) holds a
+ * cancel flag per program (or NULL), as gl_cpu_match_column_until()'s.
+ * prepared[i] is set false where program i could not be prepared (its
+ * result is then undefined).  Returns false, with every result undefined,
+ * only when there was no memory for the plans.
+ */
+extern bool gl_cpu_match_column_batch(const GlProgram *const *progs, uint64_t *const *results,
+									  const volatile uint32_t *const *cancels, int nprogs,
+									  const GlColumn *col, int nthreads, bool *prepared);
 
 /*
  * Whether a regex's prefilter literal (a DFA program's prefilter section)

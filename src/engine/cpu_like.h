@@ -36,7 +36,9 @@ typedef struct GlLikeSegPlan
  * A column skim of a masked segment (gl_cpu_like_find_anchor()): a byte
  * first[0] or first[1] with a byte second[0] or second[1] dist bytes
  * after it (dist 0: the first alone), or, with high, any byte of 0x80 or
- * more.
+ * more.  When every character of the segment before the first byte's
+ * position takes one byte, a hit can belong only to the occurrence that
+ * starts lead bytes before it (else lead is -1).
  */
 typedef struct GlLikeColumnSkim
 {
@@ -44,6 +46,7 @@ typedef struct GlLikeColumnSkim
 	uint32_t	dist;
 	uint8_t		second[2];
 	bool		high;
+	int32_t		lead;
 } GlLikeColumnSkim;
 
 /* Plans of patterns with this many segments or fewer need no malloc. */
@@ -91,5 +94,16 @@ extern int	gl_cpu_like_pick_skim(const GlLikePlan *plan, const char *s, uint64_t
  */
 extern int64_t gl_cpu_like_find_anchor(const GlLikePlan *plan, int skim, const char *s,
 									   uint64_t from, uint64_t len);
+
+/*
+ * Whether that hit, at byte hit of s in the value [value_start,
+ * value_end), is a match of a pattern that is one masked segment between
+ * two '%' (ILIKE '%term%'): 1 if the segment stands, within the value, at
+ * the one start the hit can belong to; 0 if not (a later hit in the value
+ * may still be one); -1 if the plan cannot tell from the hit alone (the
+ * whole value must be matched).
+ */
+extern int	gl_cpu_like_match_hit(const GlLikePlan *plan, int skim, const char *s,
+								  uint64_t hit, uint64_t value_start, uint64_t value_end);
 
 #endif							/* GPULIKE_CPU_LIKE_H */

@@ -198,8 +198,7 @@ cpu_match(const GlProgram *prog, GlStoredColumn *sc, uint64 *bits, MatchRun *run
 {
 	run->used_cpu = true;
 	if (gl_cpu_match_column_until(prog, &sc->col, bits, gl_cpu_engine_threads(),
-								  run->ev->cancel) ||
-		gl_cpu_match_column_until(prog, &sc->col, bits, 1, run->ev->cancel))
+								  run->ev->cancel))
 		return true;
 	strlcpy(run->ev->log_message,
 			"gpulike: CPU engine could not run a program; all rows are candidates",

@@ -8,7 +8,8 @@
  *	  regex's automaton with a prefilter is skimmed for the prefilter's
  *	  literal in the column, and stepped alone for one value: the two
  *	  must agree too.  And gl_cpu_prefilter_rare()'s line, four lead rows
- *	  in 4 096.
+ *	  in 4 096; random patterns whose skim hits crowd together; and a
+ *	  batch of programs in one pass against each program's own.
  *
  *-------------------------------------------------------------------------
  */
@@ -250,6 +251,117 @@ check_skim_choices(void)
 	}
 }
 
+/*
+ * Random one-segment patterns over rows of a small alphabet (ASCII with
+ * both cases, a two-byte and a three-byte character, the Kelvin sign,
+ * spaces), so that skim hits come close together, overlap, straddle rows
+ * and fall after partial occurrences: the hit's own check
+ * (gl_cpu_like_match_hit()) must give what matching each value does.
+ * The same programs in one batch (gl_cpu_match_column_batch()) must give
+ * each program's own pass.
+ */
+static void
+check_hits_and_batches(void)
+{
+	static const char *const alphabet[] = {"a", "A", "b", "B", "k", "K", " ", "\xc3\xa9",
+	"\xe2\x84\xaa", "s"};
+	static const char *const pattern_chars[] = {"a", "b", "k", "s", " ", "_", "\xc3\xa9"};
+	enum
+	{
+		NROWS = 5000, NPROGS = 24
+	};
+	GlColumn	col;
+	GlProgram  *progs[NPROGS];
+	uint64_t   *results[NPROGS];
+	bool		prepared[NPROGS];
+	char		buf[128];
+	int			disagreeing = 0;
+	int			batch_differs = 0;
+
+	gl_column_init(&col, NROWS, NROWS * 20);
+	for (int r = 0; r < NROWS; r++)
+	{
+		size_t		len = 0;
+		int			nchars = (int) rnd(24);
+
+		for (int c = 0; c < nchars; c++)
+		{
+			const char *ch = alphabet[rnd(sizeof(alphabet) / sizeof(alphabet[0]))];
+
+			memcpy(buf + len, ch, strlen(ch));
+			len += strlen(ch);
+		}
+		gl_column_append(&col, gl_tid_make((uint32_t) (r / 50), (uint16_t) (r % 50 + 1)),
+						 buf, (uint32_t) len, r % 29 == 3 ? GL_ROW_IS_NULL : 0);
+	}
+	for (int p = 0; p < NPROGS; p++)
+	{
+		size_t		len = 1;
+		int			nchars = 1 + (int) rnd(5);
+		const char *error;
+		uint64_t	matched = 0;
+
+		buf[0] = '%';
+		for (int c = 0; c < nchars; c++)
+		{
+			/* a '_' only now and then: most patterns skim for two bytes */
+			const char *ch = pattern_chars[rnd(sizeof(pattern_chars) / sizeof(pattern_chars[0]) -
+											  (rnd(4) == 0 ? 0 : 2))];
+
+			memcpy(buf + len, ch, strlen(ch));
+			len += strlen(ch);
+		}
+		buf[len++] = '%';
+		progs[p] = gl_build_like(buf, len, true, p % 3 ? test_case_class : NULL, NULL, &error);
+		results[p] = malloc(gl_bitmap_words(NROWS) * sizeof(uint64_t));
+		if (progs[p] == NULL || !column_agrees(progs[p], &col, 1 + p % 3, &matched))
+		{
+			buf[len] = 0;
+			tap_diag("'%s' (%s) disagrees", buf, p % 3 ? "ILIKE" : "LIKE");
+			disagreeing++;
+		}
+	}
+	tap_ok(disagreeing == 0, "%d random one-segment patterns over a small alphabet: "
+		   "%d disagree with matching each value", NPROGS, disagreeing);
+
+	tap_ok(gl_cpu_match_column_batch((const GlProgram *const *) progs, results, NULL, NPROGS,
+									 &col, 2, prepared),
+		   "a batch of %d programs runs", NPROGS);
+	for (int p = 0; p < NPROGS; p++)
+	{
+		uint64_t   *alone = malloc(gl_bitmap_words(NROWS) * sizeof(uint64_t));
+
+		gl_cpu_match_column(progs[p], &col, alone, 1);
+		if (!prepared[p] ||
+			memcmp(alone, results[p], gl_bitmap_words(NROWS) * sizeof(uint64_t)) != 0)
+			batch_differs++;
+		free(alone);
+	}
+	tap_ok(batch_differs == 0, "in one batch, %d of %d programs differ from their own pass",
+		   batch_differs, NPROGS);
+
+	/* a cancelled program is given up; the others still finish */
+	{
+		uint32_t	cancelled = 1;
+		const volatile uint32_t *cancels[2] = {&cancelled, NULL};
+		uint64_t   *alone = malloc(gl_bitmap_words(NROWS) * sizeof(uint64_t));
+
+		gl_cpu_match_column(progs[1], &col, alone, 1);
+		memset(results[1], 0, gl_bitmap_words(NROWS) * sizeof(uint64_t));
+		gl_cpu_match_column_batch((const GlProgram *const *) progs, results, cancels, 2,
+								  &col, 2, prepared);
+		tap_ok(memcmp(alone, results[1], gl_bitmap_words(NROWS) * sizeof(uint64_t)) == 0,
+			   "a batch with its first program cancelled still answers the second");
+		free(alone);
+	}
+	for (int p = 0; p < NPROGS; p++)
+	{
+		free(progs[p]);
+		free(results[p]);
+	}
+	gl_column_free(&col);
+}
+
 int
 main(void)
 {
@@ -320,5 +432,6 @@ main(void)
 	}
 	check_skim_choices();
 	check_prefilter_rare();
+	check_hits_and_batches();
 	return tap_done();
 }
