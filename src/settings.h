@@ -39,6 +39,7 @@ extern int	gl_gpu_memory_mb;
 extern int	gl_gpu_split_parts;
 extern int	gl_gpu_split_min_kb;
 extern int	gl_gpu_lanes;
+extern bool gl_gpu_counting;
 extern int	gl_debug_gpu_fail_part;
 extern int	gl_debug_request_delay_ms;
 extern int	gl_debug_compute_capability;

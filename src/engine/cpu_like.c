@@ -231,7 +231,7 @@ choose_column_skims(const GlLikeSegPlan *sp, bool utf8, int best[2], GlLikeColum
 				skim->first[1] = bytes[a][nbytes[a] - 1];
 				skim->second[0] = bytes[b][0];
 				skim->second[1] = bytes[b][nbytes[b] - 1];
-				skim->lead = wide_before[a] == 0 ? (int32_t) a : -1;
+				skim->first_pos = a;
 			}
 		}
 	}
@@ -338,7 +338,7 @@ same_skim(const GlLikeColumnSkim *a, const GlLikeColumnSkim *b)
 {
 	return a->first[0] == b->first[0] && a->first[1] == b->first[1] && a->dist == b->dist &&
 		a->second[0] == b->second[0] && a->second[1] == b->second[1] && a->high == b->high &&
-		a->lead == b->lead;
+		a->first_pos == b->first_pos;
 }
 
 bool
@@ -717,26 +717,37 @@ gl_cpu_like_find_anchor(const GlLikePlan *plan, int skim, const char *s, uint64_
 }
 
 /*
- * A skim hit is where a segment's first skimmed byte would stand, so with
- * one-byte characters before it the occurrence can start only lead bytes
- * earlier: one match_at() there settles the hit, where matching the whole
+ * A skim hit is where a segment's character first_pos would stand, and the
+ * hit's byte is ASCII (a skim that is not high takes no other), so it
+ * starts a character: the occurrence can start only first_pos characters
+ * earlier, one match_at() there settles the hit, where matching the whole
  * value would skim it again and verify at each of its anchors (on TPC-H
  * comments, ILIKE terms of 10-15 bytes, that took half of the engine's
- * time: test/bench/batch_bench).
+ * time: test/bench/batch_bench).  Values are valid in the database's
+ * encoding, so stepping back over UTF-8 continuation bytes finds the
+ * characters' starts.
  */
 int
 gl_cpu_like_match_hit(const GlLikePlan *plan, int skim, const char *s, uint64_t hit,
 					  uint64_t value_start, uint64_t value_end)
 {
 	const GlLikeColumnSkim *k = &plan->skims[skim];
+	const uint8_t *text = (const uint8_t *) s;
+	uint64_t	start = hit;
 
 	if (plan->like->nsegments != 1 || plan->like->anchored_start ||
-		plan->like->anchored_end || k->high || k->lead < 0)
+		plan->like->anchored_end || k->high)
 		return -1;
-	if (hit < value_start + (uint64_t) k->lead)
-		return 0;				/* it would start in the value before */
-	return match_at(&plan->segs[0], (const uint8_t *) s, (uint32_t) (hit - k->lead),
-					(uint32_t) value_end, plan->utf8) >= 0 ? 1 : 0;
+	for (uint32_t c = 0; c < k->first_pos; c++)
+	{
+		if (start == value_start)
+			return 0;			/* it would start in the value before */
+		start--;
+		while (plan->utf8 && start > value_start && (text[start] & 0xC0) == 0x80)
+			start--;
+	}
+	return match_at(&plan->segs[0], text, (uint32_t) start, (uint32_t) value_end,
+					plan->utf8) >= 0 ? 1 : 0;
 }
 
 /*

@@ -36,9 +36,9 @@ typedef struct GlLikeSegPlan
  * A column skim of a masked segment (gl_cpu_like_find_anchor()): a byte
  * first[0] or first[1] with a byte second[0] or second[1] dist bytes
  * after it (dist 0: the first alone), or, with high, any byte of 0x80 or
- * more.  When every character of the segment before the first byte's
- * position takes one byte, a hit can belong only to the occurrence that
- * starts lead bytes before it (else lead is -1).
+ * more.  The first byte stands for the segment's character first_pos:
+ * a hit (of a skim that is not high) can belong only to the occurrence
+ * that starts first_pos characters before it.
  */
 typedef struct GlLikeColumnSkim
 {
@@ -46,7 +46,7 @@ typedef struct GlLikeColumnSkim
 	uint32_t	dist;
 	uint8_t		second[2];
 	bool		high;
-	int32_t		lead;
+	uint32_t	first_pos;
 } GlLikeColumnSkim;
 
 /* Plans of patterns with this many segments or fewer need no malloc. */

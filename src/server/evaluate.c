@@ -290,13 +290,17 @@ gpu_match(const GlProgram *prog, bool sieve_first, int leaf, GlStoredColumn *sc,
  * request of an asker that counts, its program is exact (a superset's
  * rows are all rechecked, never counted), and the device copy has the
  * counting arrays of the column as it is -- which the store builds only
- * with the column's page index complete, as counting on the host needs.
+ * with the column's page index complete, as counting on the host needs,
+ * and with gpulike.gpu_counting on.  The setting is read here too, so
+ * that turning it off takes effect before the column next changes (a
+ * request that reads it while a reload writes it counts either way).
  */
 static bool
 counts_on_device(const GlMatchMessage *msg, const GlProgram *prog, const GlStoredColumn *sc,
 				 const MatchRun *run)
 {
-	return msg->nitems == 1 && run->ev->visible != NULL && prog->exact && sc->device_counts;
+	return msg->nitems == 1 && run->ev->visible != NULL && prog->exact && sc->device_counts &&
+		gl_gpu_counting;
 }
 
 /*

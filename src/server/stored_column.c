@@ -34,6 +34,7 @@
 #include "protocol/protocol.h"
 #include "registry/registry.h"
 #include "server/stored_column.h"
+#include "settings.h"
 #ifdef GPULIKE_HAVE_CUDA
 #include "gpulike_cuda.h"
 #endif
@@ -225,7 +226,8 @@ gl_store_device_counting(GlStoredColumn *sc)
 	GlCountingRows rows;
 	char		err[256];
 
-	if (sc->device == NULL || sc->device_counts || sc->counting_refused || sc->nparts != 1 ||
+	if (!gl_gpu_counting ||
+		sc->device == NULL || sc->device_counts || sc->counting_refused || sc->nparts != 1 ||
 		sc->device_rows != sc->col.nrows || !gl_counting_rows_build(&sc->col, &rows))
 		return;
 	if (gl_cuda_set_counting(sc->device, &rows, err, sizeof(err)))
