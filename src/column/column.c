@@ -381,7 +381,22 @@ gl_column_free(GlColumn *col)
 	free(col->later_rows.rows);
 	free(col->pages.blocks);
 	free(col->pages.first_rows);
+	gl_chunk_pairs_free(&col->pairs);
 	memset(col, 0, sizeof(*col));
+}
+
+bool
+gl_column_summarize_pairs(GlColumn *col)
+{
+	for (uint64_t row = col->pairs.summarized_rows; row < col->nrows; row++)
+	{
+		uint32_t	len;
+		const char *value = gl_column_value(col, row, &len);
+
+		if (!gl_chunk_pairs_add(&col->pairs, row, value, len))
+			return false;
+	}
+	return true;
 }
 
 size_t
@@ -392,7 +407,8 @@ gl_column_host_bytes(const GlColumn *col)
 		gl_row_tids_bytes(&col->tids, col->capacity_rows) +
 		3 * gl_bitmap_words(col->capacity_rows) * sizeof(uint64_t) +
 		col->later_rows.capacity * (sizeof(GlTid) + sizeof(uint64_t)) +
-		col->pages.capacity * (sizeof(uint32_t) + sizeof(uint64_t));
+		col->pages.capacity * (sizeof(uint32_t) + sizeof(uint64_t)) +
+		gl_chunk_pairs_bytes(&col->pairs);
 }
 
 bool

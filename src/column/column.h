@@ -51,6 +51,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "column/chunk_pairs.h"
 #include "column/row_offsets.h"
 #include "column/row_tids.h"
 
@@ -107,6 +108,8 @@ typedef struct GlColumn
 								 * for compaction) */
 	GlTidIndex	later_rows;		/* TID -> latest row among the others */
 	GlPageIndex pages;			/* of [0, sorted_rows), when indexed */
+	GlChunkPairs pairs;			/* byte pairs of each chunk's values, over
+								 * the rows summarized (chunk_pairs.h) */
 } GlColumn;
 
 /*
@@ -225,6 +228,13 @@ extern bool gl_column_values_to_file(GlColumn *col, const char *directory);
  * reader beside others.
  */
 extern bool gl_column_index_pages(GlColumn *col);
+
+/*
+ * Extend col->pairs over every row (chunk_pairs.h).  False on
+ * out-of-memory; the summary then covers fewer rows.  As for the page
+ * index, whoever may change the column calls it.
+ */
+extern bool gl_column_summarize_pairs(GlColumn *col);
 
 /* Does col->pages cover the whole sorted prefix? */
 static inline bool

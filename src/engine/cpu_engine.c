@@ -14,6 +14,9 @@
  * none is left, so a thread stuck on a chunk of megabyte values does not
  * hold up the others, and each thread writes whole bitmap words that no
  * other thread touches: no locks, no false sharing beyond chunk borders.
+ * A chunk whose values lack a pair of bytes that every match holds is
+ * not read at all (the column's pair summary, chunk_pairs.h): its words
+ * are cleared.
  * A batch of programs (gl_cpu_match_column_batch) takes the chunks the
  * same way and runs every program over a chunk before the next: a chunk
  * of comments is about 200 kB, so after the first program the others
@@ -62,6 +65,8 @@
 #include "engine/cpu_multi.h"
 
 #define WORDS_PER_CHUNK		64
+_Static_assert(WORDS_PER_CHUNK * 64 == GL_PAIR_CHUNK_ROWS,
+			   "a chunk of work is a chunk of the column's pair summary");
 /* nice of a pass's helper threads: the scheduler's weight 110 against 1024 */
 #define HELPER_NICE			10
 
@@ -73,6 +78,8 @@ typedef struct CpuPlan
 	bool		has_like;		/* like is prepared */
 	bool		skims;			/* like has what every match has, to skim for */
 	bool		found_is_match; /* a value containing it matches */
+	GlRequiredPairs pairs;		/* what every match holds: a chunk whose
+								 * values lack one has none (chunk_pairs.h) */
 	GlMultiPlan multi;
 } CpuPlan;
 
@@ -96,6 +103,7 @@ plan_prepare(const GlProgram *prog, CpuPlan *plan, bool column)
 	plan->has_like = false;
 	plan->skims = false;
 	plan->found_is_match = false;
+	plan->pairs.npairs = 0;
 	if (prog->magic != GL_PROGRAM_MAGIC)
 		return false;
 	switch (plan->kind)
@@ -104,7 +112,10 @@ plan_prepare(const GlProgram *prog, CpuPlan *plan, bool column)
 			if (!gl_cpu_like_prepare(prog, &plan->like))
 				return false;
 			if (column)
+			{
 				gl_cpu_like_prepare_skims(&plan->like);
+				gl_cpu_like_required_pairs(&plan->like, &plan->pairs);
+			}
 			plan->has_like = true;
 			plan->skims = plan->like.required >= 0 || plan->like.nskims > 0;
 			plan->found_is_match = plan->like.required_is_all;
@@ -120,6 +131,8 @@ plan_prepare(const GlProgram *prog, CpuPlan *plan, bool column)
 			{
 				plan->has_like = true;
 				plan->skims = plan->like.required >= 0;
+				if (column)
+					gl_cpu_like_required_pairs(&plan->like, &plan->pairs);
 			}
 			return true;
 	}
@@ -307,8 +320,15 @@ column_worker(void *arg)
 
 			if (job->plans[p].prog == NULL || (cancel != NULL && *cancel != 0))
 				continue;
-			match_words(&job->plans[p], job->col, job->results[p], first, last);
 			working++;
+			if (job->plans[p].pairs.npairs > 0 &&
+				!gl_chunk_pairs_may_match(&job->col->pairs, job->col->nrows, chunk,
+										  &job->plans[p].pairs))
+			{
+				memset(job->results[p] + first, 0, (last - first) * sizeof(uint64_t));
+				continue;
+			}
+			match_words(&job->plans[p], job->col, job->results[p], first, last);
 		}
 		if (working == 0)
 			break;

@@ -415,6 +415,51 @@ gl_cpu_like_prepare_skims(GlLikePlan *plan)
 		plan->skims[plan->nskims++] = skims[1];
 }
 
+/* The one pair class position j's bytes have, or -1 (chunk_pairs.h). */
+static int
+position_pair_class(const GlLikeSegPlan *sp, uint32_t j)
+{
+	int			cls = -1;
+
+	if (!position_is_one_byte(sp->masks, sp->exceptions, j))
+		return -1;
+	for (int c = 0; c < 128; c++)
+	{
+		if (!((sp->masks->ascii[c] >> j) & 1))
+			continue;
+		if (cls >= 0 && cls != gl_pair_class((uint8_t) c))
+			return -1;
+		cls = gl_pair_class((uint8_t) c);
+	}
+	return cls;
+}
+
+void
+gl_cpu_like_required_pairs(const GlLikePlan *plan, GlRequiredPairs *req)
+{
+	req->npairs = 0;
+	for (uint32_t s = 0; s < plan->like->nsegments; s++)
+	{
+		const GlLikeSegPlan *sp = &plan->segs[s];
+
+		if (sp->seg->is_literal)
+		{
+			for (uint32_t i = 1; i < sp->seg->nbytes; i++)
+				gl_required_pairs_add(req, gl_pair_class(sp->bytes[i - 1]),
+									  gl_pair_class(sp->bytes[i]));
+			continue;
+		}
+		for (uint32_t j = 1; j < sp->seg->nchars; j++)
+		{
+			int			first = position_pair_class(sp, j - 1);
+			int			second = position_pair_class(sp, j);
+
+			if (first >= 0 && second >= 0)
+				gl_required_pairs_add(req, (uint8_t) first, (uint8_t) second);
+		}
+	}
+}
+
 void
 gl_cpu_like_release(GlLikePlan *plan)
 {

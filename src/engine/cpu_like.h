@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "column/chunk_pairs.h"
 #include "program/program.h"
 
 typedef struct GlLikeSegPlan
@@ -68,6 +69,12 @@ typedef struct GlLikePlan
 
 /* false only when memory for a plan with many segments ran out */
 extern bool gl_cpu_like_prepare(const GlProgram *prog, GlLikePlan *plan);
+/*
+ * The pairs of byte classes every match holds (chunk_pairs.h): within each
+ * segment, each two adjacent characters that take only ASCII bytes, of
+ * one class each.
+ */
+extern void gl_cpu_like_required_pairs(const GlLikePlan *plan, GlRequiredPairs *req);
 /* The plan's column skims, for matching a column (gl_cpu_like_find_anchor()). */
 extern void gl_cpu_like_prepare_skims(GlLikePlan *plan);
 extern void gl_cpu_like_release(GlLikePlan *plan);

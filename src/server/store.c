@@ -172,16 +172,19 @@ free_retired(StoreSlot *s)
 }
 
 /*
- * Bring the page index of the column's sorted prefix up to date (a load
- * ends it; a delta row past the prefix's last TID extends it).  The store
- * alone extends it, between requests: the request threads only read it,
- * and count an answer where it is complete (evaluate.c), listing the
- * candidates otherwise -- as they do when there was no memory for it.
+ * Bring the column's indexes up to date (a load ends them; delta rows
+ * extend them): the page index of its sorted prefix, and the byte-pair
+ * summary of its chunks (chunk_pairs.h).  The store alone extends them,
+ * between requests: the request threads only read them, and count an
+ * answer where the page index is complete (evaluate.c), listing the
+ * candidates otherwise -- as they do when there was no memory for it;
+ * the engines read every chunk the summary does not cover.
  */
 static void
-index_pages(GlStoredColumn *sc)
+index_column(GlStoredColumn *sc)
 {
 	(void) gl_column_index_pages(&sc->col);
+	(void) gl_column_summarize_pairs(&sc->col);
 }
 
 /* The serving column of a slot was replaced: keep it for a moment. */
@@ -379,7 +382,7 @@ gl_store_load_end(int slot, uint64 generation, char *err, size_t errlen)
 	gl_deferred_free(&sc->deferred);
 	/* The loader's size hints are upper bounds (the heap's size): give back the rest. */
 	gl_column_trim(&sc->col);
-	index_pages(sc);
+	index_column(sc);
 
 	if (!gl_registry_finish_load(slot, generation))
 	{
@@ -695,7 +698,7 @@ gl_store_sync(void)
 		}
 		if (sc->changed)
 		{
-			index_pages(sc);	/* before the device copy's counting arrays */
+			index_column(sc);	/* before the device copy's counting arrays */
 			if (sc->device != NULL)
 				(void) gl_store_ensure_device(sc);
 			gl_store_publish(sc, false);
@@ -712,7 +715,7 @@ gl_store_sync(void)
 			 !gl_store_registry_ready(i, sc->generation)))
 			free_retired(&slots[i]);
 		else if (sc != NULL)
-			index_pages(sc);	/* changes reach it too */
+			index_column(sc);	/* changes reach it too */
 	}
 	enforce_bounds();
 }

@@ -8,8 +8,9 @@
  *	  regex's automaton with a prefilter is skimmed for the prefilter's
  *	  literal in the column, and stepped alone for one value: the two
  *	  must agree too.  And gl_cpu_prefilter_rare()'s line, four lead rows
- *	  in 4 096; random patterns whose skim hits crowd together; and a
- *	  batch of programs in one pass against each program's own.
+ *	  in 4 096; random patterns whose skim hits crowd together; a batch
+ *	  of programs in one pass against each program's own; and chunks
+ *	  passed over by the column's byte-pair summary.
  *
  *-------------------------------------------------------------------------
  */
@@ -362,6 +363,122 @@ check_hits_and_batches(void)
 	gl_column_free(&col);
 }
 
+/*
+ * The byte-pair summary of a column's chunks (chunk_pairs.h): chunks
+ * whose rows draw on different letters, summarized but for rows appended
+ * after, so that whole chunks lack a pattern's pairs, one is partly
+ * covered and one not at all.  The engine must still give what matching
+ * each value does; it must consult the summary (a chunk whose bits are
+ * cleared by hand loses its matches); and the pairs a pattern requires
+ * are those of its characters that take one class each.
+ */
+static void
+check_pair_summaries(void)
+{
+	static const char *const extra[] = {"z", "", "q", "\xc3\xa9", "\xe2\x84\xaa", "Z", "zq"};
+	static const char *const patterns[] = {
+		"%za%", "%zq%", "%qa%b%", "z%", "%a_q%", "%k%", "%\xc3\xa9%", "%ez%", "%q",
+		"%hz%", "%_z_%", "%ab%cd%", "%zz%", "%Q%"
+	};
+	const uint64_t summarized = 6 * GL_PAIR_CHUNK_ROWS + 1000;
+	const uint64_t nrows = summarized + 5000;
+	GlColumn	col;
+	char		buf[64];
+	int			disagreeing = 0;
+	GlRequiredPairs req;
+	GlLikePlan	plan;
+	const char *error;
+	GlProgram  *prog;
+
+	gl_column_init(&col, nrows, nrows * 16);
+	for (uint64_t r = 0; r < nrows; r++)
+	{
+		const char *more = extra[(r / GL_PAIR_CHUNK_ROWS) % 7];
+		size_t		len = 0;
+		int			nchars = (int) rnd(14);
+
+		if (r == summarized)
+			tap_ok(gl_column_summarize_pairs(&col), "the first %llu rows summarized",
+				   (unsigned long long) summarized);
+		for (int c = 0; c < nchars; c++)
+		{
+			/* a chunk's own characters now and then, else ASCII letters of either case */
+			if (*more != '\0' && rnd(6) == 0)
+			{
+				memcpy(buf + len, more, strlen(more));
+				len += strlen(more);
+			}
+			else
+				buf[len++] = "abcdhABCD "[rnd(10)];
+		}
+		gl_column_append(&col, gl_tid_make((uint32_t) (r / 64), (uint16_t) (r % 64 + 1)),
+						 buf, (uint32_t) len, r % 31 == 5 ? GL_ROW_IS_NULL : 0);
+	}
+	for (size_t p = 0; p < sizeof(patterns) / sizeof(patterns[0]); p++)
+		for (int ilike = 0; ilike < 2; ilike++)
+		{
+			uint64_t	matched = 0;
+
+			prog = gl_build_like(patterns[p], strlen(patterns[p]), true,
+								 ilike ? test_case_class : NULL, NULL, &error);
+			if (prog == NULL || !column_agrees(prog, &col, 1 + p % 3, &matched))
+			{
+				tap_diag("'%s' (%s) disagrees", patterns[p], ilike ? "ILIKE" : "LIKE");
+				disagreeing++;
+			}
+			free(prog);
+		}
+	tap_ok(disagreeing == 0, "%d patterns over chunks summarized, partly and not: "
+		   "%d disagree with matching each value",
+		   (int) (2 * sizeof(patterns) / sizeof(patterns[0])), disagreeing);
+
+	/* chunk 0 holds 'z': with its bits cleared, its matches of '%za%' go */
+	{
+		uint64_t	nwords = gl_bitmap_words(nrows);
+		uint64_t   *bits = malloc(nwords * sizeof(uint64_t));
+		uint64_t	before,
+					after;
+
+		prog = gl_build_like("%za%", 4, true, NULL, NULL, &error);
+		gl_cpu_match_column(prog, &col, bits, 2);
+		before = gl_bitmap_count(bits, GL_PAIR_CHUNK_ROWS / 64);
+		memset(col.pairs.bits, 0, GL_PAIR_CHUNK_WORDS * sizeof(uint64_t));
+		gl_cpu_match_column(prog, &col, bits, 2);
+		after = gl_bitmap_count(bits, GL_PAIR_CHUNK_ROWS / 64);
+		tap_ok(before > 0 && after == 0,
+			   "the engine reads the summary: chunk 0's %llu matches of '%%za%%' go with its bits",
+			   (unsigned long long) before);
+		free(bits);
+		free(prog);
+	}
+
+	/* the pairs of ILIKE '%ze_bra%': z-e, b-r, r-a (not across the '_') */
+	prog = gl_build_like("%ze_bra%", 8, true, test_case_class, NULL, &error);
+	req.npairs = -1;
+	if (prog != NULL && gl_cpu_like_prepare(prog, &plan))
+	{
+		gl_cpu_like_required_pairs(&plan, &req);
+		gl_cpu_like_release(&plan);
+	}
+	tap_ok(req.npairs == 3 && req.pairs[0] == 'z' * GL_PAIR_CLASSES + 'e' &&
+		   req.pairs[1] == 'b' * GL_PAIR_CLASSES + 'r' &&
+		   req.pairs[2] == 'r' * GL_PAIR_CLASSES + 'a',
+		   "ILIKE '%%ze_bra%%' requires z-e, b-r, r-a: %d pairs", req.npairs);
+	free(prog);
+	/* k takes the Kelvin sign too (three bytes): no pair with it */
+	prog = gl_build_like("%kay%", 5, true, test_case_class, NULL, &error);
+	req.npairs = -1;
+	if (prog != NULL && gl_cpu_like_prepare(prog, &plan))
+	{
+		gl_cpu_like_required_pairs(&plan, &req);
+		gl_cpu_like_release(&plan);
+	}
+	tap_ok(req.npairs == 1 && req.pairs[0] == 'a' * GL_PAIR_CLASSES + 'y',
+		   "ILIKE '%%kay%%' with the Kelvin sign requires a-y alone: %d pairs", req.npairs);
+	free(prog);
+	gl_column_free(&col);
+}
+
 int
 main(void)
 {
@@ -433,5 +550,6 @@ main(void)
 	check_skim_choices();
 	check_prefilter_rare();
 	check_hits_and_batches();
+	check_pair_summaries();
 	return tap_done();
 }
