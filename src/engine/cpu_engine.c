@@ -297,6 +297,19 @@ match_words(const CpuPlan *plan, const GlColumn *col, uint64_t *result,
 	}
 }
 
+/* The chunks of [0, nchunks) the column's pair summary lets the plan skip. */
+static uint64_t
+chunks_skipped(const CpuPlan *plan, const GlColumn *col, uint64_t nchunks)
+{
+	uint64_t	skipped = 0;
+
+	if (plan->prog == NULL || plan->pairs.npairs == 0)
+		return 0;
+	for (uint64_t c = 0; c < nchunks; c++)
+		skipped += !gl_chunk_pairs_may_match(&col->pairs, col->nrows, c, &plan->pairs);
+	return skipped;
+}
+
 static void *
 column_worker(void *arg)
 {
@@ -380,7 +393,8 @@ gl_cpu_match_column_batch(const GlProgram *const *progs, uint64_t *const *result
 	CpuPlan    *plans = nprogs == 1 ? &one_plan : malloc(sizeof(CpuPlan) * nprogs);
 	ColumnJob	job;
 	pthread_t  *threads = NULL;
-	uint64_t	nchunks;
+	uint64_t	nchunks = (gl_bitmap_words(col->nrows) + WORDS_PER_CHUNK - 1) / WORDS_PER_CHUNK;
+	uint64_t	to_match = 0;	/* chunks times programs not skipped */
 	int			started = 0;
 	int			i;
 
@@ -391,6 +405,7 @@ gl_cpu_match_column_batch(const GlProgram *const *progs, uint64_t *const *result
 		prepared[i] = plan_prepare(progs[i], &plans[i], true);
 		if (!prepared[i])
 			plans[i].prog = NULL;	/* not a program, or no memory for its plan */
+		to_match += nchunks - chunks_skipped(&plans[i], col, nchunks);
 	}
 	job.plans = plans;
 	job.results = results;
@@ -400,9 +415,9 @@ gl_cpu_match_column_batch(const GlProgram *const *progs, uint64_t *const *result
 	job.nwords = gl_bitmap_words(col->nrows);
 	job.next_chunk = 0;
 
-	nchunks = (job.nwords + WORDS_PER_CHUNK - 1) / WORDS_PER_CHUNK;
-	if (nthreads > 1 && (uint64_t) nthreads > nchunks)
-		nthreads = (int) nchunks;
+	/* a thread a chunk to match at most: skipped ones cost next to nothing */
+	if (nthreads > 1 && (uint64_t) nthreads > to_match)
+		nthreads = to_match > 0 ? (int) to_match : 1;
 	if (nthreads > 1)
 		threads = malloc(sizeof(pthread_t) * (nthreads - 1));
 	if (threads != NULL)
@@ -424,6 +439,25 @@ gl_cpu_match_column_batch(const GlProgram *const *progs, uint64_t *const *result
 	if (plans != &one_plan)
 		free(plans);
 	return true;
+}
+
+bool
+gl_cpu_few_chunks_to_match(const GlProgram *prog, const GlColumn *col, uint64_t few)
+{
+	uint64_t	nchunks = (gl_bitmap_words(col->nrows) + WORDS_PER_CHUNK - 1) / WORDS_PER_CHUNK;
+	uint64_t	to_match = 0;
+	CpuPlan		plan;
+
+	if (!plan_prepare(prog, &plan, true))
+		return false;
+	if (plan.pairs.npairs > 0)
+	{
+		/* a common pattern's first chunks settle it */
+		for (uint64_t c = 0; c < nchunks && to_match <= few; c++)
+			to_match += gl_chunk_pairs_may_match(&col->pairs, col->nrows, c, &plan.pairs);
+	}
+	plan_release(&plan);
+	return plan.pairs.npairs > 0 && to_match <= few;
 }
 
 /*

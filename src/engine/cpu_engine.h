@@ -58,6 +58,14 @@ extern bool gl_cpu_match_column_batch(const GlProgram *const *progs, uint64_t *c
 									  const GlColumn *col, int nthreads, bool *prepared);
 
 /*
+ * Would the engine match prog in at most `few` chunks of GL_PAIR_CHUNK_ROWS
+ * rows of the column, the column's pair summary (chunk_pairs.h) ruling
+ * out the others?
+ */
+extern bool gl_cpu_few_chunks_to_match(const GlProgram *prog, const GlColumn *col,
+									   uint64_t few);
+
+/*
  * Whether a regex's prefilter literal (a DFA program's prefilter section)
  * is rare in these rows -- the lead rows of a column's sample, drawn at
  * random -- so that the GPU should sieve for it first.  False for other

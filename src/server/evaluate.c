@@ -9,8 +9,10 @@
  * matching" when its program is exact, and every such row when the
  * program is only a superset (negating a superset could lose rows).  A
  * leaf runs on the GPU when one is ready (engines.h), the backend did not
- * ask for the CPU, and the column has (or can get, within the device
- * budget) a device copy; any CUDA failure reruns that leaf on the CPU
+ * ask for the CPU, the column has (or can get, within the device budget)
+ * a device copy, and the column's pair summary leaves more than a few of
+ * its chunks to match (few_chunks_to_match: a term in no row is answered
+ * without a kernel); any CUDA failure reruns that leaf on the CPU
  * engine, logged, and the answer says it fell back.  A positive leaf the
  * GPU matched in few rows comes back as the nonzero words of its bitmap
  * alone, and stays so while nothing needs the whole bitmap, so that a
@@ -286,6 +288,22 @@ gpu_match(const GlProgram *prog, bool sieve_first, int leaf, GlStoredColumn *sc,
 }
 
 /*
+ * Does the column's pair summary (chunk_pairs.h) leave the CPU engine so
+ * few chunks to match that it answers sooner than the GPU's round trip
+ * would?  None (no row can match); or a chunk for each of its threads at
+ * most, and at most one chunk in 64 -- so that columns of a few chunks,
+ * the test suite's, still go to the GPU.
+ */
+static bool
+few_chunks_to_match(const GlProgram *prog, const GlColumn *col)
+{
+	uint64		nchunks = (col->nrows + GL_PAIR_CHUNK_ROWS - 1) / GL_PAIR_CHUNK_ROWS;
+
+	return gl_cpu_few_chunks_to_match(prog, col,
+									  Min((uint64) gl_cpu_engine_threads(), nchunks / 64));
+}
+
+/*
  * Does the GPU count this leaf itself (gpu_match)?  When it is the whole
  * request of an asker that counts, its program is exact (a superset's
  * rows are all rechecked, never counted), and the device copy has the
@@ -330,7 +348,7 @@ eval_leaf(const GlMatchMessage *msg, int leaf, GlStoredColumn *sc, Operand *out,
 		return false;
 
 	INSTR_TIME_SET_CURRENT(start);
-	if (!(run->use_gpu &&
+	if (!(run->use_gpu && !few_chunks_to_match(prog, col) &&
 		  gpu_match(prog, item->sieve_first != 0, leaf, sc, !item->negated || count != NULL,
 					count, item->negated, out, run)) &&
 		!cpu_match(prog, sc, out->bits, run))

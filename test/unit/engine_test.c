@@ -452,6 +452,23 @@ check_pair_summaries(void)
 		free(prog);
 	}
 
+	/*
+	 * z then q stand together in chunk 6's rows alone, which is partly
+	 * summarized, as chunk 7 is not at all: two chunks to match; a
+	 * pattern of one character has no pair, and leaves every chunk
+	 */
+	{
+		GlProgram  *zq = gl_build_like("%zq%", 4, true, NULL, NULL, &error);
+		GlProgram  *k = gl_build_like("%k%", 3, true, test_case_class, NULL, &error);
+
+		tap_ok(gl_cpu_few_chunks_to_match(zq, &col, 2) &&
+			   !gl_cpu_few_chunks_to_match(zq, &col, 1) &&
+			   !gl_cpu_few_chunks_to_match(k, &col, 7),
+			   "'%%zq%%' leaves 2 chunks of 8 to match, ILIKE '%%k%%' all");
+		free(zq);
+		free(k);
+	}
+
 	/* the pairs of ILIKE '%ze_bra%': z-e, b-r, r-a (not across the '_') */
 	prog = gl_build_like("%ze_bra%", 8, true, test_case_class, NULL, &error);
 	req.npairs = -1;
