@@ -194,11 +194,38 @@ find_hit(const CpuPlan *plan, int skim, const char *s, uint64_t from, uint64_t l
 	}
 	else
 	{
-		at = gl_cpu_like_find_anchor(&plan->like, skim, s, from, len);
+		at = plan->kind == GL_PROG_LIKE && gl_cpu_like_hits_settle(&plan->like, skim) ?
+			gl_cpu_like_find_placed(&plan->like, skim, s, from, len) :
+			gl_cpu_like_find_anchor(&plan->like, skim, s, from, len);
 		*start = (uint64_t) at;
 		*end = *start + 1;
 	}
 	return at >= 0;
+}
+
+/*
+ * The row of [row, last) whose value holds byte `at` of the column's data
+ * (at is in one of them).  Hits that settle matches come seldom, far
+ * apart: past a few rows, a binary search.
+ */
+static inline uint64_t
+row_holding(const GlColumn *col, uint64_t row, uint64_t last, uint64_t at)
+{
+	uint64_t	hi = last;
+
+	for (int step = 0; step < 8; step++, row++)
+		if (gl_column_offset(col, row + 1) > at)
+			return row;
+	while (row + 1 < hi)
+	{
+		uint64_t	mid = row + (hi - row) / 2;
+
+		if (gl_column_offset(col, mid) <= at)
+			row = mid;
+		else
+			hi = mid;
+	}
+	return row;
 }
 
 /*
@@ -229,8 +256,7 @@ match_rows_skimming(const CpuPlan *plan, const GlColumn *col, uint64_t *result,
 
 		if (!find_hit(plan, skim, base, from, len, &start, &end))
 			break;
-		while (gl_column_offset(col, row + 1) - first_offset <= start)
-			row++;
+		row = row_holding(col, row, last, first_offset + start);
 		value_end = gl_column_offset(col, row + 1) - first_offset;
 		if (end > value_end)
 		{

@@ -772,27 +772,61 @@ gl_cpu_like_find_anchor(const GlLikePlan *plan, int skim, const char *s, uint64_
  * encoding, so stepping back over UTF-8 continuation bytes finds the
  * characters' starts.
  */
+bool
+gl_cpu_like_hits_settle(const GlLikePlan *plan, int skim)
+{
+	return plan->like->nsegments == 1 && !plan->like->anchored_start &&
+		!plan->like->anchored_end && !plan->skims[skim].high;
+}
+
+/* Does the segment stand where a hit places it, within [floor, end)? */
+static bool
+placed_at_hit(const GlLikePlan *plan, int skim, const uint8_t *text, uint64_t hit,
+			  uint64_t floor, uint64_t end)
+{
+	uint64_t	start = hit;
+
+	for (uint32_t c = 0; c < plan->skims[skim].first_pos; c++)
+	{
+		if (start == floor)
+			return false;		/* it would start before floor */
+		start--;
+		while (plan->utf8 && start > floor && (text[start] & 0xC0) == 0x80)
+			start--;
+	}
+	return match_at(&plan->segs[0], text, (uint32_t) start, (uint32_t) end, plan->utf8) >= 0;
+}
+
 int
 gl_cpu_like_match_hit(const GlLikePlan *plan, int skim, const char *s, uint64_t hit,
 					  uint64_t value_start, uint64_t value_end)
 {
-	const GlLikeColumnSkim *k = &plan->skims[skim];
-	const uint8_t *text = (const uint8_t *) s;
-	uint64_t	start = hit;
-
-	if (plan->like->nsegments != 1 || plan->like->anchored_start ||
-		plan->like->anchored_end || k->high)
+	if (!gl_cpu_like_hits_settle(plan, skim))
 		return -1;
-	for (uint32_t c = 0; c < k->first_pos; c++)
+	return placed_at_hit(plan, skim, (const uint8_t *) s, hit, value_start, value_end) ? 1 : 0;
+}
+
+/*
+ * Most hits of a common pair are not matches: checked here, one costs a
+ * match_at() and the skim goes on, where the caller would first find the
+ * hit's row and its bounds.
+ */
+int64_t
+gl_cpu_like_find_placed(const GlLikePlan *plan, int skim, const char *s, uint64_t from,
+						uint64_t len)
+{
+	const uint8_t *text = (const uint8_t *) s;
+
+	for (;;)
 	{
-		if (start == value_start)
-			return 0;			/* it would start in the value before */
-		start--;
-		while (plan->utf8 && start > value_start && (text[start] & 0xC0) == 0x80)
-			start--;
+		uint32_t	hit = column_skim(text, (uint32_t) from, (uint32_t) len, &plan->skims[skim]);
+
+		if (hit >= len)
+			return -1;
+		if (placed_at_hit(plan, skim, text, hit, 0, len))
+			return hit;
+		from = hit + 1;
 	}
-	return match_at(&plan->segs[0], text, (uint32_t) start, (uint32_t) value_end,
-					plan->utf8) >= 0 ? 1 : 0;
 }
 
 /*
