@@ -199,8 +199,8 @@ gl_stage_fetch(const GlStageCopies &c, uint32_t which, uint32_t t)
  * chunk at a time, into one line buffer a warp.  A cp.async instruction
  * takes one shared-memory wavefront for each 128-byte line it reads, and
  * one line's bytes must land in one 128-byte row of the stage (Nsight
- * Compute, H200, a probe kernel of such copies, ldgsts_probe.cu on the
- * branch bench-results: eight chunks' 64-byte slices 8.00 wavefronts an
+ * Compute, H200, a probe kernel of such copies, ldgsts_probe.cu in main's
+ * history at 6a75a42^: eight chunks' 64-byte slices 8.00 wavefronts an
  * instruction, whatever the destination; four whole lines, or eight
  * 64-byte runs two to a line, 4.00; every lane a line of its own, 32; a
  * line split between two buffers' rows, an earlier study, 7.3).  So

@@ -51,7 +51,7 @@
  * the text: 41.7-42.2% against 52.6-52.8%).
  *
  * Measured on the H200 (test/kernels/kernel_bench, 2.1 GB): as a probe
- * (verify_probe.cu on the branch bench-results), the filter alone reads
+ * (verify_probe.cu in main's history at 6a75a42^), the filter alone reads
  * at 94% of the read bandwidth; with 2.75% of positions passing and 41%
  * of rows matching, checking them brought it to 41-43%, under the
  * stream kernel's 44%, hence the choice on the sample.  In the engine,
