@@ -176,13 +176,17 @@ gl_cpu_match_value(const GlProgram *prog, const char *s, uint32_t len)
 
 /*
  * The next hit, at or after from, of what every match of the plan has:
- * bytes [*start, *end) of s.  A required literal (a LIKE program's literal
- * segment, a DFA's prefilter), or else a byte of column skim `skim` of a
- * masked segment (an ILIKE pair such as x/X, and another as far on).
+ * where it was found (*hit) and bytes [*start, *end) of s that must lie
+ * within one value.  A required literal (a LIKE program's literal
+ * segment, a DFA's prefilter: the literal); a byte of column skim `skim`
+ * of a masked segment (an ILIKE pair such as x/X, and another as far
+ * on: that byte), or, where the skim's hits settle matches
+ * (gl_cpu_like_hits_settle()), a hit where the segment stands (the
+ * occurrence).
  */
 static bool
 find_hit(const CpuPlan *plan, int skim, const char *s, uint64_t from, uint64_t len,
-		 uint64_t *start, uint64_t *end)
+		 uint64_t *hit, uint64_t *start, uint64_t *end)
 {
 	int64_t		at;
 
@@ -191,13 +195,17 @@ find_hit(const CpuPlan *plan, int skim, const char *s, uint64_t from, uint64_t l
 		at = gl_cpu_like_find_required(&plan->like, s, from, len);
 		*end = (uint64_t) at;
 		*start = *end - plan->like.segs[plan->like.required].seg->nbytes;
+		*hit = *start;
+	}
+	else if (plan->kind == GL_PROG_LIKE && gl_cpu_like_hits_settle(&plan->like, skim))
+	{
+		at = gl_cpu_like_find_placed(&plan->like, skim, s, from, len, start, end);
+		*hit = (uint64_t) at;
 	}
 	else
 	{
-		at = plan->kind == GL_PROG_LIKE && gl_cpu_like_hits_settle(&plan->like, skim) ?
-			gl_cpu_like_find_placed(&plan->like, skim, s, from, len) :
-			gl_cpu_like_find_anchor(&plan->like, skim, s, from, len);
-		*start = (uint64_t) at;
+		at = gl_cpu_like_find_anchor(&plan->like, skim, s, from, len);
+		*hit = *start = (uint64_t) at;
 		*end = *start + 1;
 	}
 	return at >= 0;
@@ -232,9 +240,9 @@ row_holding(const GlColumn *col, uint64_t row, uint64_t last, uint64_t at)
  * Rows [first, last) of a plan that skims (find_hit()): skim the rows'
  * bytes as one string, match the rows a hit falls in -- or, for a
  * pattern that is a literal between two '%', take the row as matched: the
- * hit is the match; for one masked segment between two '%', check the
- * segment where the hit places it (gl_cpu_like_match_hit()).  result's
- * words for these rows are cleared first.
+ * hit is the match; so is a placed hit of one masked segment between two
+ * '%' (gl_cpu_like_find_placed()), whose occurrence lies in one row.
+ * result's words for these rows are cleared first.
  */
 static void
 match_rows_skimming(const CpuPlan *plan, const GlColumn *col, uint64_t *result,
@@ -246,39 +254,36 @@ match_rows_skimming(const CpuPlan *plan, const GlColumn *col, uint64_t *result,
 	uint64_t	from = 0;
 	uint64_t	row = first;
 	int			skim = gl_cpu_like_pick_skim(&plan->like, base, len);
+	/* a hit is a match: the pattern's literal between two '%', or placed */
+	bool		settles = plan->found_is_match ||
+		(plan->kind == GL_PROG_LIKE && plan->like.required < 0 &&
+		 gl_cpu_like_hits_settle(&plan->like, skim));
 
 	memset(result + first / 64, 0, gl_bitmap_words(last - first) * sizeof(uint64_t));
 	while (row < last)
 	{
+		uint64_t	hit;
 		uint64_t	start;
 		uint64_t	end;
+		uint64_t	value_start;
 		uint64_t	value_end;
 
-		if (!find_hit(plan, skim, base, from, len, &start, &end))
+		if (!find_hit(plan, skim, base, from, len, &hit, &start, &end))
 			break;
-		row = row_holding(col, row, last, first_offset + start);
+		row = row_holding(col, row, last, first_offset + hit);
+		value_start = gl_column_offset(col, row) - first_offset;
 		value_end = gl_column_offset(col, row + 1) - first_offset;
-		if (end > value_end)
+		if (start < value_start || end > value_end)
 		{
-			from = start + 1;	/* across a row boundary: not a hit */
+			from = hit + 1;		/* across a row boundary: not a hit */
 			continue;
 		}
 		if (!gl_column_is_null(col, row))
 		{
 			uint32_t	vlen;
 			const char *value = gl_column_value(col, row, &vlen);
-			int			at_hit = plan->found_is_match ? 1 : -1;
 
-			if (at_hit < 0 && plan->kind == GL_PROG_LIKE && plan->like.required < 0)
-				at_hit = gl_cpu_like_match_hit(&plan->like, skim, base, start,
-											   gl_column_offset(col, row) - first_offset,
-											   value_end);
-			if (at_hit == 0)
-			{
-				from = start + 1;	/* not at this hit; maybe at a later one */
-				continue;
-			}
-			if (at_hit == 1 || plan_match(plan, value, vlen))
+			if (settles || plan_match(plan, value, vlen))
 				result[row / 64] |= (uint64_t) 1 << (row % 64);
 		}
 		from = value_end;

@@ -779,31 +779,28 @@ gl_cpu_like_hits_settle(const GlLikePlan *plan, int skim)
 		!plan->like->anchored_end && !plan->skims[skim].high;
 }
 
-/* Does the segment stand where a hit places it, within [floor, end)? */
+/*
+ * Does the segment stand where a hit places it?  Then set [*start, *end)
+ * to the occurrence.
+ */
 static bool
 placed_at_hit(const GlLikePlan *plan, int skim, const uint8_t *text, uint64_t hit,
-			  uint64_t floor, uint64_t end)
+			  uint64_t len, uint64_t *start, uint64_t *end)
 {
-	uint64_t	start = hit;
+	int64_t		found;
 
+	*start = hit;
 	for (uint32_t c = 0; c < plan->skims[skim].first_pos; c++)
 	{
-		if (start == floor)
-			return false;		/* it would start before floor */
-		start--;
-		while (plan->utf8 && start > floor && (text[start] & 0xC0) == 0x80)
-			start--;
+		if (*start == 0)
+			return false;		/* it would start before the text */
+		(*start)--;
+		while (plan->utf8 && *start > 0 && (text[*start] & 0xC0) == 0x80)
+			(*start)--;
 	}
-	return match_at(&plan->segs[0], text, (uint32_t) start, (uint32_t) end, plan->utf8) >= 0;
-}
-
-int
-gl_cpu_like_match_hit(const GlLikePlan *plan, int skim, const char *s, uint64_t hit,
-					  uint64_t value_start, uint64_t value_end)
-{
-	if (!gl_cpu_like_hits_settle(plan, skim))
-		return -1;
-	return placed_at_hit(plan, skim, (const uint8_t *) s, hit, value_start, value_end) ? 1 : 0;
+	found = match_at(&plan->segs[0], text, (uint32_t) *start, (uint32_t) len, plan->utf8);
+	*end = (uint64_t) found;
+	return found >= 0;
 }
 
 /*
@@ -813,7 +810,7 @@ gl_cpu_like_match_hit(const GlLikePlan *plan, int skim, const char *s, uint64_t 
  */
 int64_t
 gl_cpu_like_find_placed(const GlLikePlan *plan, int skim, const char *s, uint64_t from,
-						uint64_t len)
+						uint64_t len, uint64_t *start, uint64_t *end)
 {
 	const uint8_t *text = (const uint8_t *) s;
 
@@ -823,7 +820,7 @@ gl_cpu_like_find_placed(const GlLikePlan *plan, int skim, const char *s, uint64_
 
 		if (hit >= len)
 			return -1;
-		if (placed_at_hit(plan, skim, text, hit, 0, len))
+		if (placed_at_hit(plan, skim, text, hit, len, start, end))
 			return hit;
 		from = hit + 1;
 	}

@@ -111,22 +111,13 @@ extern int64_t gl_cpu_like_find_anchor(const GlLikePlan *plan, int skim, const c
 extern bool gl_cpu_like_hits_settle(const GlLikePlan *plan, int skim);
 
 /*
- * Whether that hit, at byte hit of s in the value [value_start,
- * value_end), is a match: 1 if the segment stands, within the value, at
- * the one start the hit can belong to; 0 if not (a later hit in the value
- * may still be one); -1 if the hits of this skim do not settle matches
- * (the whole value must be matched).
- */
-extern int	gl_cpu_like_match_hit(const GlLikePlan *plan, int skim, const char *s,
-								  uint64_t hit, uint64_t value_start, uint64_t value_end);
-
-/*
  * For a skim whose hits settle matches: the next hit at or after byte
- * from of s where the segment stands, within s's len bytes -- rows'
- * bounds aside, which the caller checks (gl_cpu_like_match_hit()) -- or
- * -1.
+ * from of s where the segment stands, within s's len bytes, or -1; the
+ * occurrence is bytes [*start, *end) of s.  Rows' bounds are the
+ * caller's to check: a value matches if the occurrence lies within it.
  */
 extern int64_t gl_cpu_like_find_placed(const GlLikePlan *plan, int skim, const char *s,
-									   uint64_t from, uint64_t len);
+									   uint64_t from, uint64_t len, uint64_t *start,
+									   uint64_t *end);
 
 #endif							/* GPULIKE_CPU_LIKE_H */

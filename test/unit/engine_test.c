@@ -253,11 +253,59 @@ check_skim_choices(void)
 }
 
 /*
+ * A term split over two rows in turn at each of its characters: whatever
+ * character the skim's hit stands for, the occurrence it places starts in
+ * one row and ends in the next, so no row matches.
+ */
+static void
+check_split_occurrences(void)
+{
+	static const char *const terms[] = {"quvwxy", "qu\xc3\xa9wxy"};
+	int			wrong = 0;
+
+	for (size_t t = 0; t < sizeof(terms) / sizeof(terms[0]); t++)
+	{
+		const char *term = terms[t];
+		size_t		len = strlen(term);
+		char		pattern[32];
+		GlColumn	col;
+		const char *error;
+
+		gl_column_init(&col, 2 * len, 8 * len * len);
+		for (size_t split = 1; split < len; split++)
+		{
+			char		row[32];
+
+			snprintf(row, sizeof(row), "zz%.*s", (int) split, term);
+			gl_column_append(&col, gl_tid_make((uint32_t) split, 1), row,
+							 (uint32_t) strlen(row), 0);
+			snprintf(row, sizeof(row), "%szz", term + split);
+			gl_column_append(&col, gl_tid_make((uint32_t) split, 2), row,
+							 (uint32_t) strlen(row), 0);
+		}
+		snprintf(pattern, sizeof(pattern), "%%%s%%", term);
+		for (int ilike = 0; ilike < 2; ilike++)
+		{
+			GlProgram  *prog = gl_build_like(pattern, strlen(pattern), true,
+											 ilike ? gl_ascii_case_class : NULL, NULL, &error);
+			uint64_t	matched = 0;
+
+			if (prog == NULL || !column_agrees(prog, &col, 1, &matched) || matched != 0)
+				wrong++;
+			free(prog);
+		}
+		gl_column_free(&col);
+	}
+	tap_ok(wrong == 0, "terms split over two rows at each character: %d of 4 searches matched a row",
+		   wrong);
+}
+
+/*
  * Random one-segment patterns over rows of a small alphabet (ASCII with
  * both cases, a two-byte and a three-byte character, the Kelvin sign,
  * spaces), so that skim hits come close together, overlap, straddle rows
  * and fall after partial occurrences: the hit's own check
- * (gl_cpu_like_match_hit()) must give what matching each value does.
+ * (gl_cpu_like_find_placed()) must give what matching each value does.
  * The same programs in one batch (gl_cpu_match_column_batch()) must give
  * each program's own pass.
  */
@@ -567,6 +615,7 @@ main(void)
 	check_skim_choices();
 	check_prefilter_rare();
 	check_hits_and_batches();
+	check_split_occurrences();
 	check_pair_summaries();
 	return tap_done();
 }
