@@ -13,24 +13,23 @@
 #include <string.h>
 
 #include "column/chunk_pairs.h"
+#include "column/resize_array.h"
 
 /* Room for chunks [0, nchunks), new ones zeroed. */
 static bool
 reserve_chunks(GlChunkPairs *pairs, uint64_t nchunks)
 {
 	uint64_t	capacity = pairs->capacity_chunks > 0 ? pairs->capacity_chunks : 16;
-	uint64_t   *bits;
 
 	if (nchunks <= pairs->capacity_chunks)
 		return true;
 	while (capacity < nchunks)
 		capacity *= 2;
-	bits = realloc(pairs->bits, capacity * GL_PAIR_CHUNK_WORDS * sizeof(uint64_t));
-	if (bits == NULL)
+	if (!gl_resize_array((void **) &pairs->bits, capacity * GL_PAIR_CHUNK_WORDS,
+						 sizeof(uint64_t)))
 		return false;
-	memset(bits + pairs->capacity_chunks * GL_PAIR_CHUNK_WORDS, 0,
+	memset(pairs->bits + pairs->capacity_chunks * GL_PAIR_CHUNK_WORDS, 0,
 		   (capacity - pairs->capacity_chunks) * GL_PAIR_CHUNK_WORDS * sizeof(uint64_t));
-	pairs->bits = bits;
 	pairs->capacity_chunks = capacity;
 	return true;
 }

@@ -328,17 +328,29 @@ match_words(const CpuPlan *plan, const GlColumn *col, uint64_t *result,
 	}
 }
 
-/* The chunks of [0, nchunks) the column's pair summary lets the plan skip. */
-static uint64_t
-chunks_skipped(const CpuPlan *plan, const GlColumn *col, uint64_t nchunks)
+/* The column's chunks of work (and of its pair summary). */
+static inline uint64_t
+column_chunks(const GlColumn *col)
 {
-	uint64_t	skipped = 0;
+	return (gl_bitmap_words(col->nrows) + WORDS_PER_CHUNK - 1) / WORDS_PER_CHUNK;
+}
+
+/*
+ * How many of the column's chunks the plan must match in, the pair
+ * summary ruling out the others -- counted only to past `limit`, where a
+ * common pattern's first chunks stop it.
+ */
+static uint64_t
+chunks_to_match(const CpuPlan *plan, const GlColumn *col, uint64_t limit)
+{
+	uint64_t	nchunks = column_chunks(col);
+	uint64_t	to_match = 0;
 
 	if (plan->prog == NULL || plan->pairs.npairs == 0)
-		return 0;
-	for (uint64_t c = 0; c < nchunks; c++)
-		skipped += !gl_chunk_pairs_may_match(&col->pairs, col->nrows, c, &plan->pairs);
-	return skipped;
+		return nchunks;
+	for (uint64_t c = 0; c < nchunks && to_match <= limit; c++)
+		to_match += gl_chunk_pairs_may_match(&col->pairs, col->nrows, c, &plan->pairs);
+	return to_match;
 }
 
 static void *
@@ -424,8 +436,7 @@ gl_cpu_match_column_batch(const GlProgram *const *progs, uint64_t *const *result
 	CpuPlan    *plans = nprogs == 1 ? &one_plan : malloc(sizeof(CpuPlan) * nprogs);
 	ColumnJob	job;
 	pthread_t  *threads = NULL;
-	uint64_t	nchunks = (gl_bitmap_words(col->nrows) + WORDS_PER_CHUNK - 1) / WORDS_PER_CHUNK;
-	uint64_t	to_match = 0;	/* chunks times programs not skipped */
+	uint64_t	to_match = 0;	/* chunks times programs not skipped, to nthreads */
 	int			started = 0;
 	int			i;
 
@@ -436,7 +447,7 @@ gl_cpu_match_column_batch(const GlProgram *const *progs, uint64_t *const *result
 		prepared[i] = plan_prepare(progs[i], &plans[i], true);
 		if (!prepared[i])
 			plans[i].prog = NULL;	/* not a program, or no memory for its plan */
-		to_match += nchunks - chunks_skipped(&plans[i], col, nchunks);
+		to_match += chunks_to_match(&plans[i], col, (uint64_t) nthreads);
 	}
 	job.plans = plans;
 	job.results = results;
@@ -475,20 +486,14 @@ gl_cpu_match_column_batch(const GlProgram *const *progs, uint64_t *const *result
 bool
 gl_cpu_few_chunks_to_match(const GlProgram *prog, const GlColumn *col, uint64_t few)
 {
-	uint64_t	nchunks = (gl_bitmap_words(col->nrows) + WORDS_PER_CHUNK - 1) / WORDS_PER_CHUNK;
-	uint64_t	to_match = 0;
 	CpuPlan		plan;
+	bool		few_left;
 
 	if (!plan_prepare(prog, &plan, true))
 		return false;
-	if (plan.pairs.npairs > 0)
-	{
-		/* a common pattern's first chunks settle it */
-		for (uint64_t c = 0; c < nchunks && to_match <= few; c++)
-			to_match += gl_chunk_pairs_may_match(&col->pairs, col->nrows, c, &plan.pairs);
-	}
+	few_left = chunks_to_match(&plan, col, few) <= few;
 	plan_release(&plan);
-	return plan.pairs.npairs > 0 && to_match <= few;
+	return few_left;
 }
 
 /*

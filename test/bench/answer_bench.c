@@ -19,22 +19,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "bench_clock.h"
 #include "column/answer.h"
 
 #define BLOCKS			250000
 #define ROWS_PER_BLOCK	60
 #define RUNS			20
-
-static double
-now_ms(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
 
 int
 main(int argc, char **argv)

@@ -22,23 +22,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "bench_clock.h"
 #include "engine/cpu_engine.h"
 #include "program/like_build.h"
 #include "tpch_text.h"
 
 #define MAX_BATCH	16
 #define RUNS		5
-
-static double
-now_ms(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
 
 /* ILIKE '%term%' for a term of 10-15 bytes of row `row` (lowered: ILIKE's pattern is) */
 static GlProgram *

@@ -411,6 +411,25 @@ check_hits_and_batches(void)
 	gl_column_free(&col);
 }
 
+/* The byte pairs every match of an ILIKE pattern holds (npairs -1: no plan). */
+static GlRequiredPairs
+ilike_required_pairs(const char *pattern)
+{
+	const char *error;
+	GlProgram  *prog = gl_build_like(pattern, strlen(pattern), true, test_case_class, NULL,
+									 &error);
+	GlRequiredPairs req = {.npairs = -1};
+	GlLikePlan	plan;
+
+	if (prog != NULL && gl_cpu_like_prepare(prog, &plan))
+	{
+		gl_cpu_like_required_pairs(&plan, &req);
+		gl_cpu_like_release(&plan);
+	}
+	free(prog);
+	return req;
+}
+
 /*
  * The byte-pair summary of a column's chunks (chunk_pairs.h): chunks
  * whose rows draw on different letters, summarized but for rows appended
@@ -434,7 +453,6 @@ check_pair_summaries(void)
 	char		buf[64];
 	int			disagreeing = 0;
 	GlRequiredPairs req;
-	GlLikePlan	plan;
 	const char *error;
 	GlProgram  *prog;
 
@@ -518,29 +536,15 @@ check_pair_summaries(void)
 	}
 
 	/* the pairs of ILIKE '%ze_bra%': z-e, b-r, r-a (not across the '_') */
-	prog = gl_build_like("%ze_bra%", 8, true, test_case_class, NULL, &error);
-	req.npairs = -1;
-	if (prog != NULL && gl_cpu_like_prepare(prog, &plan))
-	{
-		gl_cpu_like_required_pairs(&plan, &req);
-		gl_cpu_like_release(&plan);
-	}
+	req = ilike_required_pairs("%ze_bra%");
 	tap_ok(req.npairs == 3 && req.pairs[0] == 'z' * GL_PAIR_CLASSES + 'e' &&
 		   req.pairs[1] == 'b' * GL_PAIR_CLASSES + 'r' &&
 		   req.pairs[2] == 'r' * GL_PAIR_CLASSES + 'a',
 		   "ILIKE '%%ze_bra%%' requires z-e, b-r, r-a: %d pairs", req.npairs);
-	free(prog);
 	/* k takes the Kelvin sign too (three bytes): no pair with it */
-	prog = gl_build_like("%kay%", 5, true, test_case_class, NULL, &error);
-	req.npairs = -1;
-	if (prog != NULL && gl_cpu_like_prepare(prog, &plan))
-	{
-		gl_cpu_like_required_pairs(&plan, &req);
-		gl_cpu_like_release(&plan);
-	}
+	req = ilike_required_pairs("%kay%");
 	tap_ok(req.npairs == 1 && req.pairs[0] == 'a' * GL_PAIR_CLASSES + 'y',
 		   "ILIKE '%%kay%%' with the Kelvin sign requires a-y alone: %d pairs", req.npairs);
-	free(prog);
 	gl_column_free(&col);
 }
 
