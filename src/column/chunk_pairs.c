@@ -15,9 +15,8 @@
 #include "column/chunk_pairs.h"
 #include "column/resize_array.h"
 
-/* Room for chunks [0, nchunks), new ones zeroed. */
-static bool
-reserve_chunks(GlChunkPairs *pairs, uint64_t nchunks)
+bool
+gl_chunk_pairs_reserve(GlChunkPairs *pairs, uint64_t nchunks)
 {
 	uint64_t	capacity = pairs->capacity_chunks > 0 ? pairs->capacity_chunks : 16;
 
@@ -34,30 +33,24 @@ reserve_chunks(GlChunkPairs *pairs, uint64_t nchunks)
 	return true;
 }
 
-bool
+void
 gl_chunk_pairs_add(GlChunkPairs *pairs, uint64_t row, const char *value, uint32_t len)
 {
 	const uint8_t *s = (const uint8_t *) value;
-	uint64_t   *bits;
+	uint64_t   *bits = pairs->bits + row / GL_PAIR_CHUNK_ROWS * GL_PAIR_CHUNK_WORDS;
 	uint32_t	prev;
 
-	if (!reserve_chunks(pairs, row / GL_PAIR_CHUNK_ROWS + 1))
-		return false;
-	bits = pairs->bits + row / GL_PAIR_CHUNK_ROWS * GL_PAIR_CHUNK_WORDS;
-	if (len > 0)
+	if (len == 0)
+		return;
+	prev = gl_pair_class(s[0]);
+	for (uint32_t i = 1; i < len; i++)
 	{
-		prev = gl_pair_class(s[0]);
-		for (uint32_t i = 1; i < len; i++)
-		{
-			uint32_t	cls = gl_pair_class(s[i]);
-			uint32_t	pair = prev * GL_PAIR_CLASSES + cls;
+		uint32_t	cls = gl_pair_class(s[i]);
+		uint32_t	pair = prev * GL_PAIR_CLASSES + cls;
 
-			bits[pair / 64] |= (uint64_t) 1 << (pair % 64);
-			prev = cls;
-		}
+		bits[pair / 64] |= (uint64_t) 1 << (pair % 64);
+		prev = cls;
 	}
-	pairs->summarized_rows = row + 1;
-	return true;
 }
 
 void

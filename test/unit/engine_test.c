@@ -411,6 +411,30 @@ check_hits_and_batches(void)
 	gl_column_free(&col);
 }
 
+/* Patterns, LIKE and ILIKE, whose column result differs from matching each value. */
+static int
+patterns_disagreeing(const GlColumn *col, const char *const *patterns, int npatterns)
+{
+	int			disagreeing = 0;
+
+	for (int p = 0; p < npatterns; p++)
+		for (int ilike = 0; ilike < 2; ilike++)
+		{
+			const char *error;
+			GlProgram  *prog = gl_build_like(patterns[p], strlen(patterns[p]), true,
+											 ilike ? test_case_class : NULL, NULL, &error);
+			uint64_t	matched = 0;
+
+			if (prog == NULL || !column_agrees(prog, col, 1 + p % 3, &matched))
+			{
+				tap_diag("'%s' (%s) disagrees", patterns[p], ilike ? "ILIKE" : "LIKE");
+				disagreeing++;
+			}
+			free(prog);
+		}
+	return disagreeing;
+}
+
 /* The byte pairs every match of an ILIKE pattern holds (npairs -1: no plan). */
 static GlRequiredPairs
 ilike_required_pairs(const char *pattern)
@@ -447,6 +471,7 @@ check_pair_summaries(void)
 		"%za%", "%zq%", "%qa%b%", "z%", "%a_q%", "%k%", "%\xc3\xa9%", "%ez%", "%q",
 		"%hz%", "%_z_%", "%ab%cd%", "%zz%", "%Q%"
 	};
+	const int	npatterns = (int) (sizeof(patterns) / sizeof(patterns[0]));
 	const uint64_t summarized = 6 * GL_PAIR_CHUNK_ROWS + 1000;
 	const uint64_t nrows = summarized + 5000;
 	GlColumn	col;
@@ -464,7 +489,8 @@ check_pair_summaries(void)
 		int			nchars = (int) rnd(14);
 
 		if (r == summarized)
-			tap_ok(gl_column_summarize_pairs(&col), "the first %llu rows summarized",
+			tap_ok(gl_column_summarize_pairs(&col, 3),
+				   "the first %llu rows summarized on three threads",
 				   (unsigned long long) summarized);
 		for (int c = 0; c < nchars; c++)
 		{
@@ -480,23 +506,33 @@ check_pair_summaries(void)
 		gl_column_append(&col, gl_tid_make((uint32_t) (r / 64), (uint16_t) (r % 64 + 1)),
 						 buf, (uint32_t) len, r % 31 == 5 ? GL_ROW_IS_NULL : 0);
 	}
-	for (size_t p = 0; p < sizeof(patterns) / sizeof(patterns[0]); p++)
-		for (int ilike = 0; ilike < 2; ilike++)
-		{
-			uint64_t	matched = 0;
-
-			prog = gl_build_like(patterns[p], strlen(patterns[p]), true,
-								 ilike ? test_case_class : NULL, NULL, &error);
-			if (prog == NULL || !column_agrees(prog, &col, 1 + p % 3, &matched))
-			{
-				tap_diag("'%s' (%s) disagrees", patterns[p], ilike ? "ILIKE" : "LIKE");
-				disagreeing++;
-			}
-			free(prog);
-		}
+	disagreeing = patterns_disagreeing(&col, patterns, npatterns);
 	tap_ok(disagreeing == 0, "%d patterns over chunks summarized, partly and not: "
-		   "%d disagree with matching each value",
-		   (int) (2 * sizeof(patterns) / sizeof(patterns[0])), disagreeing);
+		   "%d disagree with matching each value", 2 * npatterns, disagreeing);
+
+	/*
+	 * z then q stand together in chunk 6's rows alone, which is partly
+	 * summarized, as chunk 7 is not at all: two chunks to match; a
+	 * pattern of one character has no pair, and leaves every chunk
+	 */
+	{
+		GlProgram  *zq = gl_build_like("%zq%", 4, true, NULL, NULL, &error);
+		GlProgram  *k = gl_build_like("%k%", 3, true, test_case_class, NULL, &error);
+
+		tap_ok(gl_cpu_few_chunks_to_match(zq, &col, 2) &&
+			   !gl_cpu_few_chunks_to_match(zq, &col, 1) &&
+			   !gl_cpu_few_chunks_to_match(k, &col, 7),
+			   "'%%zq%%' leaves 2 chunks of 8 to match, ILIKE '%%k%%' all");
+		free(zq);
+		free(k);
+	}
+
+	/* the rest, from within chunk 6, on two threads: every chunk covered */
+	disagreeing = -1;
+	if (gl_column_summarize_pairs(&col, 2) && col.pairs.summarized_rows == nrows)
+		disagreeing = patterns_disagreeing(&col, patterns, npatterns);
+	tap_ok(disagreeing == 0, "the rest summarized on two threads: %d patterns disagree",
+		   disagreeing);
 
 	/* chunk 0 holds 'z': with its bits cleared, its matches of '%za%' go */
 	{
@@ -518,22 +554,6 @@ check_pair_summaries(void)
 		free(prog);
 	}
 
-	/*
-	 * z then q stand together in chunk 6's rows alone, which is partly
-	 * summarized, as chunk 7 is not at all: two chunks to match; a
-	 * pattern of one character has no pair, and leaves every chunk
-	 */
-	{
-		GlProgram  *zq = gl_build_like("%zq%", 4, true, NULL, NULL, &error);
-		GlProgram  *k = gl_build_like("%k%", 3, true, test_case_class, NULL, &error);
-
-		tap_ok(gl_cpu_few_chunks_to_match(zq, &col, 2) &&
-			   !gl_cpu_few_chunks_to_match(zq, &col, 1) &&
-			   !gl_cpu_few_chunks_to_match(k, &col, 7),
-			   "'%%zq%%' leaves 2 chunks of 8 to match, ILIKE '%%k%%' all");
-		free(zq);
-		free(k);
-	}
 
 	/* the pairs of ILIKE '%ze_bra%': z-e, b-r, r-a (not across the '_') */
 	req = ilike_required_pairs("%ze_bra%");
@@ -545,6 +565,47 @@ check_pair_summaries(void)
 	req = ilike_required_pairs("%kay%");
 	tap_ok(req.npairs == 1 && req.pairs[0] == 'a' * GL_PAIR_CLASSES + 'y',
 		   "ILIKE '%%kay%%' with the Kelvin sign requires a-y alone: %d pairs", req.npairs);
+	gl_column_free(&col);
+}
+
+/*
+ * The summary built on threads, at once and then from within a chunk, is
+ * the one added row by row: rows of two printable characters, nearly
+ * every row its own pair, so that a row left out would show.
+ */
+static void
+check_threaded_summary(void)
+{
+	const uint64_t nrows = 3 * GL_PAIR_CHUNK_ROWS + 2500;
+	const uint64_t nchunks = (nrows + GL_PAIR_CHUNK_ROWS - 1) / GL_PAIR_CHUNK_ROWS;
+	GlColumn	col;
+	GlChunkPairs one_by_one = {0};
+	bool		same;
+
+	gl_column_init(&col, nrows, 2 * nrows);
+	for (uint64_t r = 0; r < nrows; r++)
+	{
+		char		pair[2] = {(char) (33 + r % 94), (char) (33 + r / 94 % 94)};
+
+		if (r == 2 * GL_PAIR_CHUNK_ROWS + 700)
+			(void) gl_column_summarize_pairs(&col, 3);
+		gl_column_append(&col, gl_tid_make((uint32_t) (r / 64), (uint16_t) (r % 64 + 1)),
+						 pair, 2, 0);
+	}
+	same = gl_column_summarize_pairs(&col, 2) && col.pairs.summarized_rows == nrows &&
+		gl_chunk_pairs_reserve(&one_by_one, nchunks);
+	for (uint64_t r = 0; same && r < nrows; r++)
+	{
+		uint32_t	len;
+		const char *value = gl_column_value(&col, r, &len);
+
+		gl_chunk_pairs_add(&one_by_one, r, value, len);
+	}
+	same = same && memcmp(one_by_one.bits, col.pairs.bits,
+						  nchunks * GL_PAIR_CHUNK_WORDS * sizeof(uint64_t)) == 0;
+	tap_ok(same, "a summary of %llu chunks built on threads, in two steps, is the one "
+		   "row by row", (unsigned long long) nchunks);
+	gl_chunk_pairs_free(&one_by_one);
 	gl_column_free(&col);
 }
 
@@ -621,5 +682,6 @@ main(void)
 	check_hits_and_batches();
 	check_split_occurrences();
 	check_pair_summaries();
+	check_threaded_summary();
 	return tap_done();
 }
