@@ -20,6 +20,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -412,7 +413,10 @@ summarize_rows(void *arg)
 
 /*
  * The new rows are cut at chunk borders, so that no two threads set bits
- * of one chunk.
+ * of one chunk.  The caller may be a process's main thread (the gpulike
+ * server's store): its threads start with every signal blocked, so that
+ * signals still reach that thread alone, as the server's request threads
+ * do (request_threads.c).
  */
 bool
 gl_column_summarize_pairs(GlColumn *col, int nthreads)
@@ -423,6 +427,8 @@ gl_column_summarize_pairs(GlColumn *col, int nthreads)
 	uint64_t	from = col->pairs.summarized_rows;
 	uint64_t	first_chunk = from / GL_PAIR_CHUNK_ROWS;
 	uint64_t	end_chunk = (col->nrows + GL_PAIR_CHUNK_ROWS - 1) / GL_PAIR_CHUNK_ROWS;
+	sigset_t	all;
+	sigset_t	saved;
 
 	if (from >= col->nrows)
 		return true;
@@ -444,8 +450,11 @@ gl_column_summarize_pairs(GlColumn *col, int nthreads)
 		jobs[i].end = i == nthreads - 1 ? col->nrows : next * GL_PAIR_CHUNK_ROWS;
 	}
 	/* the calling thread does the first job; one whose thread did not start, too */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &saved);
 	for (int i = 1; i < nthreads; i++)
 		started[i] = pthread_create(&threads[i], NULL, summarize_rows, &jobs[i]) == 0;
+	pthread_sigmask(SIG_SETMASK, &saved, NULL);
 	summarize_rows(&jobs[0]);
 	for (int i = 1; i < nthreads; i++)
 	{
