@@ -5,7 +5,7 @@
  *
  * Caching a column, in order:
  *	1. make sure the table's sync triggers exist and fire ALWAYS, committed
- *	   before the load (by a worker: trigger_setup.c), and lock the table
+ *	   before the load (by a worker: sync_triggers_setup.c), and lock the table
  *	   ShareUpdateExclusiveLock: no other load, no DDL, writers welcome;
  *	2. take a registry slot (within the owner's quota), and for
  *	   gpulike.cache() register the column (gpulike.cached_columns);
@@ -42,9 +42,9 @@
 #include "cache/cache_ops.h"
 #include "cache/cache_undo.h"
 #include "cache/loader.h"
-#include "cache/registration.h"
+#include "cache/cached_columns.h"
 #include "cache/sync_triggers.h"
-#include "cache/trigger_setup.h"
+#include "cache/sync_triggers_setup.h"
 #include "registry/registry.h"
 #include "registry/stats.h"
 #include "settings.h"
@@ -205,7 +205,7 @@ gl_cache_register_partitioned(Oid relid, const char *attname)
 			parents = lappend_oid(parents, lfirst_oid(child));
 		}
 	}
-	gl_registration_add(relid, attname);
+	gl_cached_columns_add(relid, attname);
 	table_close(rel, NoLock);
 }
 
@@ -219,7 +219,7 @@ gl_cache_registered_ancestor(Oid relid, const char *attname)
 		return InvalidOid;
 	foreach(lc, get_partition_ancestors(relid))
 	{
-		if (gl_registration_exists(lfirst_oid(lc), attname))
+		if (gl_cached_columns_exists(lfirst_oid(lc), attname))
 			return lfirst_oid(lc);
 	}
 	return InvalidOid;
@@ -228,12 +228,12 @@ gl_cache_registered_ancestor(Oid relid, const char *attname)
 void
 gl_cache_new_partition(Oid child, Oid parent)
 {
-	List	   *columns = gl_registration_columns(parent);
+	List	   *columns = gl_cached_columns_columns(parent);
 	List	   *leaves = NIL;
 	ListCell   *lc;
 
 	foreach(lc, get_partition_ancestors(parent))
-		columns = list_concat(columns, gl_registration_columns(lfirst_oid(lc)));
+		columns = list_concat(columns, gl_cached_columns_columns(lfirst_oid(lc)));
 	if (columns == NIL)
 		return;
 
@@ -338,13 +338,13 @@ register_leaves(GlRegistration *parent, List *registrations)
 		if (!heap_table(leaf) || listed(registrations, leaf, parent->attname) ||
 			!ConditionalLockRelationOid(leaf, ShareUpdateExclusiveLock))
 			continue;
-		if (heap_table(leaf) && !gl_registration_exists(leaf, parent->attname) &&
+		if (heap_table(leaf) && !gl_cached_columns_exists(leaf, parent->attname) &&
 			OidIsValid(gl_cache_registered_ancestor(leaf, parent->attname)) &&
 			within_owner_quota(leaf, parent->attname, true))
 		{
 			GlRegistration *registration = palloc(sizeof(GlRegistration));
 
-			gl_registration_add(leaf, parent->attname);
+			gl_cached_columns_add(leaf, parent->attname);
 			registration->relid = leaf;
 			registration->attname = pstrdup(parent->attname);
 			added = lappend(added, registration);
@@ -572,7 +572,7 @@ gl_cache_column(Oid relid, const char *attname, GlLoadMode mode)
 	slot = gl_registry_lookup(relid, attnum);
 	/* refuse before any DDL */
 	if (mode == GL_LOAD_EXPLICIT)
-		registered = gl_registration_exists(relid, attname);
+		registered = gl_cached_columns_exists(relid, attname);
 	byte_limit = owner_quota(rel, slot, mode);
 
 	sync_function = prepare_triggers(rel, mode != GL_LOAD_BACKGROUND,
@@ -613,7 +613,7 @@ gl_cache_column(Oid relid, const char *attname, GlLoadMode mode)
 				(errmsg("column \"%s\" of relation \"%s\" is already cached, loading it again",
 						attname, RelationGetRelationName(rel))));
 	else if (mode == GL_LOAD_EXPLICIT)
-		gl_registration_add(relid, attname);
+		gl_cached_columns_add(relid, attname);
 
 	generation = gl_registry_new_generation();
 	gl_cache_undo_on_abort_load(slot, generation, !registered);
@@ -669,17 +669,17 @@ gl_uncache_column(Oid relid, const char *attname)
 {
 	Relation	rel = table_open(relid, ShareRowExclusiveLock);
 	AttrNumber	attnum = get_attnum(relid, attname);
-	bool		registered = gl_registration_exists(relid, attname);
+	bool		registered = gl_cached_columns_exists(relid, attname);
 
 	if (!registered)
 	{
 		table_close(rel, NoLock);
 		return false;
 	}
-	gl_registration_delete(relid, attname);
+	gl_cached_columns_delete(relid, attname);
 	if (attnum != InvalidAttrNumber)
 		forget_slot(relid, attnum);
-	if (!gl_registration_exists(relid, NULL))
+	if (!gl_cached_columns_exists(relid, NULL))
 		gl_sync_triggers_drop(rel);
 	table_close(rel, NoLock);
 	return true;
@@ -698,7 +698,7 @@ gl_cache_forget_dropped(Oid relid, AttrNumber attnum)
 	else
 		forget_slots_of(relid);
 	if (attnum == 0 || attname != NULL)
-		gl_registration_delete(relid, attname);
+		gl_cached_columns_delete(relid, attname);
 }
 
 void
@@ -737,7 +737,7 @@ forget_if_unregistered(int slot, GlCacheEntry *entry)
 	if (!ConditionalLockRelationOid(entry->relid, ShareUpdateExclusiveLock))
 		return;
 	attname = get_attname(entry->relid, entry->attnum, true);
-	if (attname != NULL && gl_registration_exists(entry->relid, attname))
+	if (attname != NULL && gl_cached_columns_exists(entry->relid, attname))
 	{
 		UnlockRelationOid(entry->relid, ShareUpdateExclusiveLock);
 		return;
@@ -750,7 +750,7 @@ forget_if_unregistered(int slot, GlCacheEntry *entry)
 	if (attname != NULL && heap_table(entry->relid) &&
 		OidIsValid(gl_cache_registered_ancestor(entry->relid, attname)) &&
 		within_owner_quota(entry->relid, attname, false))
-		gl_registration_add(entry->relid, attname);
+		gl_cached_columns_add(entry->relid, attname);
 	else
 	{
 		gl_registry_forget(slot);
@@ -775,7 +775,7 @@ List *
 gl_cache_reconcile(void)
 {
 	List	   *valid = NIL;
-	List	   *registrations = gl_registration_list();
+	List	   *registrations = gl_cached_columns_list();
 	List	   *added = NIL;
 	ListCell   *lc;
 	bool	   *registered = palloc0(sizeof(bool) * gl_registry_size());
@@ -814,12 +814,12 @@ gl_cache_reconcile(void)
 			ereport(LOG,
 					(errmsg("gpulike: dropping the cache registration of column \"%s\" of relation %u: the column is gone or no longer text",
 							registration->attname, registration->relid)));
-			gl_registration_delete(registration->relid, registration->attname);
+			gl_cached_columns_delete(registration->relid, registration->attname);
 			UnlockRelationOid(registration->relid, lockmode);
 			continue;
 		}
 		if (partitioned ||
-			!gl_registration_exists(registration->relid, registration->attname))
+			!gl_cached_columns_exists(registration->relid, registration->attname))
 		{
 			UnlockRelationOid(registration->relid, lockmode);
 			continue;

@@ -46,7 +46,7 @@
 #include "utils/syscache.h"
 
 #include "cache/cache_ops.h"
-#include "cache/registration.h"
+#include "cache/cached_columns.h"
 #include "registry/registry.h"
 #include "settings.h"
 #include "sync/delta_log.h"
@@ -62,7 +62,7 @@ PG_FUNCTION_INFO_V1(gl_cache_sql);
 PG_FUNCTION_INFO_V1(gl_uncache_sql);
 PG_FUNCTION_INFO_V1(gl_reload_sql);
 PG_FUNCTION_INFO_V1(gl_cache_slots_sql);
-PG_FUNCTION_INFO_V1(gl_registration_added);
+PG_FUNCTION_INFO_V1(gl_cached_columns_added);
 
 /*
  * Caching needs the preloaded library, and a primary: a standby replays
@@ -410,7 +410,7 @@ gl_cache_slots_sql(PG_FUNCTION_ARGS)
  * gpulike.cache().
  */
 Datum
-gl_registration_added(PG_FUNCTION_ARGS)
+gl_cached_columns_added(PG_FUNCTION_ARGS)
 {
 	TriggerData *trigdata = (TriggerData *) fcinfo->context;
 	HeapTuple	tuple;
@@ -426,7 +426,7 @@ gl_registration_added(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
 				 errmsg("gpulike.registration_added must be fired AFTER INSERT FOR EACH ROW")));
-	if (RelationGetRelid(trigdata->tg_relation) != gl_registration_table())
+	if (RelationGetRelid(trigdata->tg_relation) != gl_cached_columns_table())
 		ereport(ERROR,
 				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
 				 errmsg("gpulike.registration_added must be fired on gpulike.cached_columns only")));

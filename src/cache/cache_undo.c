@@ -16,7 +16,7 @@
  *	  registration being rolled back (the server frees its copies);
  *	- sync triggers this transaction changed itself are rolled back: the
  *	  relation's caches, which relied on them, go stale;
- *	- sync triggers a worker set up for us stay (trigger_setup.c); a
+ *	- sync triggers a worker set up for us stay (sync_triggers_setup.c); a
  *	  worker drops them again unless a column of the table is registered.
  * None of these makes a cache wrong: each only cancels a load, forgets a
  * slot or makes a cache stale.
@@ -50,7 +50,7 @@
 #include "utils/memutils.h"
 
 #include "cache/cache_undo.h"
-#include "cache/trigger_setup.h"
+#include "cache/sync_triggers_setup.h"
 #include "registry/registry.h"
 
 typedef enum UndoKind

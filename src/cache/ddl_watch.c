@@ -60,7 +60,7 @@
 #include "cache/cache_ops.h"
 #include "cache/cache_undo.h"
 #include "cache/ddl_watch.h"
-#include "cache/registration.h"
+#include "cache/cached_columns.h"
 #include "cache/sync_triggers.h"
 #include "registry/registry.h"
 
@@ -117,7 +117,7 @@ static bool
 registered_partitioned(Oid relid)
 {
 	return get_rel_relkind(relid) == RELKIND_PARTITIONED_TABLE &&
-		gl_registration_columns(relid) != NIL;
+		gl_cached_columns_columns(relid) != NIL;
 }
 
 /*
@@ -173,7 +173,7 @@ ddl_watch(ObjectAccessType access, Oid classId, Oid objectId, int subId,
 	else if (access == OAT_POST_ALTER && classId == RelationRelationId &&
 			 subId > 0 && (gl_registry_has_relation(objectId) ||
 						   registered_partitioned(objectId)))
-		gl_registration_follow_rename(objectId, (AttrNumber) subId);
+		gl_cached_columns_follow_rename(objectId, (AttrNumber) subId);
 	else if (access == OAT_POST_ALTER && classId == InheritsRelationId)
 	{
 		/* objectId is the child; the parent comes as the auxiliary id */

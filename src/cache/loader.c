@@ -33,7 +33,7 @@
  *	   copy (if any) that goes on serving queries.
  *	2. The registry announces G (load_generation).  From then on the sync
  *	   trigger logs every new tuple version and every ended tuple for G as
- *	   well, and the server queues G's entries (column/deferred.h).
+ *	   well, and the server queues G's entries (column/load_queue.h).
  *	3. The heap is read, block count taken after step 2, as described
  *	   above: every tuple version not certainly dead, in TID order.
  *	4. The server appends G's queued changes after the scanned rows, oldest
@@ -44,7 +44,7 @@
  * No row is missed.  Take a tuple version t, at TID x, that a snapshot may
  * see.  t was written to its page, under the page's exclusive lock, before
  * its AFTER ROW trigger fired, and the trigger reads the registry's change
- * counter, per row, after that (trigger.c).  If t was written before the
+ * counter, per row, after that (sync_row.c).  If t was written before the
  * scan share-locked its page, the scan ships t.  If after, then step 2,
  * the scan's lock and release of the page, the writer's lock of it and its
  * trigger's read come in that order (LWLocks are full barriers), so the

@@ -53,7 +53,7 @@
 #include "utils/timestamp.h"
 
 #include "cache/cache_ops.h"
-#include "cache/registration.h"
+#include "cache/cached_columns.h"
 #include "cache/reload_worker.h"
 #include "protocol/mailbox.h"
 #include "registry/registry.h"

@@ -6,7 +6,7 @@
  *
  * A request is built in backend memory as the postfix items and program
  * blobs of one GlMatchMessage.  The caller names each leaf's column by its
- * registry slot and generation, as it found them usable (scan/request.c);
+ * registry slot and generation, as it found them usable (scan/scan_expr.c);
  * the server answers only from that generation.  If any column was not
  * usable the caller says so (gl_request_unanswerable), and
  * gl_request_send() returns false with that reason without asking the

@@ -6,7 +6,7 @@
  * They travel over sessions (session.h).  A session carries conversations:
  * one MATCH and its answer, one SAMPLE, one STATUS, or one load stream
  * (LOAD_BEGIN, any number of LOAD_ROWS, LOAD_END).  The backend sends;
- * the server handles each message (server/requests.c) and replies.
+ * the server handles each message (server/serve.c) and replies.
  *
  * All messages start with a GlMessageHeader.  Answers are one GlReply; a
  * MATCH answer is followed by chunk messages carrying its answer_bytes of

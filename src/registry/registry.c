@@ -9,7 +9,7 @@
  * relation, column), lives in shared memory next to a small header, under
  * one LWLock of our own tranche.  The array is tiny (a few hundred entries)
  * and is touched rarely: by the planner once per relation and plan, by the
- * sync trigger once per statement (it caches the answer, see trigger.c), by
+ * sync trigger once per statement (it caches the answer, see sync_row.c), by
  * the loader a few times per load, and by the server after each request.
  * A linear scan under a shared lock is therefore the right data structure.
  *

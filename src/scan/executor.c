@@ -10,7 +10,7 @@
  *
  *	1. On the first call of a pass (the scan's start, or a rescan whose
  *	   Params changed), evaluate the patterns, compile them and send one
- *	   request (request.c).  The server answers with the candidate
+ *	   request (scan_expr.c).  The server answers with the candidate
  *	   tuples grouped by heap page: every tuple any snapshot may see that
  *	   satisfies the offloaded expression, plus possibly others (dead
  *	   versions, superset matching).

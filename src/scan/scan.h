@@ -51,7 +51,7 @@
 #include "client/client.h"
 #include "scan/answer_lookup.h"
 #include "scan/heap_pages.h"
-#include "scan/request.h"
+#include "scan/scan_expr.h"
 
 #define GL_SCAN_NAME "GpuLike"
 

@@ -30,7 +30,7 @@
  * counted there by the answer's own rule, and only the count and the rows
  * left to list come back (cuda/counting.cu), not the column's bitmap.
  *
- * The message was checked before it came here (requests.c): its items and
+ * The message was checked before it came here (serve.c): its items and
  * programs lie within it, and its operators have their operands, and each
  * leaf's column was found, its device copy (if the GPU is to be used)
  * complete.
@@ -39,7 +39,7 @@
  * several at once: it allocates with malloc, never ereports (a GPU
  * failure is described in the evaluation, for the main thread to log),
  * and reads the store's columns only -- the main thread changes none of
- * them while a request is out (requests.c).  The CUDA engine keeps
+ * them while a request is out (serve.c).  The CUDA engine keeps
  * GL_CUDA_LANES sets of streams and scratch per device column, so that
  * many GPU matches run at once, each on a lane of its own; past that
  * many, matches wait for a lane in the order they asked (gpu_lane_take).

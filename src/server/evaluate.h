@@ -15,7 +15,7 @@
 #include "server/stored_column.h"
 
 /*
- * One MATCH request to evaluate.  The caller (requests.c) fills the
+ * One MATCH request to evaluate.  The caller (serve.c) fills the
  * inputs: a well-formed message, each leaf's column (columns[i] for item
  * i; operators' entries unused), the counting bitmap if the request
  * counts (else NULL), whether the GPU may be used (each leaf's column then

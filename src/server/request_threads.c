@@ -6,7 +6,7 @@
  *
  * The server's main thread owns everything of PostgreSQL's (sessions,
  * memory contexts, the store) and hands a request over only when what it
- * reads will not change until it comes back (requests.c says when).  The
+ * reads will not change until it comes back (serve.c says when).  The
  * threads take jobs from one FIFO queue under a mutex and put finished
  * ones on a done list; each finished job writes a byte to a pipe, which
  * the main thread waits on beside its latch (server.c), so a finished

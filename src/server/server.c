@@ -28,7 +28,7 @@
  * once, so a slow request does not hold up the others; finished ones
  * come back through a pipe the loop waits on beside its latch, and their
  * answers go out without waiting, as far as each backend has taken them.
- * The store changes only while no request is out (requests.h:
+ * The store changes only while no request is out (serve.h:
  * GlStoreAccess): about once a second, and whenever a message needs it
  * (a MATCH whose column has changes waiting in the delta log or lacks its
  * device copy, a load, a SAMPLE, a STATUS), new requests wait until those
@@ -63,7 +63,7 @@
 #include "protocol/session.h"
 #include "server/engines.h"
 #include "server/request_threads.h"
-#include "server/requests.h"
+#include "server/serve.h"
 #include "server/server.h"
 #include "server/store.h"
 #include "settings.h"
@@ -136,7 +136,7 @@ accept_sessions(void)
 }
 
 /*
- * What a message may do to the store now (requests.h).  A quiet store is
+ * What a message may do to the store now (serve.h).  A quiet store is
  * first brought up to date when anything waits for that (a held message,
  * the periodic sync, device copies a GPU failure spoiled, a new device
  * budget).  synced: the message was held, and the store has synced since.

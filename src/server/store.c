@@ -134,7 +134,7 @@ gl_store_lookup(int slot, uint64 generation)
 static uint64
 loading_bytes(const GlStoredColumn *sc)
 {
-	return gl_column_host_bytes(&sc->col) + gl_deferred_bytes(&sc->deferred);
+	return gl_column_host_bytes(&sc->col) + gl_load_queue_bytes(&sc->load_queue);
 }
 
 /* Host bytes of the serving and retired columns, with the loading ones if asked. */
@@ -371,7 +371,7 @@ gl_store_load_end(int slot, uint64 generation, char *err, size_t errlen)
 
 	if (sc == NULL)
 		return GL_LOAD_FAILED;
-	if (sc->missed || !gl_deferred_replay(&sc->deferred, &sc->col))
+	if (sc->missed || !gl_load_queue_replay(&sc->load_queue, &sc->col))
 	{
 		/* a change missed while queued says why (apply_delta) */
 		describe_append_failure(sc, sc->missed ? sc->missed_errno : errno,
@@ -379,7 +379,7 @@ gl_store_load_end(int slot, uint64 generation, char *err, size_t errlen)
 		gl_store_load_abort(slot, generation);
 		return GL_LOAD_FAILED;
 	}
-	gl_deferred_free(&sc->deferred);
+	gl_load_queue_free(&sc->load_queue);
 	/* The loader's size hints are upper bounds (the heap's size): give back the rest. */
 	gl_column_trim(&sc->col);
 	index_column(sc);
@@ -446,8 +446,8 @@ static bool
 defer_change(const GlDeltaRow *row, GlStoredColumn *sc)
 {
 	if (row->kind == GL_DELTA_ENDED)
-		return gl_deferred_add_ended(&sc->deferred, row->tid);
-	return gl_deferred_add_version(&sc->deferred, row->tid, row->value,
+		return gl_load_queue_add_ended(&sc->load_queue, row->tid);
+	return gl_load_queue_add_version(&sc->load_queue, row->tid, row->value,
 								   row->len, row->isnull);
 }
 

@@ -44,7 +44,7 @@ gl_store_free_column(GlStoredColumn *sc)
 {
 	if (sc->sample != NULL)
 		dsm_detach(sc->sample);
-	gl_deferred_free(&sc->deferred);
+	gl_load_queue_free(&sc->load_queue);
 	gl_store_drop_device(sc);
 	gl_column_free(&sc->col);
 	pfree(sc);

@@ -15,7 +15,7 @@
 #include "utils/timestamp.h"
 
 #include "column/column.h"
-#include "column/deferred.h"
+#include "column/load_queue.h"
 #include "settings.h"
 
 typedef struct GlStoredColumn
@@ -41,7 +41,7 @@ typedef struct GlStoredColumn
 	uint32		sample_lead_rows;
 	uint64		sample_taken_at;	/* col.nrows then */
 	/* while loading: changes logged meanwhile */
-	GlDeferred	deferred;
+	GlLoadQueue	load_queue;
 	/* its owner's quota, as the load found it (0: none), and its host
 	 * bytes when the load was installed: what changes added since */
 	uint64		byte_limit;

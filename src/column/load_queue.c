@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
- * deferred.c
- *	  The queue of changes to a column being loaded (see deferred.h).
+ * load_queue.c
+ *	  The queue of changes to a column being loaded (see load_queue.h).
  *
  * Plain malloc, like the column itself: the queue lives in the server's
  * main thread between a load's first and last message, and its bytes
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "column/deferred.h"
+#include "column/load_queue.h"
 
 /* One queued change; a new version's value bytes follow. */
 typedef struct DeferredEntry
@@ -30,33 +30,33 @@ entry_bytes(uint32_t len)
 }
 
 static bool
-add_entry(GlDeferred *deferred, const DeferredEntry *entry, const char *value)
+add_entry(GlLoadQueue *queue, const DeferredEntry *entry, const char *value)
 {
-	size_t		needed = deferred->used + entry_bytes(entry->len);
+	size_t		needed = queue->used + entry_bytes(entry->len);
 
-	if (needed > deferred->capacity)
+	if (needed > queue->capacity)
 	{
-		size_t		capacity = deferred->capacity > 0 ? 2 * deferred->capacity : 65536;
+		size_t		capacity = queue->capacity > 0 ? 2 * queue->capacity : 65536;
 		char	   *data;
 
 		while (capacity < needed)
 			capacity *= 2;
-		data = realloc(deferred->data, capacity);
+		data = realloc(queue->data, capacity);
 		if (data == NULL)
 			return false;
-		deferred->data = data;
-		deferred->capacity = capacity;
+		queue->data = data;
+		queue->capacity = capacity;
 	}
-	memcpy(deferred->data + deferred->used, entry, sizeof(DeferredEntry));
+	memcpy(queue->data + queue->used, entry, sizeof(DeferredEntry));
 	if (entry->len > 0)
-		memcpy(deferred->data + deferred->used + sizeof(DeferredEntry), value,
+		memcpy(queue->data + queue->used + sizeof(DeferredEntry), value,
 			   entry->len);
-	deferred->used = needed;
+	queue->used = needed;
 	return true;
 }
 
 bool
-gl_deferred_add_version(GlDeferred *deferred, GlTid tid, const char *value,
+gl_load_queue_add_version(GlLoadQueue *queue, GlTid tid, const char *value,
 						uint32_t len, bool isnull)
 {
 	DeferredEntry entry;
@@ -65,34 +65,34 @@ gl_deferred_add_version(GlDeferred *deferred, GlTid tid, const char *value,
 	entry.tid = tid;
 	entry.len = isnull ? 0 : len;
 	entry.isnull = isnull;
-	return add_entry(deferred, &entry, value);
+	return add_entry(queue, &entry, value);
 }
 
 bool
-gl_deferred_add_ended(GlDeferred *deferred, GlTid tid)
+gl_load_queue_add_ended(GlLoadQueue *queue, GlTid tid)
 {
 	DeferredEntry entry;
 
 	memset(&entry, 0, sizeof(entry));
 	entry.tid = tid;
 	entry.ended = true;
-	return add_entry(deferred, &entry, NULL);
+	return add_entry(queue, &entry, NULL);
 }
 
 bool
-gl_deferred_replay(const GlDeferred *deferred, GlColumn *col)
+gl_load_queue_replay(const GlLoadQueue *queue, GlColumn *col)
 {
 	size_t		pos = 0;
 
-	while (pos < deferred->used)
+	while (pos < queue->used)
 	{
 		DeferredEntry entry;
 
-		memcpy(&entry, deferred->data + pos, sizeof(entry));
+		memcpy(&entry, queue->data + pos, sizeof(entry));
 		if (entry.ended)
 			gl_column_mark_ended(col, entry.tid);
 		else if (!gl_column_append(col, entry.tid,
-								   deferred->data + pos + sizeof(entry), entry.len,
+								   queue->data + pos + sizeof(entry), entry.len,
 								   entry.isnull ? GL_ROW_IS_NULL : 0))
 			return false;
 		pos += entry_bytes(entry.len);
@@ -101,14 +101,14 @@ gl_deferred_replay(const GlDeferred *deferred, GlColumn *col)
 }
 
 size_t
-gl_deferred_bytes(const GlDeferred *deferred)
+gl_load_queue_bytes(const GlLoadQueue *queue)
 {
-	return deferred->capacity;
+	return queue->capacity;
 }
 
 void
-gl_deferred_free(GlDeferred *deferred)
+gl_load_queue_free(GlLoadQueue *queue)
 {
-	free(deferred->data);
-	memset(deferred, 0, sizeof(*deferred));
+	free(queue->data);
+	memset(queue, 0, sizeof(*queue));
 }

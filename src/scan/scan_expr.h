@@ -1,13 +1,13 @@
 /*-------------------------------------------------------------------------
  *
- * request.h
+ * scan_expr.h
  *	  Execution side of an offloaded expression: evaluate its patterns,
  *	  compile them, and build the request the gpulike server answers.
  *
  *-------------------------------------------------------------------------
  */
-#ifndef GPULIKE_SCAN_REQUEST_H
-#define GPULIKE_SCAN_REQUEST_H
+#ifndef GPULIKE_SCAN_EXPR_H
+#define GPULIKE_SCAN_EXPR_H
 
 #include "nodes/execnodes.h"
 #include "utils/relcache.h"
@@ -67,4 +67,4 @@ extern List *gl_scan_expr_describe(GlScanExpr *expr, Relation rel,
 /* Matcher descriptions as one line ("; " between: they contain commas). */
 extern char *gl_join_matchers(List *matchers);
 
-#endif							/* GPULIKE_SCAN_REQUEST_H */
+#endif							/* GPULIKE_SCAN_EXPR_H */

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * trigger.c
+ * sync_row.c
  *	  The sync triggers gpulike puts on every cached table.
  *
  * gpulike.sync_row() runs AFTER INSERT OR UPDATE OR DELETE FOR EACH ROW,

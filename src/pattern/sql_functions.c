@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * match_sql.c
+ * sql_functions.c
  *	  SQL-callable entry points to the compiler and the CPU engine, so that
  *	  tests can put gpulike's answer next to PostgreSQL's, row by row:
  *

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * trigger_setup.c
+ * sync_triggers_setup.c
  *	  Creating or enabling a table's sync triggers in a transaction of
  *	  their own.
  *
@@ -60,11 +60,11 @@
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 
-#include "cache/registration.h"
+#include "cache/cached_columns.h"
 #include "cache/sync_triggers.h"
-#include "cache/trigger_setup.h"
+#include "cache/sync_triggers_setup.h"
 
-PGDLLEXPORT void gl_trigger_setup_main(Datum arg);
+PGDLLEXPORT void gl_sync_triggers_setup_main(Datum arg);
 
 /* What the worker is to do, in bgw_extra. */
 typedef struct TriggerSetupTask
@@ -91,7 +91,7 @@ start_worker(const TriggerSetupTask *task, BackgroundWorkerHandle **handle)
 	worker.bgw_start_time = BgWorkerStart_RecoveryFinished;
 	worker.bgw_restart_time = BGW_NEVER_RESTART;
 	snprintf(worker.bgw_library_name, BGW_MAXLEN, "gpulike");
-	snprintf(worker.bgw_function_name, BGW_MAXLEN, "gl_trigger_setup_main");
+	snprintf(worker.bgw_function_name, BGW_MAXLEN, "gl_sync_triggers_setup_main");
 	snprintf(worker.bgw_name, BGW_MAXLEN, "gpulike sync triggers of relation %u",
 			 task->relid);
 	snprintf(worker.bgw_type, BGW_MAXLEN, "gpulike sync triggers");
@@ -219,7 +219,7 @@ try_task(const TriggerSetupTask *task)
 			PushActiveSnapshot(GetTransactionSnapshot());
 			if (!task->cleanup)
 				(void) gl_sync_triggers_ensure(rel, task->enable);
-			else if (!gl_registration_exists(task->relid, NULL))
+			else if (!gl_cached_columns_exists(task->relid, NULL))
 				gl_sync_triggers_drop(rel);
 			PopActiveSnapshot();
 		}
@@ -250,7 +250,7 @@ try_task(const TriggerSetupTask *task)
  * them through, and tries again.
  */
 void
-gl_trigger_setup_main(Datum arg)
+gl_sync_triggers_setup_main(Datum arg)
 {
 	TriggerSetupTask task;
 	ErrorContextCallback context;

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * requests.c
+ * serve.c
  *	  What the gpulike server does with each message (protocol.h).
  *
  * Every message is checked here before anything reads its contents: its
@@ -50,7 +50,7 @@
 #include "server/engines.h"
 #include "server/evaluate.h"
 #include "server/request_threads.h"
-#include "server/requests.h"
+#include "server/serve.h"
 #include "server/store.h"
 #include "sync/delta_log.h"
 

@@ -1,13 +1,13 @@
 /*-------------------------------------------------------------------------
  *
- * trigger_setup.h
+ * sync_triggers_setup.h
  *	  Creating or enabling a table's sync triggers in a transaction of their
- *	  own, so that loads need not block writers (trigger_setup.c).
+ *	  own, so that loads need not block writers (sync_triggers_setup.c).
  *
  *-------------------------------------------------------------------------
  */
-#ifndef GPULIKE_TRIGGER_SETUP_H
-#define GPULIKE_TRIGGER_SETUP_H
+#ifndef GPULIKE_SYNC_TRIGGERS_SETUP_H
+#define GPULIKE_SYNC_TRIGGERS_SETUP_H
 
 #include "utils/relcache.h"
 
@@ -33,4 +33,4 @@ extern bool gl_sync_triggers_setup_committed(Relation rel, bool enable);
  */
 extern void gl_sync_triggers_cleanup_later(Oid relid);
 
-#endif							/* GPULIKE_TRIGGER_SETUP_H */
+#endif							/* GPULIKE_SYNC_TRIGGERS_SETUP_H */

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * request.c
+ * scan_expr.c
  *	  Turn the offloaded expression of a GpuLike scan into a request for
  *	  the gpulike server, once the pattern values are known.
  *
@@ -51,7 +51,7 @@
 
 #include "pattern/compile.h"
 #include "registry/registry.h"
-#include "scan/request.h"
+#include "scan/scan_expr.h"
 #include "scan/sample_estimate.h"
 
 /* A leaf or subexpression once its patterns are compiled. */

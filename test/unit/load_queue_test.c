@@ -1,6 +1,6 @@
 /*
- * deferred_test.c
- *	  Changes queued while a column loads (src/column/deferred.c): nothing
+ * load_queue_test.c
+ *	  Changes queued while a column loads (src/column/load_queue.c): nothing
  *	  reaches the column until the replay, which appends them after the
  *	  loaded rows in the order they came -- the loaded rows stay the sorted
  *	  prefix, each TID's latest row holds its last logged version (or the
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "column/deferred.h"
+#include "column/load_queue.h"
 #include "tap.h"
 
 #define LOADED_TIDS 3000
@@ -40,14 +40,14 @@ int
 main(void)
 {
 	GlColumn	col;
-	GlDeferred	deferred;
+	GlLoadQueue	queue;
 	uint64_t	garbage = 0;
 	uint64_t	versions = LOADED_TIDS;
 	uint64_t	loaded;
 	bool		ok = true;
 
 	srand(12);
-	memset(&deferred, 0, sizeof(deferred));
+	memset(&queue, 0, sizeof(queue));
 	gl_column_init(&col, 16, 64);
 	for (int i = 0; i < LOADED_TIDS; i++)
 	{
@@ -78,7 +78,7 @@ main(void)
 
 		if (rand() % 3 == 0)
 		{
-			ok &= gl_deferred_add_ended(&deferred, model_tid(i));
+			ok &= gl_load_queue_add_ended(&queue, model_tid(i));
 			if (m->present)
 			{
 				m->known_live = false;
@@ -92,15 +92,15 @@ main(void)
 		m->known_live = false;
 		m->isnull = rand() % 10 == 0;
 		snprintf(m->value, sizeof(m->value), "change %d", op);
-		ok &= gl_deferred_add_version(&deferred, model_tid(i), m->value,
+		ok &= gl_load_queue_add_version(&queue, model_tid(i), m->value,
 									  (uint32_t) strlen(m->value), m->isnull);
 		versions++;
 	}
-	tap_ok(ok && col.nrows == loaded && gl_deferred_bytes(&deferred) > 0,
+	tap_ok(ok && col.nrows == loaded && gl_load_queue_bytes(&queue) > 0,
 		   "queued changes do not touch the column (%zu bytes queued)",
-		   gl_deferred_bytes(&deferred));
+		   gl_load_queue_bytes(&queue));
 
-	ok = gl_deferred_replay(&deferred, &col);
+	ok = gl_load_queue_replay(&queue, &col);
 	for (int i = 0; i < LOADED_TIDS; i++)
 		ok &= gl_column_tid(&col, i) == model_tid(i);
 	tap_ok(ok && col.nrows == versions && col.sorted_rows >= loaded,
@@ -148,8 +148,8 @@ main(void)
 	tap_ok(col.ngarbage == garbage, "garbage counted: %llu, model %llu",
 		   (unsigned long long) col.ngarbage, (unsigned long long) garbage);
 
-	gl_deferred_free(&deferred);
-	tap_ok(deferred.data == NULL && gl_deferred_bytes(&deferred) == 0, "the queue is freed");
+	gl_load_queue_free(&queue);
+	tap_ok(queue.data == NULL && gl_load_queue_bytes(&queue) == 0, "the queue is freed");
 	gl_column_free(&col);
 	return tap_done();
 }

@@ -1,13 +1,13 @@
 /*-------------------------------------------------------------------------
  *
- * requests.h
+ * serve.h
  *	  The gpulike server's handling of each message of each session
- *	  (requests.c).
+ *	  (serve.c).
  *
  *-------------------------------------------------------------------------
  */
-#ifndef GPULIKE_REQUESTS_H
-#define GPULIKE_REQUESTS_H
+#ifndef GPULIKE_SERVE_H
+#define GPULIKE_SERVE_H
 
 #include "protocol/protocol.h"
 #include "protocol/session.h"
@@ -84,4 +84,4 @@ extern void gl_serve_quiet_store(void);
 /* The conversation ended early (backend gone, error): drop its load. */
 extern void gl_serve_abandon(GlServerSession *ss);
 
-#endif							/* GPULIKE_REQUESTS_H */
+#endif							/* GPULIKE_SERVE_H */

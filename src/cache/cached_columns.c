@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * registration.c
+ * cached_columns.c
  *	  The persistent list of cached columns.
  *
  * gpulike.cached_columns(relid regclass, attname name) is an extension
@@ -32,10 +32,10 @@
 #include "utils/snapmgr.h"
 #include "utils/syscache.h"
 
-#include "cache/registration.h"
+#include "cache/cached_columns.h"
 
 Oid
-gl_registration_table(void)
+gl_cached_columns_table(void)
 {
 	Oid			nspid = get_namespace_oid("gpulike", true);
 
@@ -46,7 +46,7 @@ gl_registration_table(void)
 static Oid
 config_table_owner(bool missing_ok)
 {
-	Oid			relid = gl_registration_table();
+	Oid			relid = gl_cached_columns_table();
 	HeapTuple	tuple;
 	Oid			owner;
 
@@ -102,7 +102,7 @@ run_as_owner(Oid owner, const char *sql, Oid relid, const char *attname,
 }
 
 void
-gl_registration_add(Oid relid, const char *attname)
+gl_cached_columns_add(Oid relid, const char *attname)
 {
 	Oid			owner = config_table_owner(false);
 
@@ -114,7 +114,7 @@ gl_registration_add(Oid relid, const char *attname)
 }
 
 void
-gl_registration_delete(Oid relid, const char *attname)
+gl_cached_columns_delete(Oid relid, const char *attname)
 {
 	Oid			owner = config_table_owner(true);
 
@@ -135,7 +135,7 @@ gl_registration_delete(Oid relid, const char *attname)
 
 /* With a fresh snapshot: the caller may just have waited for a lock. */
 void
-gl_registration_follow_rename(Oid relid, AttrNumber attnum)
+gl_cached_columns_follow_rename(Oid relid, AttrNumber attnum)
 {
 	Oid			owner = config_table_owner(true);
 	Oid			argtypes[2] = {OIDOID, INT2OID};
@@ -167,7 +167,7 @@ gl_registration_follow_rename(Oid relid, AttrNumber attnum)
 }
 
 bool
-gl_registration_exists(Oid relid, const char *attname)
+gl_cached_columns_exists(Oid relid, const char *attname)
 {
 	Oid			owner = config_table_owner(false);
 	bool		exists;
@@ -195,7 +195,7 @@ gl_registration_exists(Oid relid, const char *attname)
  * has committed.
  */
 List *
-gl_registration_columns(Oid relid)
+gl_cached_columns_columns(Oid relid)
 {
 	MemoryContext caller = CurrentMemoryContext;
 	List	   *result = NIL;
@@ -234,7 +234,7 @@ gl_registration_columns(Oid relid)
 }
 
 List *
-gl_registration_list(void)
+gl_cached_columns_list(void)
 {
 	MemoryContext caller = CurrentMemoryContext;
 	List	   *result = NIL;

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * deferred.h
+ * load_queue.h
  *	  Changes to a column that is being loaded, kept aside in the order they
  *	  came until its loaded rows are all in (a leaf: no PostgreSQL calls).
  *
@@ -15,28 +15,28 @@
  *
  *-------------------------------------------------------------------------
  */
-#ifndef GPULIKE_DEFERRED_H
-#define GPULIKE_DEFERRED_H
+#ifndef GPULIKE_LOAD_QUEUE_H
+#define GPULIKE_LOAD_QUEUE_H
 
 #include "column/column.h"
 
-typedef struct GlDeferred
+typedef struct GlLoadQueue
 {
 	char	   *data;			/* entries back to back, 8-byte aligned */
 	size_t		used;
 	size_t		capacity;
-} GlDeferred;
+} GlLoadQueue;
 
 /* Queue a new tuple version, or an ended one; false on out-of-memory. */
-extern bool gl_deferred_add_version(GlDeferred *deferred, GlTid tid,
+extern bool gl_load_queue_add_version(GlLoadQueue *queue, GlTid tid,
 									const char *value, uint32_t len,
 									bool isnull);
-extern bool gl_deferred_add_ended(GlDeferred *deferred, GlTid tid);
+extern bool gl_load_queue_add_ended(GlLoadQueue *queue, GlTid tid);
 
 /* Apply the queued changes to col, oldest first; false on out-of-memory. */
-extern bool gl_deferred_replay(const GlDeferred *deferred, GlColumn *col);
+extern bool gl_load_queue_replay(const GlLoadQueue *queue, GlColumn *col);
 
-extern size_t gl_deferred_bytes(const GlDeferred *deferred);
-extern void gl_deferred_free(GlDeferred *deferred);
+extern size_t gl_load_queue_bytes(const GlLoadQueue *queue);
+extern void gl_load_queue_free(GlLoadQueue *queue);
 
-#endif							/* GPULIKE_DEFERRED_H */
+#endif							/* GPULIKE_LOAD_QUEUE_H */
