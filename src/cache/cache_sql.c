@@ -62,7 +62,7 @@ PG_FUNCTION_INFO_V1(gl_cache_sql);
 PG_FUNCTION_INFO_V1(gl_uncache_sql);
 PG_FUNCTION_INFO_V1(gl_reload_sql);
 PG_FUNCTION_INFO_V1(gl_cache_slots_sql);
-PG_FUNCTION_INFO_V1(gl_cached_columns_added);
+PG_FUNCTION_INFO_V1(gl_registration_added);
 
 /*
  * Caching needs the preloaded library, and a primary: a standby replays
@@ -410,7 +410,7 @@ gl_cache_slots_sql(PG_FUNCTION_ARGS)
  * gpulike.cache().
  */
 Datum
-gl_cached_columns_added(PG_FUNCTION_ARGS)
+gl_registration_added(PG_FUNCTION_ARGS)
 {
 	TriggerData *trigdata = (TriggerData *) fcinfo->context;
 	HeapTuple	tuple;
