@@ -242,7 +242,8 @@ row_holding(const GlColumn *col, uint64_t row, uint64_t last, uint64_t at)
  * pattern that is a literal between two '%', take the row as matched: the
  * hit is the match; so is a placed hit of one masked segment between two
  * '%' (gl_cpu_like_find_placed()), whose occurrence lies in one row.
- * result's words for these rows are cleared first.
+ * result holds these rows' words, from first's (a multiple of 64), and is
+ * cleared first.
  */
 static void
 match_rows_skimming(const CpuPlan *plan, const GlColumn *col, uint64_t *result,
@@ -259,7 +260,7 @@ match_rows_skimming(const CpuPlan *plan, const GlColumn *col, uint64_t *result,
 		(plan->kind == GL_PROG_LIKE && plan->like.required < 0 &&
 		 gl_cpu_like_hits_settle(&plan->like, skim));
 
-	memset(result + first / 64, 0, gl_bitmap_words(last - first) * sizeof(uint64_t));
+	memset(result, 0, gl_bitmap_words(last - first) * sizeof(uint64_t));
 	while (row < last)
 	{
 		uint64_t	hit;
@@ -284,14 +285,14 @@ match_rows_skimming(const CpuPlan *plan, const GlColumn *col, uint64_t *result,
 			const char *value = gl_column_value(col, row, &vlen);
 
 			if (settles || plan_match(plan, value, vlen))
-				result[row / 64] |= (uint64_t) 1 << (row % 64);
+				result[(row - first) / 64] |= (uint64_t) 1 << (row % 64);
 		}
 		from = value_end;
 		row++;
 	}
 }
 
-/* Match the rows of bitmap words [first, last). */
+/* Match the rows of bitmap words [first, last), into result[0 .. last - first). */
 static void
 match_words(const CpuPlan *plan, const GlColumn *col, uint64_t *result,
 			uint64_t first, uint64_t last)
@@ -324,7 +325,7 @@ match_words(const CpuPlan *plan, const GlColumn *col, uint64_t *result,
 			if (plan_match(plan, value, len))
 				bits |= (uint64_t) 1 << (row % 64);
 		}
-		result[w] = bits;
+		result[w - first] = bits;
 	}
 }
 
@@ -338,18 +339,25 @@ column_chunks(const GlColumn *col)
 /*
  * How many of the column's chunks the plan must match in, the pair
  * summary ruling out the others -- counted only to past `limit`, where a
- * common pattern's first chunks stop it.
+ * common pattern's first chunks stop it.  With `chunks`, the first `limit`
+ * of them are listed there too.
  */
 static uint64_t
-chunks_to_match(const CpuPlan *plan, const GlColumn *col, uint64_t limit)
+chunks_to_match(const CpuPlan *plan, const GlColumn *col, uint64_t limit, uint32_t *chunks)
 {
 	uint64_t	nchunks = column_chunks(col);
 	uint64_t	to_match = 0;
 
-	if (plan->prog == NULL || plan->pairs.npairs == 0)
-		return nchunks;
 	for (uint64_t c = 0; c < nchunks && to_match <= limit; c++)
-		to_match += gl_chunk_pairs_may_match(&col->pairs, col->nrows, c, &plan->pairs);
+	{
+		/* no pair every match holds, or no plan: every chunk */
+		if (plan->prog != NULL && plan->pairs.npairs > 0 &&
+			!gl_chunk_pairs_may_match(&col->pairs, col->nrows, c, &plan->pairs))
+			continue;
+		if (chunks != NULL && to_match < limit)
+			chunks[to_match] = (uint32_t) c;
+		to_match++;
+	}
 	return to_match;
 }
 
@@ -384,7 +392,7 @@ column_worker(void *arg)
 				memset(job->results[p] + first, 0, (last - first) * sizeof(uint64_t));
 				continue;
 			}
-			match_words(&job->plans[p], job->col, job->results[p], first, last);
+			match_words(&job->plans[p], job->col, job->results[p] + first, first, last);
 		}
 		if (working == 0)
 			break;
@@ -447,7 +455,7 @@ gl_cpu_match_column_batch(const GlProgram *const *progs, uint64_t *const *result
 		prepared[i] = plan_prepare(progs[i], &plans[i], true);
 		if (!prepared[i])
 			plans[i].prog = NULL;	/* not a program, or no memory for its plan */
-		to_match += chunks_to_match(&plans[i], col, (uint64_t) nthreads);
+		to_match += chunks_to_match(&plans[i], col, (uint64_t) nthreads, NULL);
 	}
 	job.plans = plans;
 	job.results = results;
@@ -483,17 +491,41 @@ gl_cpu_match_column_batch(const GlProgram *const *progs, uint64_t *const *result
 	return true;
 }
 
-bool
-gl_cpu_few_chunks_to_match(const GlProgram *prog, const GlColumn *col, uint64_t few)
+int64_t
+gl_cpu_chunks_to_match(const GlProgram *prog, const GlColumn *col, uint64_t limit,
+					   uint32_t *chunks)
 {
 	CpuPlan		plan;
-	bool		few_left;
+	uint64_t	to_match;
+
+	if (!plan_prepare(prog, &plan, true))
+		return -1;
+	to_match = chunks_to_match(&plan, col, limit, chunks);
+	plan_release(&plan);
+	return to_match <= limit ? (int64_t) to_match : -1;
+}
+
+bool
+gl_cpu_match_chunks(const GlProgram *prog, const GlColumn *col, const uint32_t *chunks,
+					uint32_t nchunks, uint64_t *words)
+{
+	CpuPlan		plan;
+	uint64_t	nwords = gl_bitmap_words(col->nrows);
 
 	if (!plan_prepare(prog, &plan, true))
 		return false;
-	few_left = chunks_to_match(&plan, col, few) <= few;
+	for (uint32_t k = 0; k < nchunks; k++)
+	{
+		uint64_t	first = (uint64_t) chunks[k] * WORDS_PER_CHUNK;
+		uint64_t	last = first + WORDS_PER_CHUNK < nwords ? first + WORDS_PER_CHUNK : nwords;
+		uint64_t   *out = words + (uint64_t) k * WORDS_PER_CHUNK;
+
+		memset(out, 0, WORDS_PER_CHUNK * sizeof(uint64_t));
+		if (first < last)
+			match_words(&plan, col, out, first, last);
+	}
 	plan_release(&plan);
-	return few_left;
+	return true;
 }
 
 /*

@@ -45,8 +45,7 @@ extern bool gl_cpu_match_column_until(const GlProgram *prog, const GlColumn *col
 /*
  * Several programs over one column in one pass: each chunk of rows is
  * matched by every program in turn while its bytes are in the cache, so
- * the column is read once for all of them (the server's batch of
- * concurrent requests, server/cpu_batch.h).  results[i] is program i's
+ * the column is read once for all of them.  results[i] is program i's
  * bitmap, written as by gl_cpu_match_column(); cancels (or NULL) holds a
  * cancel flag per program (or NULL), as gl_cpu_match_column_until()'s.
  * prepared[i] is set false where program i could not be prepared (its
@@ -58,12 +57,25 @@ extern bool gl_cpu_match_column_batch(const GlProgram *const *progs, uint64_t *c
 									  const GlColumn *col, int nthreads, bool *prepared);
 
 /*
- * Would the engine match prog in at most `few` chunks of GL_PAIR_CHUNK_ROWS
- * rows of the column, the column's pair summary (chunk_pairs.h) ruling
- * out the others?
+ * The chunks of GL_PAIR_CHUNK_ROWS rows of the column that prog may match
+ * in, the column's pair summary (chunk_pairs.h) ruling out the others:
+ * their number, with the chunks listed in increasing order in chunks[]
+ * (room for `limit`; NULL: not listed) -- or -1 when there are more than
+ * `limit`, or the program cannot be prepared.
  */
-extern bool gl_cpu_few_chunks_to_match(const GlProgram *prog, const GlColumn *col,
-									   uint64_t few);
+extern int64_t gl_cpu_chunks_to_match(const GlProgram *prog, const GlColumn *col,
+									  uint64_t limit, uint32_t *chunks);
+
+/*
+ * Match the rows of the listed chunks only, on the calling thread: words
+ * [k * 64, (k + 1) * 64) of `words` are chunk chunks[k]'s bitmap words
+ * (bits past the column's last row 0).  For a program the pair summary
+ * narrows to a few chunks, so that its result costs what those chunks
+ * do, not what the column's size does.  False if the program cannot be
+ * prepared.
+ */
+extern bool gl_cpu_match_chunks(const GlProgram *prog, const GlColumn *col,
+								const uint32_t *chunks, uint32_t nchunks, uint64_t *words);
 
 /*
  * Whether a regex's prefilter literal (a DFA program's prefilter section)

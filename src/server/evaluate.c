@@ -11,10 +11,11 @@
  * leaf runs on the GPU when one is ready (engines.h), the backend did not
  * ask for the CPU, the column has (or can get, within the device budget)
  * a device copy, and the column's pair summary leaves more than a few of
- * its chunks to match (few_chunks_to_match: a term in no row is answered
+ * its chunks to match (few_enough_for_cpu: a term in no row is answered
  * without a kernel); any CUDA failure reruns that leaf on the CPU
  * engine, logged, and the answer says it fell back.  A positive leaf the
- * GPU matched in few rows comes back as the nonzero words of its bitmap
+ * GPU matched in few rows, or the CPU engine matched in the few chunks
+ * the summary left it, comes back as the nonzero words of its bitmap
  * alone, and stays so while nothing needs the whole bitmap, so that a
  * selective request costs what its matches cost rather than what the
  * column's size does.  AND / OR of operands over the same column are
@@ -164,6 +165,15 @@ run_alloc(MatchRun *run, size_t bytes, bool zero)
 
 /* ---------------------------------------------------------- leaves */
 
+/* Bitmap words in a chunk of the column's pair summary. */
+#define WORDS_PER_CHUNK		(GL_PAIR_CHUNK_ROWS / 64)
+
+static inline uint64
+column_chunks(const GlColumn *col)
+{
+	return (col->nrows + GL_PAIR_CHUNK_ROWS - 1) / GL_PAIR_CHUNK_ROWS;
+}
+
 static uint64 *
 alloc_bitmap(MatchRun *run, uint64 nrows)
 {
@@ -288,19 +298,82 @@ gpu_match(const GlProgram *prog, bool sieve_first, int leaf, GlStoredColumn *sc,
 }
 
 /*
- * Does the column's pair summary (chunk_pairs.h) leave the CPU engine so
- * few chunks to match that it answers sooner than the GPU's round trip
- * would?  None (no row can match); or a chunk for each of its threads at
- * most, and at most one chunk in 64 -- so that columns of a few chunks,
- * the test suite's, still go to the GPU.
+ * The chunks of the column that the pair summary (chunk_pairs.h) leaves
+ * prog to match, when they are at most one in 64 (or one): their number,
+ * listed in *chunks (malloc'd; the caller frees it) -- else -1, with
+ * *chunks NULL.  A term in few rows or none is then answered from those
+ * chunks alone (sparse_cpu_match), and sooner by the CPU engine than the
+ * GPU's round trip would take when there is a chunk for each of its
+ * threads at most (few_enough_for_cpu: columns of a few chunks, the test
+ * suite's, still go to the GPU unless nothing can match).
+ */
+static int64
+chunks_if_few(const GlProgram *prog, const GlColumn *col, uint32 **chunks)
+{
+	uint64		limit = Max(column_chunks(col) / 64, 1);
+	int64		n;
+
+	*chunks = malloc(limit * sizeof(uint32));
+	if (*chunks == NULL)
+		return -1;
+	n = gl_cpu_chunks_to_match(prog, col, limit, *chunks);
+	if (n < 0)
+	{
+		free(*chunks);
+		*chunks = NULL;
+	}
+	return n;
+}
+
+static bool
+few_enough_for_cpu(int64 nchunks_to_match, const GlColumn *col)
+{
+	return nchunks_to_match >= 0 &&
+		nchunks_to_match <= (int64) Min((uint64) gl_cpu_engine_threads(),
+										column_chunks(col) / 64);
+}
+
+/*
+ * A positive leaf over the few chunks the summary leaves (chunks_if_few),
+ * on the CPU engine: out comes back listed, the nonzero words of those
+ * chunks alone, without a bitmap of the whole column.  False (nothing
+ * allocated kept) when the program cannot be prepared or there is no
+ * memory: the caller then matches the whole column.
  */
 static bool
-few_chunks_to_match(const GlProgram *prog, const GlColumn *col)
+sparse_cpu_match(const GlProgram *prog, const GlColumn *col, const uint32 *chunks,
+				 uint32 nchunks, Operand *out, MatchRun *run)
 {
-	uint64		nchunks = (col->nrows + GL_PAIR_CHUNK_ROWS - 1) / GL_PAIR_CHUNK_ROWS;
+	uint64		nwords = gl_bitmap_words(col->nrows);
+	uint64		room = (uint64) nchunks * WORDS_PER_CHUNK;
+	uint64	   *words = malloc(Max(room, 1) * sizeof(uint64));
+	uint32	   *index = malloc(Max(room, 1) * sizeof(uint32));
+	uint64		kept = 0;
 
-	return gl_cpu_few_chunks_to_match(prog, col,
-									  Min((uint64) gl_cpu_engine_threads(), nchunks / 64));
+	if (words == NULL || index == NULL ||
+		!gl_cpu_match_chunks(prog, col, chunks, nchunks, words))
+	{
+		free(words);
+		free(index);
+		return false;
+	}
+	run->used_cpu = true;
+	for (uint32 k = 0; k < nchunks; k++)
+		for (uint64 j = 0; j < WORDS_PER_CHUNK; j++)
+		{
+			uint64		w = (uint64) chunks[k] * WORDS_PER_CHUNK + j;
+			uint64		word = words[k * WORDS_PER_CHUNK + j];
+
+			if (w < nwords && word != 0)
+			{
+				index[kept] = (uint32) w;
+				words[kept++] = word;
+			}
+		}
+	out->listed_index = index;
+	out->listed_words = words;
+	out->nlisted = kept;
+	return true;
 }
 
 /*
@@ -341,18 +414,33 @@ eval_leaf(const GlMatchMessage *msg, int leaf, GlStoredColumn *sc, Operand *out,
 	instr_time	elapsed;
 	bool		exact = prog->exact;
 
+	uint32	   *chunks;
+	int64		nchunks;
+	bool		sparse;			/* listed from the few chunks that may match */
+
 	memset(out, 0, sizeof(Operand));
 	out->column = sc;
-	out->bits = alloc_bitmap(run, col->nrows);
-	if (out->bits == NULL)
-		return false;
 
 	INSTR_TIME_SET_CURRENT(start);
-	if (!(run->use_gpu && !few_chunks_to_match(prog, col) &&
-		  gpu_match(prog, item->sieve_first != 0, leaf, sc, !item->negated || count != NULL,
-					count, item->negated, out, run)) &&
-		!cpu_match(prog, sc, out->bits, run))
-		exact = false;
+	nchunks = chunks_if_few(prog, col, &chunks);
+	sparse = !item->negated && nchunks >= 0 &&
+		(!run->use_gpu || few_enough_for_cpu(nchunks, col)) &&
+		sparse_cpu_match(prog, col, chunks, (uint32) nchunks, out, run);
+	if (!sparse)
+	{
+		out->bits = alloc_bitmap(run, col->nrows);
+		if (out->bits == NULL)
+		{
+			free(chunks);
+			return false;
+		}
+		if (!(run->use_gpu && !few_enough_for_cpu(nchunks, col) &&
+			  gpu_match(prog, item->sieve_first != 0, leaf, sc, !item->negated || count != NULL,
+						count, item->negated, out, run)) &&
+			!cpu_match(prog, sc, out->bits, run))
+			exact = false;
+	}
+	free(chunks);
 	run->exact &= exact;
 
 	if (out->counted_on_device)
