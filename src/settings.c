@@ -31,7 +31,7 @@ int			gl_gpu_memory_mb = 0;
 int			gl_gpu_split_parts = 0;
 int			gl_gpu_split_min_kb = 64 * 1024;
 int			gl_gpu_lanes = GL_DEFAULT_GPU_LANES;
-bool		gl_gpu_counting = false;
+bool		gl_gpu_counting = true;
 int			gl_debug_gpu_fail_part = -1;
 int			gl_debug_request_delay_ms = 0;
 int			gl_debug_compute_capability = 0;
@@ -109,15 +109,10 @@ gl_define_settings(void)
 							"Each lane holds a result bitmap of the column on the device and in pinned host memory; one lane makes the server's GPU matches take turns.",
 							&gl_gpu_lanes, GL_DEFAULT_GPU_LANES, 1, GL_MAX_GPU_LANES,
 							PGC_SIGHUP, 0, NULL, NULL, NULL);
-	/*
-	 * Off by default until the GPU side of counting (cuda/counting.cu) has
-	 * passed kernel_test and the suite on a GPU; test/gpu/run and the
-	 * suite's GPU runs turn it on.
-	 */
 	DefineCustomBoolVariable("gpulike.gpu_counting",
 							 "Counts the matches of count(*) requests on the GPU.",
 							 "The GPU then returns the count and the rows a count must still check, not the column's result bitmap.",
-							 &gl_gpu_counting, false,
+							 &gl_gpu_counting, true,
 							 PGC_SIGHUP, 0, NULL, NULL, NULL);
 	DefineCustomIntVariable("gpulike.debug_gpu_fail_part",
 							"Makes this part of every column fail on the GPU, as a device error would (-1 = none).",
