@@ -48,13 +48,19 @@ CUDA_OBJS = $(CUDA_SRCS:.cu=.o)
 include $(GL_SRCDIR)/cuda/archs.mk
 NVCC_FLAGS = -O3 -std=c++17 -Xcompiler -fPIC -I$(GL_SRCDIR)/src -I$(GL_SRCDIR)/cuda \
 	$(CUDA_GENCODE) -lineinfo
+# The engine's program preparation (src/kernel_prep): C++ with no CUDA in
+# it, built by the system compiler and linked, like the CUDA objects, only
+# into the CUDA engine (its tests: test/unit/prep).
+PREP_SRCS := $(call gl_sources,src/kernel_prep/*.cc)
+PREP_OBJS = $(PREP_SRCS:.cc=.o)
+PREP_CXXFLAGS = -std=c++17 -fPIC -O2 -Wall -pthread -I$(GL_SRCDIR)/src
 
 # Said once per build, not again by "make install".
 gl_quiet_goals = install installcheck clean dist
 ifneq ($(NVCC),)
 PG_CPPFLAGS += -DGPULIKE_HAVE_CUDA
-SHLIB_LINK += $(CUDA_OBJS) -L$(CUDA_HOME)/lib64 -lcudart_static -lrt -ldl -lstdc++
-EXTRA_CLEAN += $(CUDA_OBJS)
+SHLIB_LINK += $(CUDA_OBJS) $(PREP_OBJS) -L$(CUDA_HOME)/lib64 -lcudart_static -lrt -ldl -lstdc++
+EXTRA_CLEAN += $(CUDA_OBJS) $(PREP_OBJS)
 ifeq ($(filter $(gl_quiet_goals),$(MAKECMDGOALS)),)
 $(info gpulike: CUDA engine built with $(NVCC); whether a GPU is used is decided at server start)
 endif
@@ -69,10 +75,13 @@ PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
 ifneq ($(NVCC),)
-$(shlib): $(CUDA_OBJS)
+$(shlib): $(CUDA_OBJS) $(PREP_OBJS)
 
 cuda/%.o: cuda/%.cu $(wildcard $(GL_SRCDIR)/cuda/*.h $(GL_SRCDIR)/cuda/*.cuh $(GL_SRCDIR)/src/*/*.h) | gl_objdirs
 	$(NVCC) $(NVCC_FLAGS) -c $< -o $@
+
+src/kernel_prep/%.o: src/kernel_prep/%.cc $(wildcard $(GL_SRCDIR)/src/*/*.h) | gl_objdirs
+	$(CXX) $(PREP_CXXFLAGS) -c $< -o $@
 endif
 
 # Objects are rebuilt when any header changes: headers are few and shared.
@@ -80,7 +89,7 @@ $(OBJS): $(wildcard $(GL_SRCDIR)/src/*.h $(GL_SRCDIR)/src/*/*.h $(GL_SRCDIR)/cud
 
 .PHONY: gl_objdirs
 gl_objdirs:
-	@mkdir -p $(sort $(dir $(OBJS) $(CUDA_OBJS)))
+	@mkdir -p $(sort $(dir $(OBJS) $(CUDA_OBJS) $(PREP_OBJS)))
 
 # A source archive for PGXN: gpulike-<version>.zip of the committed tree.
 .PHONY: dist

@@ -16,8 +16,9 @@
  * afterwards on the device, from the stream itself, because the chunk the
  * append began inside has new bytes under an old entry.  An upload also
  * counts the byte pairs of up to GL_PAIR_SAMPLE_ROWS rows spread over the
- * column (GlBytePairs: a few milliseconds), for the sieve's probes; the
- * rows appended later leave the counts as they are.
+ * column (kernel_prep/byte_pairs.h: a few milliseconds), for the
+ * preparation of the programs run on it; the rows appended later leave the
+ * counts as they are.
  *
  *-------------------------------------------------------------------------
  */
@@ -31,46 +32,6 @@
 
 /* Host staging buffer for uploads. */
 static const size_t STAGING_BYTES = 64 << 20;
-
-/* The byte pairs of rows spread over col (device_column.h). */
-GlBytePairs *
-gl_count_byte_pairs(const GlColumn *col)
-{
-	GlBytePairs *pairs = (GlBytePairs *) calloc(1, sizeof(GlBytePairs));
-	uint64_t	stride = gl_pair_sample_stride(col->nrows);
-	uint64_t	sampled = col->nrows / stride + 1;
-	uint64_t	mean_row = col->nrows > 0 ? gl_column_offset(col, col->nrows) / col->nrows + 1 : 1;
-	/* every text_every-th sampled row to the text, so that it spans the column */
-	uint64_t	text_every = sampled / (GL_TEXT_SAMPLE_BYTES / mean_row + 1) + 1;
-
-	if (pairs == NULL)
-		return NULL;
-	for (uint64_t row = 0; row < col->nrows; row += stride)
-	{
-		uint32_t	len;
-		const uint8_t *v = (const uint8_t *) gl_column_value(col, row, &len);
-
-		if ((row / stride) % text_every == 0 &&
-			pairs->text_bytes + len + 1 <= GL_TEXT_SAMPLE_BYTES)
-		{
-			memcpy(pairs->text + pairs->text_bytes, v, len);
-			pairs->text_bytes += len + 1;	/* the separator: calloc's zero */
-		}
-		for (uint32_t k = 0; k < len; k++)
-			pairs->bytes[v[k]]++;
-		for (uint32_t k = 1; k < len; k++)
-			pairs->pairs[v[k - 1] << 8 | v[k]]++;
-		for (uint32_t k = 2; k < len; k++)
-		{
-			uint32_t	bit = gl_trigram_bit(v[k - 2], v[k - 1], v[k]);
-
-			pairs->trigrams[bit / 64] |= UINT64_C(1) << (bit % 64);
-		}
-		pairs->nbytes += len;
-		pairs->npairs += len > 0 ? len - 1 : 0;
-	}
-	return pairs;
-}
 
 bool
 gl_cuda_probe(GlCudaDeviceInfo *info, int assumed_capability, char *errbuf, size_t errlen)
@@ -571,7 +532,7 @@ gl_cuda_free(GlDeviceColumn *dcol)
 			free(r);
 		}
 		free(dcol->pairs);
-		gl_program_cache_free(dcol->programs);
+		gl_prepared_cache_free(dcol->programs);
 		free(dcol);
 		dcol = next;
 	}

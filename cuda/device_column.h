@@ -62,6 +62,7 @@
 #include <cuda_runtime.h>
 
 #include "gpulike_cuda.h"
+#include "kernel_prep/byte_pairs.h"
 
 /* Bytes of stream per GPU thread; a multiple of 64 (four 16-byte loads). */
 constexpr uint32_t GL_DEV_CHUNK_BYTES = 256;
@@ -122,61 +123,9 @@ typedef struct GlMatchResources
 	int			replaced_shape; /* and for the table a factored one replaced */
 } GlMatchResources;
 
-/* The prepared programs of a column, kept for queries that come again (program_cache.cu). */
-typedef struct GlProgramCache GlProgramCache;
 
-/*
- * How often each two adjacent bytes occur in a column's values, counted at
- * upload on up to GL_PAIR_SAMPLE_ROWS rows spread over the column, and some
- * of those rows as the stream holds them (device_column.cu): the sieve
- * takes its probes where the column's own text makes them rare
- * (program_prep.cu).
- */
-#define GL_TEXT_SAMPLE_BYTES	8192
-#define GL_PAIR_SAMPLE_ROWS		65536
-/*
- * The same rows' three adjacent bytes, hashed to one bit each: a clear
- * bit is a trigram those rows never hold (literal_factors.cu looks for
- * one in a literal).  2^21 bits for the few ten thousand trigrams of a
- * column's text leave most bits clear.
- */
-#define GL_TRIGRAM_BITS			(1u << 21)
-
-typedef struct GlBytePairs
-{
-	uint64_t	npairs;
-	uint64_t	nbytes;
-	uint64_t	bytes[256];		/* [b]: how often byte b */
-	uint32_t	pairs[65536];	/* [a << 8 | b]: how often a then b */
-	uint64_t	trigrams[GL_TRIGRAM_BITS / 64]; /* bit gl_trigram_bit(): seen */
-	uint32_t	text_bytes;
-	uint8_t		text[GL_TEXT_SAMPLE_BYTES]; /* rows, each ending in 0x00 */
-} GlBytePairs;
-
-/* The bit of trigram a, b, c in GlBytePairs.trigrams (a multiplicative hash). */
-static inline uint32_t
-gl_trigram_bit(uint8_t a, uint8_t b, uint8_t c)
-{
-	return (((uint32_t) a << 16 | (uint32_t) b << 8 | c) * 2654435761u) >> 11;
-}
-
-static inline bool
-gl_trigram_seen(const GlBytePairs *pairs, uint8_t a, uint8_t b, uint8_t c)
-{
-	uint32_t	bit = gl_trigram_bit(a, b, c);
-
-	return (pairs->trigrams[bit / 64] >> (bit % 64)) & 1;
-}
-
-/* The sample is rows 0, stride, 2 stride, ... of a column of nrows rows. */
-static inline uint64_t
-gl_pair_sample_stride(uint64_t nrows)
-{
-	return nrows / GL_PAIR_SAMPLE_ROWS + 1;
-}
-
-/* The byte pairs of col as an upload counts them (malloc'd); NULL if no memory. */
-extern GlBytePairs *gl_count_byte_pairs(const GlColumn *col);
+/* The prepared programs of a column (kernel_prep/prepared_cache.h). */
+typedef struct GlPreparedCache GlPreparedCache;
 
 /*
  * What a counting match reads beside the result (counting.cu): the
@@ -212,7 +161,8 @@ struct GlDeviceColumn
 	GlChunkIndex *chunks;
 	GlMatchResources *match[GL_CUDA_LANES]; /* NULL until the lane's first match */
 	GlBytePairs *pairs;			/* the first part's: the column's; NULL if none */
-	GlProgramCache *programs;	/* the first part's; NULL until the first match */
+	GlPreparedCache *programs;	/* the first part's; NULL until the first
+								 * match (program_cache.h) */
 	GlDeviceCounting counting;	/* a column in one part: empty until set */
 };
 

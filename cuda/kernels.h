@@ -5,12 +5,12 @@
  *
  * A match runs as a short pipeline on one stream (see match.cu):
  *
- *	stream	(kernels_stream.cu) the program's byte DFA (byte_dfa.h) with the
+ *	stream	(kernels_stream.cu) the program's byte DFA (kernel_prep/byte_dfa.h) with the
  *			row separator folded in, one thread per four 256-byte chunks:
  *			exact, one pass.  Used whenever the byte DFA fits shared memory
  *			and the sieve alone does not answer the program, and for
  *			larger Aho–Corasick automata over their byte classes
- *			(classed_table.h) where those fit;
+ *			(kernel_prep/classed_table.h) where those fit;
  *	sieve	(kernels_sieve.cu) a literal run of a LIKE pattern, found four
  *			positions per instruction with no table: when the run (with
  *			its anchors) is the whole pattern it sets the result bits and
@@ -46,6 +46,8 @@
 #include <cuda_runtime.h>
 
 #include "device_column.h"
+#include "kernel_prep/sieve.h"
+#include "kernel_prep/stream_table.h"
 
 /* The program as the kernels see it: blob + derived tables, in device memory. */
 typedef struct GlKernelProgram
@@ -57,43 +59,6 @@ typedef struct GlKernelProgram
 	uint32_t	warmup_bytes;	/* MULTI skim: bytes to replay before a chunk */
 	uint32_t	shared_limit;	/* dynamic shared memory a block may have */
 } GlKernelProgram;
-
-/* The sieve's largest probe gap: all probes within a lane's 32 bytes. */
-constexpr uint32_t GL_SIEVE_MAX_GAP = 15;
-/* The longest window: all its bytes within a lane's 32 (kernels_sieve.cu). */
-constexpr uint32_t GL_SIEVE_MAX_WINDOW = 12;
-
-/*
- * A literal run of a LIKE pattern as the sieve looks for it: nchars
- * positions that accept ASCII bytes only, three of them probed with
- * (byte & mask) == value, a test every byte their position accepts
- * passes: probe_pos, the position after it (mask and value 0 past the
- * run: always passes) and probe_pos + probe_gap.  A run anchored at the
- * row start may probe position -1, the 0x00 separator before it: then
- * only row starts are candidates.
- *
- * An exact run of a few bytes is compared whole instead (window > 0):
- * window consecutive bytes, the separator before the run if it is
- * anchored at the row start, the run, and the separator after it if
- * anchored at the end, each tested with (byte & mask) == value, a test
- * that passes exactly the bytes its position accepts.  No candidate then
- * needs verifying.
- */
-typedef struct GlSieve
-{
-	uint64_t	accept[128];	/* bit t: position t accepts this byte */
-	uint32_t	nchars;			/* 2 .. 64 */
-	int32_t		probe_pos;		/* first probe: a position of the run, or -1 */
-	uint32_t	probe_gap;		/* third probe this much later: 1 .. 15 */
-	uint32_t	probe_mask[3];	/* each byte of the mask, four times */
-	uint32_t	probe_value[3];
-	uint32_t	anchored_start; /* the run must start its row ... */
-	uint32_t	anchored_end;	/* ... and end it (exact sieves only) */
-	uint32_t	window;			/* bytes compared whole: 0 (probes), 2 .. 12 */
-	uint32_t	window_mask[GL_SIEVE_MAX_WINDOW];	/* each byte of the mask, four times */
-	uint32_t	window_value[GL_SIEVE_MAX_WINDOW];
-	uint32_t	window_masked;	/* some byte of the window is tested through its mask */
-} GlSieve;
 
 typedef struct GlLaunch
 {
@@ -117,36 +82,6 @@ extern bool gl_blocks_per_sm(const void *kernel, int block, uint32_t shared, con
 extern bool gl_resident_grid(const void *kernel, int block, uint32_t shared, uint64_t nthreads,
 							 const GlLaunch *l, unsigned *grid);
 
-/* The stream kernel's tables. */
-typedef enum GlStreamForm
-{
-	GL_STREAM_COMPACT,			/* a byte DFA, one-byte entries (byte_dfa.h) */
-	GL_STREAM_FACTORED,			/* the same, of a factored automaton (its candidates) */
-	GL_STREAM_WIDE,				/* a byte DFA, 16-bit entries */
-	GL_STREAM_CLASSED,			/* Aho–Corasick over byte classes (classed_table.h) */
-	GL_STREAM_WINDOWED			/* the same, a windowed form: no class load */
-} GlStreamForm;
-
-/* A table as the stream kernel reads it. */
-typedef struct GlStreamTable
-{
-	const void *table;			/* device copy */
-	uint32_t	bytes;
-	GlStreamForm form;
-	uint32_t	classed_skip;	/* GL_STREAM_CLASSED, _WINDOWED: SKIP's value */
-	uint32_t	classed_twin;	/* and the root's twin's (classed_table.h) */
-	uint32_t	window_flip;	/* GL_STREAM_WINDOWED: its flip */
-	uint32_t	candidate;		/* GL_STREAM_FACTORED: the candidate's flagged
-								 * value (byte_dfa.h) */
-	uint32_t   *candidate_list; /* device: the chunks where its rows start, */
-	uint32_t   *candidate_count;	/* how many (zeroed by the caller; past */
-	uint32_t	candidate_capacity; /* the list's room: full, none written) */
-	uint32_t   *replaced_tickets;	/* the ticket counter of the replaced
-									 * table's walk, zeroed where this walk
-									 * gives up (stream_automata.cuh) */
-	int			shape;			/* its launch shape on the device (gl_stream_shape()) */
-} GlStreamTable;
-
 /*
  * The launch shape for table on the current device: chosen once per
  * table and device (the occupancy API), kept with the resident program.
@@ -162,10 +97,6 @@ extern bool gl_stream_shape(const GlLaunch *l, const GlStreamTable *table, int *
 
 extern bool gl_launch_stream(const GlLaunch *l, const GlStreamTable *table, uint32_t *tickets,
 							 uint32_t *result);
-/* Bytes a table may take beside the stream kernel's smallest stage. */
-extern uint32_t gl_stream_table_room(uint32_t shared_limit);
-/* Most byte DFA states whose table (compact or wide) fits beside the stream kernel's stage. */
-extern uint32_t gl_stream_max_states(uint32_t shared_limit, bool compact);
 
 /* exact: set the result bits of rows with a hit; else flag chunks. */
 extern bool gl_launch_sieve(const GlLaunch *l, const GlSieve *sieve, bool exact,
@@ -173,7 +104,7 @@ extern bool gl_launch_sieve(const GlLaunch *l, const GlSieve *sieve, bool exact,
 typedef struct GlLiteralSet GlLiteralSet;
 
 /*
- * The set sieve (literal_set.h): sets the result bits of the rows that
+ * The set sieve (kernel_prep/literal_set.h): sets the result bits of the rows that
  * hold one of set's literals, or gives up by zeroing *give_up, which the
  * caller has set past every ticket of the stream kernel that follows.
  */

@@ -9,7 +9,7 @@
  * load a byte, and with hundreds of literals those loads bind it to the
  * shared memory's wavefronts (H200, 200 literals: 44% of the read
  * bandwidth).  Where the literals are rare in the text most positions
- * need no automaton: the set (literal_set.h) gives each literal a bigram,
+ * need no automaton: the set (kernel_prep/literal_set.h) gives each literal a bigram,
  * and a position whose pair of bytes has no literal's key cannot be where
  * that bigram of a literal stands.
  *
@@ -37,7 +37,7 @@
  * and a check compares every byte: the answer is exact.
  *
  * Candidates must be few.  The set is chosen where few of the sample's
- * pairs pass (literal_set.cu), but the sample may miss a part of the
+ * pairs pass (kernel_prep/literal_set.cc), but the sample may miss a part of the
  * column full of them (adversarial text passes at every position).  So a
  * warp counts the lanes it lists, and past MAX_LISTED_PER_SPAN a span
  * (with some slack) it gives up: it zeroes give_up and stops.  give_up is
@@ -82,7 +82,7 @@
 #include "kernels.h"
 #include "cuda_check.h"
 #include "kernels_common.cuh"
-#include "literal_set.h"
+#include "kernel_prep/literal_set.h"
 
 /*
  * Warps a block: as many as the device's shared memory holds beside the

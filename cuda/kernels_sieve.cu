@@ -8,7 +8,7 @@
  * The run (kernels.h, GlSieve) is n pattern positions that accept ASCII
  * bytes only: a literal, an ILIKE pair such as s/S.  Three of them, i,
  * i + 1 and j = i + d, are the probes, chosen rare in text by
- * program_prep.cu; each is a test (byte & mask) == value that every byte
+ * kernel_prep/program_prep.cc; each is a test (byte & mask) == value that every byte
  * its position accepts passes.  (A run that must start its row probes
  * the 0x00 separator before it as i = -1, so only row starts are
  * candidates; the column's first row, with no separator before it, is

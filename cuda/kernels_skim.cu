@@ -15,11 +15,11 @@
  * hit gets its result bit (gl_resolve_warp_hits()).  The cost per byte does
  * not depend on the text: adversarial input (aaaa...ab) runs as fast as
  * any other.  state = folded[state + class[byte]], the table folded by
- * program_prep.cu (next state premultiplied, accept flag in bit 31).
+ * kernel_prep/program_prep.cc (next state premultiplied, accept flag in bit 31).
  *
  * It runs the Aho–Corasick automata whose byte DFA would be too large for
  * the stream kernel's compact table and whose classed table too
- * (classed_table.h: more than 32 768 entries, e.g. 400 literals of
+ * (kernel_prep/classed_table.h: more than 32 768 entries, e.g. 400 literals of
  * comment words), for it reports every literal where the stream kernel
  * decides rows.  Measured on an
  * H200 (kernel_bench, read 4.42 TB/s): 200 literals at 1.34 TB/s (30%;

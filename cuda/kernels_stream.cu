@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * kernels_stream.cu
- *	  The stream kernel: the byte DFA of a program (byte_dfa.h) over the
+ *	  The stream kernel: the byte DFA of a program (kernel_prep/byte_dfa.h) over the
  *	  whole column, exact, in one pass.
  *
  * A thread steps four (eight, for the wide table) consecutive 256-byte
@@ -52,7 +52,7 @@
  *			54.9-55.2 -> 60.0-60.2% of the read bandwidth, though its
  *			two-byte loads meet more bank conflicts, bank_sim: 2.3
  *			wavefronts a load against 2.0, '%special%requests%');
- *	classed	(Aho–Corasick automata past the compact table, classed_table.h)
+ *	classed	(Aho–Corasick automata past the compact table, kernel_prep/classed_table.h)
  *			two-byte entries over the program's byte classes: the class's
  *			load, an add, the entry's load and an integer max.
  *			Where many rows match it decides rows where the skim
@@ -64,7 +64,7 @@
  *			column computed: an XOR, a permute, a min, the entry's load
  *			(one IMAD addresses it) and an integer max that keeps the
  *			largest entry (a matching row's separator leads to the root's
- *			twin, the largest state: classed_table.h).  One shared load a
+ *			twin, the largest state: kernel_prep/classed_table.h).  One shared load a
  *			byte instead of two (H200, 200 literals: 34.8 ->
  *			38.8-39.2%).
  *
@@ -134,7 +134,7 @@
  * letters, whose windowed table (98 kB) took the line buffer instead of
  * two slice buffers, 44.2-45.0 -> 43.5-43.6 (so the classed tables keep
  * to slices).  With the
- * compact tables' rows numbered for the text (compact_for_text.cu) the
+ * compact tables' rows numbered for the text (kernel_prep/compact_for_text.cc) the
  * line stage gains more ('%e_e%' 59.6-60.4 with three slice buffers,
  * 61.6-61.8 with the line buffer).
  *
@@ -199,8 +199,12 @@ stage_bytes(const StreamShape &shape)
 		(shape.buffers == 0 ? GL_LINE_BUFFER_BYTES : shape.buffers * GL_SLICE_BUFFER_BYTES);
 }
 
-/* The smallest stage of any shape: the room a table has is what it leaves. */
-static const uint32_t SMALLEST_STAGE_BYTES = stage_bytes(StreamShape{256, 1});
+/*
+ * The smallest stage of any shape: the room a table has is what it leaves,
+ * which the preparation reckons with (kernel_prep/stream_table.h).
+ */
+static_assert(stage_bytes(StreamShape{256, 1}) == GL_STREAM_SMALLEST_STAGE_BYTES,
+			  "the preparation knows the stream kernel's smallest stage");
 
 /*
  * The stage begins at the first 128-byte line after the table.  200
@@ -210,12 +214,11 @@ static const uint32_t SMALLEST_STAGE_BYTES = stage_bytes(StreamShape{256, 1});
  * rows pass; 8 is twice the ideal, an instruction gathering eight
  * chunks' 64-byte slices).
  */
-static const uint32_t STAGE_ALIGN = 128;
-
 __host__ __device__ constexpr uint32_t
 stage_offset(uint32_t table_bytes)
 {
-	return (table_bytes + STAGE_ALIGN - 1) / STAGE_ALIGN * STAGE_ALIGN;
+	return (table_bytes + GL_STREAM_STAGE_ALIGN - 1) / GL_STREAM_STAGE_ALIGN *
+		GL_STREAM_STAGE_ALIGN;
 }
 
 /*
@@ -605,27 +608,4 @@ gl_launch_stream(const GlLaunch *l, const GlStreamTable *table, uint32_t *ticket
 		return launch_in_shape(l, a, table, tickets, result,
 							   std::make_index_sequence<STREAM_SHAPES>());
 	});
-}
-
-uint32_t
-gl_stream_table_room(uint32_t shared_limit)
-{
-	/* a table of this size or less leaves the stage its line */
-	return shared_limit > SMALLEST_STAGE_BYTES ?
-		(shared_limit - SMALLEST_STAGE_BYTES) / STAGE_ALIGN * STAGE_ALIGN : 0;
-}
-
-uint32_t
-gl_stream_max_states(uint32_t shared_limit, bool compact)
-{
-	uint32_t	room = gl_stream_table_room(shared_limit);
-
-	if (!compact)
-	{
-		uint32_t	fit = room / gl_byte_dfa_wide_bytes(1);
-
-		return fit < GL_BYTE_DFA_WIDE_STATES ? fit : GL_BYTE_DFA_WIDE_STATES;
-	}
-	/* the smallest compact table's rows, at least */
-	return room < gl_byte_dfa_compact_bytes(1) ? 0 : room / GL_BYTE_DFA_COMPACT_ROW_BYTES;
 }

@@ -5,7 +5,7 @@
  *	  the host: its bitmap, or only its nonzero words when they are few
  *	  (result_words.cu).
  *
- * The plan (kernels.h) depends on the program (program_prep.cu):
+ * The plan (kernels.h) depends on the program (kernel_prep/program_prep.h):
  *
  *	LIKE that is one ASCII run		 sieve, exact
  *	  with its anchors
@@ -22,7 +22,7 @@
  *	  the column leave one that fits   listing their chunks -> rows(listed
  *	  it, a factor each				   chunks), or, past 1/8 of them,
  *									   stream on the table it replaced,
- *									   exact (literal_factors.h), the
+ *									   exact (kernel_prep/literal_factors.h), the
  *									   plan then of its next matches
  *	otherwise:
  *	  LIKE with an ASCII run,		 sieve -> compact -> rows(listed chunks)
@@ -53,6 +53,8 @@
 #include <thread>
 #include <vector>
 
+#include "kernels.h"
+#include "match.h"
 #include "program_cache.h"
 #include "cuda_check.h"
 
@@ -213,59 +215,6 @@ prepare_resources(GlDeviceColumn *dcol, int lane, uint32_t blob_bytes,
 	return true;
 }
 
-typedef enum GlPlan
-{
-	GL_PLAN_SIEVE,				/* the sieve alone, exact */
-	GL_PLAN_STREAM,				/* the byte DFA, exact */
-	GL_PLAN_SKIM,				/* the Aho–Corasick skim, exact */
-	GL_PLAN_SIEVE_ROWS,			/* sieve -> compact -> rows(listed chunks) */
-	GL_PLAN_ROWS				/* rows(every chunk) */
-} GlPlan;
-
-/* The plan of a prepared program (the table at the top of this file). */
-static GlPlan
-plan_of(const GlPreparedProgram *pp)
-{
-	if (pp->skim == GL_SKIM_SIEVE && pp->skim_exact)
-		return GL_PLAN_SIEVE;
-	if (pp->byte_dfa.nstates > 0 || pp->classed.nstates > 0)
-		return GL_PLAN_STREAM;
-	if (pp->skim == GL_SKIM_MULTI)
-		return GL_PLAN_SKIM;
-	if (pp->skim == GL_SKIM_SIEVE)
-		return GL_PLAN_SIEVE_ROWS;
-	return GL_PLAN_ROWS;
-}
-
-const char *
-gl_plan_name(const GlPreparedProgram *pp)
-{
-	bool		set = pp->literal_set != NULL;
-
-	switch (plan_of(pp))
-	{
-		case GL_PLAN_SIEVE:
-			return "sieve";
-		case GL_PLAN_STREAM:
-			if (pp->classed.nstates > 0 && pp->classed.window_flip != 0)
-				return set ? "set-sieve+stream-windowed" : "stream-windowed";
-			if (pp->classed.nstates > 0)
-				return set ? "set-sieve+stream-classed" : "stream-classed";
-			if (pp->factored > 0)
-				return "factored-stream+rows";
-			if (pp->compact)
-				return set ? "set-sieve+stream" : "stream";
-			return set ? "set-sieve+stream-wide" : "stream-wide";
-		case GL_PLAN_SKIM:
-			return "skim";
-		case GL_PLAN_SIEVE_ROWS:
-			return "sieve+rows";
-		case GL_PLAN_ROWS:
-			break;
-	}
-	return "rows";
-}
-
 /*
  * Past one in this many chunks listed for the factored automaton's
  * candidates, the table it replaced walks the whole column instead of the
@@ -283,7 +232,7 @@ candidate_list_capacity(const GlDeviceColumn *dcol)
 }
 
 /*
- * The factored automaton (literal_factors.h) over the column, then the
+ * The factored automaton (kernel_prep/literal_factors.h) over the column, then the
  * rows of its candidates: the per-row kernel on the chunks its walk
  * listed, or, where the column's sample missed the factors and they
  * filled the list, the walk of the table it replaced over every chunk
@@ -297,7 +246,7 @@ candidate_list_capacity(const GlDeviceColumn *dcol)
  * walk takes 1.30-1.45 times the column's usual time; 2.1 times when the
  * skim decided the filled list's rows.  The next matches, while the
  * column's cache keeps the program, walk the replaced table alone:
- * match_column() has it prepared again without the factors (1.19 times).
+ * gl_cuda_match_with() has it prepared again without the factors (1.19 times).
  */
 static bool
 walk_factored(const GlLaunch *l, const GlPreparedProgram *pp, const GlKernelProgram *kp,
@@ -354,7 +303,7 @@ run_plan(const GlLaunch *l, const GlPreparedProgram *pp, const GlKernelProgram *
 	if (!gl_cuda_ok(cudaMemsetAsync(s->result, 0, (char *) (s->counted + 1) - (char *) s->result,
 									l->stream), "cudaMemsetAsync (result)", l->errbuf, l->errlen))
 		return false;
-	switch (plan_of(pp))
+	switch (gl_prepared_plan(pp))
 	{
 		case GL_PLAN_SIEVE:
 			ok = gl_launch_sieve(l, &pp->sieve, true, NULL, s->result);
@@ -630,10 +579,10 @@ match_parts(GlDeviceColumn *dcol, int lane, const GlCachedProgram *cp, int fail_
  * matched on lane; where a factored walk gave up, the column's cache
  * prepares prog again without it, for the next match.
  */
-static bool
-match_column(GlDeviceColumn *dcol, const GlProgram *prog, const GlPrepareChoices *choices,
-			 int lane, int fail_part, GlCudaResult *result, double *kernel_ms, char *errbuf,
-			 size_t errlen)
+bool
+gl_cuda_match_with(GlDeviceColumn *dcol, const GlProgram *prog, const GlPrepareChoices *choices,
+				   int lane, int fail_part, GlCudaResult *result, double *kernel_ms,
+				   char *errbuf, size_t errlen)
 {
 	GlCachedProgram cp;
 	PartReport	report = {0, false};
@@ -674,17 +623,6 @@ gl_cuda_match(GlDeviceColumn *dcol, const GlProgram *prog, bool sieve_first, int
 {
 	GlPrepareChoices choices = {UINT32_MAX, true, sieve_first, NULL};
 
-	return match_column(dcol, prog, &choices, lane, fail_part, result, kernel_ms, errbuf,
-						errlen);
-}
-
-bool
-gl_cuda_match_capped(GlDeviceColumn *dcol, const GlProgram *prog, uint32_t max_stream_states,
-					 bool compact_ok, uint64_t *result, double *kernel_ms, char *errbuf,
-					 size_t errlen)
-{
-	GlPrepareChoices choices = {max_stream_states, compact_ok, false, NULL};
-	GlCudaResult whole = {result};
-
-	return match_column(dcol, prog, &choices, 0, -1, &whole, kernel_ms, errbuf, errlen);
+	return gl_cuda_match_with(dcol, prog, &choices, lane, fail_part, result, kernel_ms, errbuf,
+							  errlen);
 }

@@ -24,7 +24,8 @@
  * literals, '_' and ILIKE classes alike; the fast path for literals is the
  * skim pass (kernels_skim.cu), which decides which rows get here at all.
  *
- * MULTI steps the Aho–Corasick table folded by program_prep.cu: entry =
+ * MULTI steps the Aho–Corasick table folded by the preparation
+ * (kernel_prep/folded_tables.h has both folded tables' layouts): entry =
  * next state premultiplied by the class count, with the accept flag of
  * that state in bit 31, so a byte costs one class load and one table load.
  *
@@ -39,6 +40,7 @@
 #define GPULIKE_ROW_MATCHERS_CUH
 
 #include "kernels_common.cuh"
+#include "kernel_prep/folded_tables.h"
 
 /* ------------------------------------------------------------------ LIKE */
 
@@ -175,7 +177,7 @@ struct GlMultiRowMatcher
 {
 	const GlProgram *prog;
 	const uint8_t *byte_class;
-	const uint32_t *folded;		/* program_prep.cu: prepare_multi() */
+	const uint32_t *folded;		/* kernel_prep/program_prep.cc: prepare_multi() */
 	bool		root_accepts;
 	uint32_t	state;			/* premultiplied by nclasses */
 	bool		done;
@@ -209,12 +211,6 @@ struct GlMultiRowMatcher
 };
 
 /* ------------------------------------------------------------------- DFA */
-
-/* Folded ASCII entries: next state in bits 0-13, its ACCEPT / DEAD flags above. */
-constexpr uint32_t GL_DFA_FOLD_STATE_MASK = 0x3FFF;
-constexpr uint32_t GL_DFA_FOLD_MAX_STATES = 0x4000;
-constexpr uint32_t GL_DFA_FOLD_ACCEPT = 0x4000;
-constexpr uint32_t GL_DFA_FOLD_DEAD = 0x8000;
 
 /*
  * The transition on a non-ASCII character: its color by binary search in

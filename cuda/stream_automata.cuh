@@ -4,7 +4,7 @@
  *	  The stream kernel's automata, one for each form of its table:
  *	  compact, factored (compact, with candidates), wide, classed and
  *	  windowed (kernels_stream.cu tells what each costs a byte and why it
- *	  is chosen; the tables themselves: byte_dfa.h, classed_table.h).
+ *	  is chosen; the tables themselves: kernel_prep/byte_dfa.h, kernel_prep/classed_table.h).
  *
  * Each steps one byte of a 32-bit part of the text against the table in
  * the block's shared memory and says, through the record of each 32-byte
@@ -15,8 +15,8 @@
 #ifndef GPULIKE_STREAM_AUTOMATA_CUH
 #define GPULIKE_STREAM_AUTOMATA_CUH
 
-#include "byte_dfa.h"
-#include "classed_table.h"
+#include "kernel_prep/byte_dfa.h"
+#include "kernel_prep/classed_table.h"
 #include "chunk_scan.cuh"
 
 #include <cooperative_groups.h>
@@ -50,7 +50,7 @@ static const uint32_t WIDE_CHUNKS_PER_THREAD = 8;
 extern __shared__ uint4 stream_shared[];
 
 /*
- * Two-byte entries (byte_dfa.h, the wide table): state = the state's
+ * Two-byte entries (kernel_prep/byte_dfa.h, the wide table): state = the state's
  * value, the next entry at ((state & 0xFF00) | byte) ^ (state & 0x3E): a
  * byte permute and a three-input logical operation, as for the compact
  * table, then the load and a funnel shift that records the flag (bit 0,
@@ -138,7 +138,7 @@ hits_by_halves(uint32_t zeros, bool first_hit, bool second_hit, uint32_t state,
 }
 
 /*
- * One-byte entries: state = the entry that led to it (byte_dfa.h), the
+ * One-byte entries: state = the entry that led to it (kernel_prep/byte_dfa.h), the
  * next entry at ((state << 8) | byte) ^ (state & 0x7C): a byte permute
  * and a three-input logical operation, then the load -- nothing else per
  * byte.  The flag (bit 0) sticks: once a separator has ended a matching
@@ -233,7 +233,7 @@ struct CompactAutomaton : CompactEntries<CompactAutomaton>
 };
 
 /*
- * The compact table of a factored automaton (byte_dfa.h): its candidate's
+ * The compact table of a factored automaton (kernel_prep/byte_dfa.h): its candidate's
  * flag is no row's answer.  A chunk's words whose record shows the
  * candidate where a half ends have the half's flag taken off, and the
  * chunks where the rows from the one open at the half's start to the one
@@ -373,7 +373,7 @@ struct FactoredAutomaton : CompactEntries<FactoredAutomaton>
 };
 
 /*
- * What the classed table's two forms share (classed_table.h): two-byte
+ * What the classed table's two forms share (kernel_prep/classed_table.h): two-byte
  * entries holding the next state's value, the root's twin's the largest,
  * entered by the separator of a matching row.  The largest entry of each
  * 16 bytes, one integer max a byte off the chain of loads, says whether

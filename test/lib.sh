@@ -7,7 +7,7 @@ GL_BUILD=${GL_BUILD:-$GL_ROOT/build}
 # Debian packages a fresh Debian 12 machine needs.  Skipped with GL_NO_APT=1
 # (a GPU host with its own PostgreSQL bundle has no package registry).
 gl_install_deps() {
-	local pkgs="make gcc libc6-dev postgresql-15 postgresql-server-dev-15 postgresql-contrib
+	local pkgs="make gcc g++ libc6-dev postgresql-15 postgresql-server-dev-15 postgresql-contrib
 		postgresql-15-pgtap libtap-parser-sourcehandler-pgtap-perl libicu-dev python3"
 	local missing=() p sudo=
 	[ "${GL_NO_APT:-0}" = 1 ] && return 0

@@ -3,7 +3,7 @@
  * byte_frequency.h
  *	  How common each byte is in typical text.  Both engines look for the
  *	  rarest bytes of a pattern first: the CPU engine's skims (cpu_like.c)
- *	  and the GPU sieve's probes (cuda/program_prep.cu).
+ *	  and the GPU sieve's probes (kernel_prep/program_prep.cc).
  *
  * A leaf: plain C, no PostgreSQL calls.
  *

@@ -14,9 +14,9 @@
  * this program walks kernel_bench's text exactly as the kernel does --
  * lane L of a warp starting at chunk group L, in SKIP when its group opens
  * inside a row -- with the engine's own byte DFA, and averages the
- * wavefronts per load for the wide table (byte_dfa.h's 16-bit entries)
+ * wavefronts per load for the wide table (kernel_prep/byte_dfa.h's 16-bit entries)
  * and the compact one (one byte per entry, rows numbered for text), as
- * byte_dfa.cu numbers its rows and as compact_for_text.cu renumbers them
+ * kernel_prep/byte_dfa.cc numbers its rows and as kernel_prep/compact_for_text.cc renumbers them
  * for the text's first GL_TEXT_SAMPLE_BYTES.
  *
  * The averages matched Nsight Compute where both were measured on an
@@ -35,12 +35,12 @@
  * byte, simulated 3.43 and measured 17% fewer wavefronts under Nsight
  * Compute, but the skim was no faster: branch next/skim-window.)  And the
  * classed table the stream kernel now runs such automata with
- * (classed_table.h), walked as the stream kernel walks rows, with the
+ * (kernel_prep/classed_table.h), walked as the stream kernel walks rows, with the
  * share of the lanes' steps its busiest states take, and its windowed
  * form, which has no class load, its states in order and numbered for the
  * banks on the text's first GL_TEXT_SAMPLE_BYTES (as the device column's
  * sample, device_column.h, numbers them).  Last, the factored automaton
- * (literal_factors.h) chosen on the text's own sample, its compact table
+ * (kernel_prep/literal_factors.h) chosen on the text's own sample, its compact table
  * walked as the stream kernel walks it.
  *
  *-------------------------------------------------------------------------
@@ -61,9 +61,9 @@ extern "C"
 #include "program/like_build.h"
 #include "program/multi_build.h"
 }
-#include "byte_dfa.h"
-#include "classed_table.h"
-#include "program_prep.h"
+#include "kernel_prep/byte_dfa.h"
+#include "kernel_prep/classed_table.h"
+#include "test_plans.h"
 #include "bench_text.h"
 
 static const uint32_t CHUNK = 256;
@@ -175,7 +175,7 @@ simulate(const char *pattern, const std::vector<uint8_t> &text)
 }
 
 /*
- * The classed stream (classed_table.h) over the same automaton, walked as
+ * The classed stream (kernel_prep/classed_table.h) over the same automaton, walked as
  * the stream kernel walks it: the class load and the entry's, a byte; or,
  * windowed, the entry's load alone.
  */
@@ -273,7 +273,7 @@ bench_list(int n, GlXorshift *rng)
 }
 
 /*
- * The factored automaton of prog (literal_factors.h) on the text's own
+ * The factored automaton of prog (kernel_prep/literal_factors.h) on the text's own
  * sample, walked as the stream kernel walks its compact table.
  */
 static void

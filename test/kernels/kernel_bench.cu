@@ -55,6 +55,7 @@ extern "C"
 }
 #include "gpulike_cuda.h"
 #include "program_cache.h"
+#include "test_plans.h"
 #include "test_random.h"
 #include "test_dfa.h"
 #include "bench_text.h"
@@ -125,7 +126,7 @@ build_column(GlColumn *col, uint64_t bytes, bool adversarial)
  * sample leaves out (gl_pair_sample_stride(), of the row count from a
  * first pass that only counts them) holds a 'q' and a lower-case letter:
  * the made-up literals' factors, which the sample then never holds
- * (literal_factors.h), stand in nearly every chunk.
+ * (kernel_prep/literal_factors.h), stand in nearly every chunk.
  */
 static void
 build_missed_column(GlColumn *col, uint64_t bytes)
@@ -315,7 +316,7 @@ popcount(const std::vector<uint64_t> &bits)
 
 /*
  * Which kernels gl_cuda_match() runs for prog on dcol now: the column's
- * cached preparation (program_prep.cu decides; program_cache.cu prepares
+ * cached preparation (kernel_prep/program_prep.cc decides; program_cache.cu prepares
  * again where a factored walk gave up).
  */
 static std::string

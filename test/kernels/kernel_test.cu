@@ -18,10 +18,14 @@
  * gl_cuda_match() with gl_cpu_match_column() twice -- as planned (the
  * stream kernel where the byte DFA fits) and with the byte DFA refused
  * (skims and per-row kernels) -- and prints one TAP line each; malformed
- * programs must be refused, not run.  Checks of the host-side preparation
- * (sieve runs and probes, folded tables, byte DFAs against the CPU engine,
- * validation) run first, also without a GPU, and alone with --host-only
- * (the test suite's kernels part on a machine with nvcc and no GPU).
+ * programs must be refused, not run.  The preparation's checks (sieve
+ * runs and probes, folded tables, byte DFAs against the CPU engine,
+ * validation: test/unit/prep, whose files this program is built on, where
+ * prep_test runs them with no GPU and no nvcc) run first, as they always
+ * have, so the device cases draw what they always drew; with them the
+ * byte tests of the hit path (chunk_scan.cuh).  They run without a GPU
+ * too, and alone with --host-only (the test suite's kernels part on a
+ * machine with nvcc and no GPU).
  * Usage: kernel_test [cases, default 120] [--host-only].  Exit status: 0
  * all passed, 1 a mismatch, 2 no usable device.
  *

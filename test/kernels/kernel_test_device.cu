@@ -9,6 +9,22 @@
  *-------------------------------------------------------------------------
  */
 #include "kernel_test.h"
+#include "match.h"
+
+/*
+ * gl_cuda_match() with the byte DFA limited to max_stream_states states
+ * (UINT32_MAX: as many as fit; 0: never, so the skims and per-row kernels
+ * run) and its compact table allowed or not.
+ */
+static bool
+match_capped(GlDeviceColumn *dcol, const GlProgram *prog, uint32_t max_stream_states,
+			 bool compact_ok, uint64_t *result, double *kernel_ms, char *errbuf, size_t errlen)
+{
+	GlPrepareChoices choices = {max_stream_states, compact_ok, false, NULL};
+	GlCudaResult whole = {result};
+
+	return gl_cuda_match_with(dcol, prog, &choices, 0, -1, &whole, kernel_ms, errbuf, errlen);
+}
 
 /*
  * One program as gl_cuda_match() plans it (the stream kernel when the byte
@@ -27,8 +43,8 @@ compare_plan(GlDeviceColumn *dcol, const GlColumn *col, const GlProgram *prog,
 	double		ms;
 	uint64_t	matches = 0;
 
-	if (!gl_cuda_match_capped(dcol, prog, max_stream_states, compact_ok, gpu.data(), &ms, err,
-							  sizeof(err)))
+	if (!match_capped(dcol, prog, max_stream_states, compact_ok, gpu.data(), &ms, err,
+					  sizeof(err)))
 	{
 		tap(false, what + ": gl_cuda_match failed: " + err);
 		return;

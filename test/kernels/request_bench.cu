@@ -43,7 +43,8 @@ extern "C"
 #include "program/like_build.h"
 }
 #include "gpulike_cuda.h"
-#include "program_prep.h"
+#include "kernels.h"
+#include "kernel_prep/program_prep.h"
 #include "test_random.h"
 #include "bench_text.h"
 

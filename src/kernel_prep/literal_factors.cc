@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * literal_factors.cu
+ * literal_factors.cc
  *	  Choosing, for each literal of a LIKE ANY list that is rare in the
  *	  column, a factor the column's sample never holds, and building the
  *	  automaton of the other literals and those factors (literal_factors.h).
@@ -29,7 +29,7 @@
  *	  factors, a state's string ending in a literal deciding its row, one
  *	  ending in a factor alone making the row a candidate
  *	  (byte_dfa.h, gl_build_factored_byte_dfa()), and the per-row kernel
- *	  decides the candidates' rows with the whole list (match.cu).
+ *	  decides the candidates' rows with the whole list (cuda/match.cu).
  * A row with a literal holds its factor, so its answer comes from the
  * per-row kernel where the stream kernel left it a candidate: exact.
  *
@@ -37,8 +37,8 @@
  * the rest of the column, the rows holding it are candidates and the
  * per-row kernel reads them, or past one chunk in eight the walk gives up
  * and the table the factored automaton replaced walks the whole column
- * (match.cu), and the column's cache prepares the program again without
- * the factors (program_cache.cu): kernel_bench's column built to miss,
+ * (cuda/match.cu), and the column's cache prepares the program again without
+ * the factors (cuda/program_cache.cu): kernel_bench's column built to miss,
  * 57% of its rows candidates, takes 1.45 times the usual column's time at
  * its first match, 1.19 at the next ones (H200, test/kernels/kernel_bench).
  *
@@ -66,8 +66,8 @@ extern "C"
 {
 #include "program/multi_build.h"
 }
-#include "literal_factors.h"
-#include "literal_set.h"
+#include "kernel_prep/literal_factors.h"
+#include "kernel_prep/literal_set.h"
 
 /* Fewer sampled pairs than this tell too little to choose on. */
 static const uint64_t MIN_SAMPLE_PAIRS = 4096;

@@ -1,14 +1,13 @@
 /*-------------------------------------------------------------------------
  *
- * kernel_test_tables.cu
- *	  kernel_test's host checks of the stream kernel's tables: byte DFAs,
+ * table_cases.cc
+ *	  The stream kernel's tables as the preparation makes them: byte DFAs,
  *	  the compact, wide and classed tables walked on the host against the
- *	  CPU engine, the byte tests of the hit path, and malformed programs.
+ *	  CPU engine, and malformed programs refused.
  *
  *-------------------------------------------------------------------------
  */
-#include "kernel_test.h"
-#include "chunk_scan.cuh"
+#include "prep_test.h"
 
 /* What the stream kernel computes for one row, on the host. */
 static bool
@@ -188,7 +187,7 @@ run_byte_dfa_cases(int n)
 		if ((wide != NULL) != (dfa.nstates <= GL_BYTE_DFA_WIDE_STATES))
 			failure = what + ": wide table " + (wide != NULL ? "made" : "refused") + " for " +
 				std::to_string(dfa.nstates) + " states";
-		/* and renumbered for the banks on a sample of such values (compact_for_text.cu) */
+		/* and renumbered for the banks on a sample of such values (kernel_prep/compact_for_text.cc) */
 		uint8_t    *numbered = NULL;
 		uint32_t	numbered_rows = 0;
 		uint32_t	numbered_state = GL_BYTE_DFA_COMPACT_START;
@@ -254,43 +253,6 @@ run_byte_dfa_cases(int n)
 		std::to_string(numbered_compacts) + " of them in more rows), " +
 		std::to_string(widened) + " as wide tables)" +
 		(failure.empty() ? "" : ": " + failure));
-}
-
-/*
- * The byte tests the hit path counts a chunk's separators with
- * (chunk_scan.cuh), for every value of each byte among random others.
- */
-void
-run_byte_flag_case(void)
-{
-	std::string failure;
-
-	for (int pos = 0; pos < 4 && failure.empty(); pos++)
-		for (uint32_t b = 0; b < 256 && failure.empty(); b++)
-			for (int k = 0; k < 16 && failure.empty(); k++)
-			{
-				uint32_t	x = (rnd(1 << 16) << 16 | rnd(1 << 16)) & ~(0xFFu << 8 * pos) |
-					b << 8 * pos;
-				uint32_t	one = 0,
-							below = 0;
-
-				for (int i = 0; i < 4; i++)
-				{
-					uint32_t	byte = (x >> 8 * i) & 0xFF;
-
-					one |= (byte == 1) << i;
-					below |= (byte < 32) << i;
-				}
-				if (gl_byte_flags_to_bits(gl_bytes_one(x)) != one ||
-					gl_byte_flags_to_bits(gl_bytes_below_32(x)) != below)
-				{
-					char		msg[64];
-
-					snprintf(msg, sizeof(msg), ": 0x%08x", x);
-					failure = msg;
-				}
-			}
-	tap(failure.empty(), "bytes equal to 1 and below 32 are found exactly" + failure);
 }
 
 /* One byte through a classed table, as the stream kernel takes it: the entry. */

@@ -2,8 +2,8 @@
  *
  * classed_table.h
  *	  An Aho–Corasick automaton too large for the compact byte DFA, as the
- *	  stream kernel's classed table (internal to cuda/; built on the host
- *	  by classed_table.cu, run by kernels_stream.cu).
+ *	  stream kernel's classed table (built by classed_table.cc, run by
+ *	  cuda/kernels_stream.cu: this header is compiled by both).
  *
  * The stream kernel decides rows, not literal occurrences: the automaton
  * of a LIKE ANY program over byte classes, with three things added:
@@ -15,7 +15,7 @@
  *	  root's, and entering it says that the row the separator ended
  *	  matched, once per matching row however many literals it holds;
  *	- SKIP, the state of a thread whose first chunk begins inside a row
- *	  (kernels_stream.cu), left at the next separator.
+ *	  (cuda/kernels_stream.cu), left at the next separator.
  * The twin is numbered last, so its value is the table's largest: the
  * stream kernel keeps the largest entry of each 16 bytes (one integer
  * max a byte, off the chain of loads) and knows from it whether they
@@ -54,7 +54,7 @@
  * States: 0 the root, 1 MATCHED, then the program's others (its state s
  * is s + 1), SKIP, the root's twin last; a windowed table built with a
  * sample of the column's text numbers its busiest states for the banks
- * instead (the root stays 0, SKIP and the twin last: classed_table.cu).  Two bytes an entry keep 200 literals' automaton
+ * instead (the root stays 0, SKIP and the twin last: classed_table.cc).  Two bytes an entry keep 200 literals' automaton
  * (752 states of 30 classes, kernel_bench's "AC 200") in 45 kB of shared
  * memory, three blocks to an SM beside the stage, and neighbouring
  * entries share a bank word.  The two rows most lanes are in, the root
@@ -70,6 +70,7 @@
 
 #include <stdint.h>
 
+#include "kernel_prep/host_device.h"
 #include "program/program.h"
 
 constexpr uint32_t GL_CLASSED_MAX_CLASSES = 128;
@@ -89,7 +90,7 @@ typedef struct GlClassedTable
 } GlClassedTable;
 
 /* Byte b's column in a windowed table of this flip. */
-__host__ __device__ constexpr uint32_t
+GL_HOST_DEVICE constexpr uint32_t
 gl_classed_window_column(uint32_t b, uint32_t flip)
 {
 	return (b ^ flip) < flip + 1 ? b ^ flip : flip + 1;
@@ -135,7 +136,7 @@ gl_classed_twin(const GlClassedTable *t)
 
 /*
  * The classed table of prog, a GL_PROG_MULTI program already validated
- * (program_prep.cu) whose root does not accept: where windowed_ok, the
+ * (program_prep.cc) whose root does not accept: where windowed_ok, the
  * first windowed form that the program's bytes allow and that fits
  * max_bytes, else the classed form; false, out->nstates 0, when that
  * would pass max_bytes or the limits above, or on out-of-memory.  A

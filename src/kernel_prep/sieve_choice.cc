@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
- * sieve_choice.cu
- *	  What the sieve (kernels_sieve.cu) looks for in a LIKE pattern: the
+ * sieve_choice.cc
+ *	  What the sieve (cuda/kernels_sieve.cu) looks for in a LIKE pattern: the
  *	  literal run, the three probes that find its candidates, or the
  *	  window that compares the whole run (sieve_choice.h).
  *
@@ -16,7 +16,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "sieve_choice.h"
+#include "kernel_prep/sieve_choice.h"
 
 extern "C"
 {
@@ -319,11 +319,11 @@ probe_is_exact(const GlCharMasks *masks, uint32_t t, uint32_t mask)
 
 /*
  * The window of an exact run of up to GL_SIEVE_MAX_WINDOW bytes with its
- * anchors' separators (kernels.h), when every position of the run has an
+ * anchors' separators (cuda/kernels.h), when every position of the run has an
  * exact test; else the sieve keeps its probes and verifies candidates.
  * Short runs are the ones common in text ('%final%' matches one comment
  * row in twenty), where verifying candidates cost more than comparing the
- * window in registers (kernels_sieve.cu).
+ * window in registers (cuda/kernels_sieve.cu).
  */
 static void
 choose_window(const GlCharMasks *masks, uint32_t start, uint32_t len, GlSieve *sv)

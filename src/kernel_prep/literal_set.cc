@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * literal_set.cu
+ * literal_set.cc
  *	  An Aho–Corasick program's literals, recovered from its automaton, and
  *	  the bigram filter that finds them where they are rare (literal_set.h).
  *
@@ -18,7 +18,7 @@
  * The filter.  Each literal is found by one of its bigrams, tested on the
  * bytes' low five bits (its key): a candidate is a position whose pair has
  * some literal's key, and only candidates are checked literal by literal
- * (kernels_set_sieve.cu).  The bigram is the one whose key is rarest in the
+ * (cuda/kernels_set_sieve.cu).  The bigram is the one whose key is rarest in the
  * column's sampled pairs (GlBytePairs), all pairs sharing it counted: a
  * pair never seen can still share its key with a common one (0xC3 0xA9, an
  * e-acute, with "ci").  The filter pays where candidates are few; where the
@@ -35,7 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "literal_set.h"
+#include "kernel_prep/literal_set.h"
 
 /* The largest share of the sample's byte pairs the filter may pass. */
 static const double MAX_SAMPLE_PASS = 0.01;

@@ -1,15 +1,15 @@
 /*-------------------------------------------------------------------------
  *
  * sieve_choice.h
- *	  The sieve's run, probes and window for a LIKE pattern (internal to
- *	  cuda/: program_prep.cu calls these while preparing a program).
+ *	  The sieve's run, probes and window for a LIKE pattern (program_prep.cc
+ *	  calls these while preparing a program).
  *
  *-------------------------------------------------------------------------
  */
 #ifndef GPULIKE_SIEVE_CHOICE_H
 #define GPULIKE_SIEVE_CHOICE_H
 
-#include "program_prep.h"
+#include "kernel_prep/program_prep.h"
 
 /*
  * The sieve for LIKE program prog (or a regex's prefilter, prefilter true:

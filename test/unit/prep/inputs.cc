@@ -1,12 +1,13 @@
 /*-------------------------------------------------------------------------
  *
- * kernel_test_inputs.cu
- *	  The columns and programs kernel_test draws its cases from: random
- *	  text, adversarial runs, LIKE patterns, literal lists and DFAs.
+ * inputs.cc
+ *	  The columns and programs prep_test and kernel_test (test/kernels)
+ *	  draw their cases from: random text, adversarial runs, LIKE patterns,
+ *	  literal lists and DFAs.
  *
  *-------------------------------------------------------------------------
  */
-#include "kernel_test.h"
+#include "prep_test.h"
 
 /* Characters the random text is made of; patterns use the same ones. */
 static const char *const ascii_chars[] = {"a", "a", "b", "c", " ", "k", "s", "A", "K", "i"};

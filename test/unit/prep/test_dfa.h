@@ -1,8 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * test_dfa.h
- *	  The spec of a hand-made regex DFA, as the standalone kernel programs
- *	  build theirs (kernel_test_inputs.cu, kernel_bench.cu): exact, over
+ *	  The spec of a hand-made regex DFA, as the test programs build theirs
+ *	  (inputs.cc, test/kernels/kernel_bench.cu): exact, over
  *	  ASCII colors, no code point ranges until the caller adds some, no
  *	  prefilter until the caller builds one.
  *

@@ -2,17 +2,17 @@
  *
  * literal_set.h
  *	  The literals of an Aho–Corasick program, as the set sieve
- *	  (kernels_set_sieve.cu) looks for them where they are rare in a
- *	  column's text (internal to cuda/: program_prep.cu chooses it).
+ *	  (cuda/kernels_set_sieve.cu) looks for them where they are rare in a
+ *	  column's text (program_prep.cc chooses it, literal_set.cc builds it).
  *
  *-------------------------------------------------------------------------
  */
 #ifndef GPULIKE_LITERAL_SET_H
 #define GPULIKE_LITERAL_SET_H
 
-#include <cuda_runtime.h>
+#include <stdint.h>
 
-#include "device_column.h"
+#include "kernel_prep/byte_pairs.h"
 #include "program/program.h"
 
 /* Literals a set holds, and bytes a literal: each is one 16-byte word. */
@@ -26,13 +26,14 @@ constexpr uint32_t GL_SET_KEYS = 32 * 32;
  * in the column's sampled text, and the filter passes a position whose
  * byte and the next have a literal's bigram's key: (first & 31) << 5 |
  * (second & 31).  The low five bits are those an ASCII letter's two cases
- * share, and a lane holds a word of the filter (kernels_set_sieve.cu).  A
+ * share, and a lane holds a word of the filter (cuda/kernels_set_sieve.cu).  A
  * key lists the literals whose bigram has it: its bucket is count << 24
  * and, for one literal, that literal's entry itself, for more the index of
  * the first of their entries (most keys have at most one).  An entry is the
  * literal's number << 16 | its length << 8 | where its bigram starts in
  * it.  A literal's byte k is tested as (text & masks[k]) == bytes[k]: mask
- * 0xFF, or 0xDF for an ASCII letter of either case; 0 past its end.
+ * 0xFF, or 0xDF for an ASCII letter of either case; 0 past its end.  The
+ * kernel reads each literal's 16 bytes and masks as one 16-byte word.
  *
  * It is passed to the kernel by value (__grid_constant__), 13 kB.
  */
@@ -41,8 +42,8 @@ typedef struct GlLiteralSet
 	uint32_t	filter[32];		/* bit b of word a: key a << 5 | b passes */
 	uint32_t	bucket[GL_SET_KEYS];
 	uint32_t	entry[GL_SET_MAX_LITERALS];
-	uint4		bytes[GL_SET_MAX_LITERALS];
-	uint4		masks[GL_SET_MAX_LITERALS];
+	alignas(16) uint8_t bytes[GL_SET_MAX_LITERALS][GL_SET_MAX_BYTES];
+	alignas(16) uint8_t masks[GL_SET_MAX_LITERALS][GL_SET_MAX_BYTES];
 	double		sample_pass;	/* share of the sample's byte pairs that pass */
 } GlLiteralSet;
 
@@ -63,7 +64,7 @@ extern GlLiteralSet *gl_choose_literal_set(const GlProgram *prog, const GlBytePa
  * them, into out (room for GL_SET_MAX_LITERALS) and their number into
  * *count.  false where one is not 2 to GL_SET_MAX_BYTES bytes long, where
  * a byte of one is not tested as above, or where there are more than
- * GL_SET_MAX_LITERALS.  Exposed for kernel_test.
+ * GL_SET_MAX_LITERALS.  Exposed for the tests (test/unit/prep).
  */
 typedef struct GlSetLiteral
 {

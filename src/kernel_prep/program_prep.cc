@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * program_prep.cu
+ * program_prep.cc
  *	  Preparing a program for the kernels (program_prep.h).
  *
  * Validation.  Programs come from our own compiler, but a kernel that
@@ -8,17 +8,12 @@
  * and every table entry used as an index is checked once here, on the host;
  * after that the device code needs no bounds checks.
  *
- * Derived tables (appended to the blob, copied into shared memory with it;
- * a blob larger than shared memory is read in place from global memory),
- * for the skim and the per-row kernel, so only where no stream kernel
- * runs (where one does, the blob is the program alone):
- *	MULTI	folded[s * nclasses + c] = next * nclasses | accept(next) << 31:
- *			one load per byte instead of three.
- *	DFA		folded[s * 128 + b] = next state for ASCII byte b, with that
- *			state's ACCEPT / DEAD flags in bits 14 and 15: ASCII text costs
- *			one load per byte, without the color lookup.
+ * Derived tables (folded_tables.h), appended to the blob for the skim and
+ * the per-row kernel, so only where no stream kernel runs or where the
+ * per-row kernel decides a factored automaton's candidates (elsewhere the
+ * blob is the program alone).
  *
- * The byte DFA (byte_dfa.cu) is built for every program except a LIKE
+ * The byte DFA (byte_dfa.cc) is built for every program except a LIKE
  * pattern that the sieve answers alone, capped by what fits the stream
  * kernel's shared memory; above the cap the skims and the per-row kernels
  * run instead.  Automata of up to GL_BYTE_DFA_COMPACT_STATES states also
@@ -44,9 +39,9 @@
  *
  * An Aho–Corasick automaton that streams on the wide or the classed table
  * gets the set sieve before the stream kernel where its literals are rare
- * in the column's sample (literal_set.cu).
+ * in the column's sample (literal_set.cc).
  *
- * The sieve (kernels_sieve.cu) for LIKE: see sieve_choice.cu.  A
+ * The sieve (cuda/kernels_sieve.cu) for LIKE: see sieve_choice.cc.  A
  * regex's prefilter (program.h: '%literal%', every match contains the
  * literal) gets the sieve too, never exact: where the byte DFA does not
  * fit, or the caller says the literal is rare in the column (sieve_first:
@@ -60,13 +55,23 @@
 
 #include <algorithm>
 
-#include "program_prep.h"
-#include "literal_factors.h"
-#include "sieve_choice.h"
-#include "cuda_check.h"
-#include "row_matchers.cuh"
+#include <stdio.h>
+
+#include "kernel_prep/folded_tables.h"
+#include "kernel_prep/literal_factors.h"
+#include "kernel_prep/program_prep.h"
+#include "kernel_prep/sieve_choice.h"
 
 static const uint64_t MAX_BLOB_BYTES = 1 << 30;
+
+/* A preparation refused: the message into errbuf, for the server's log. */
+static bool
+prep_fail(const char *message, char *errbuf, size_t errlen)
+{
+	if (errbuf != NULL && errlen > 0)
+		snprintf(errbuf, errlen, "%s", message);
+	return false;
+}
 
 /* Does [off, off + count * size) lie inside the blob? */
 static bool
@@ -181,12 +186,12 @@ alloc_blob(const GlProgram *prog, uint64_t aux_bytes, size_t shared_limit,
 	uint64_t	total = prog_bytes + gl_program_align(aux_bytes);
 
 	if (total > MAX_BLOB_BYTES)
-		return gl_cuda_fail("program too large for the GPU engine", errbuf, errlen);
+		return prep_fail("program too large for the GPU engine", errbuf, errlen);
 	free(pp->blob);
 	pp->in_shared = total <= shared_limit;
 	pp->blob = (uint64_t *) calloc(total / 8, 8);
 	if (pp->blob == NULL)
-		return gl_cuda_fail("out of host memory preparing a program", errbuf, errlen);
+		return prep_fail("out of host memory preparing a program", errbuf, errlen);
 	memcpy(pp->blob, prog, prog->total_size);
 	pp->blob_bytes = (uint32_t) total;
 	pp->aux_off = (uint32_t) prog_bytes;
@@ -245,7 +250,7 @@ fold_multi(const GlProgram *prog, size_t shared_limit, GlPreparedProgram *pp,
 	uint32_t   *folded;
 
 	if (entries >= (UINT64_C(1) << 31))
-		return gl_cuda_fail("Aho-Corasick program too large for the GPU engine", errbuf, errlen);
+		return prep_fail("Aho-Corasick program too large for the GPU engine", errbuf, errlen);
 	if (!alloc_blob(prog, entries * sizeof(uint32_t), shared_limit, pp, errbuf, errlen))
 		return false;
 	folded = (uint32_t *) ((char *) pp->blob + pp->aux_off);
@@ -265,7 +270,7 @@ prepare_multi(const GlProgram *prog, size_t shared_limit, GlPreparedProgram *pp,
 		return false;
 	depth = multi_depth(prog);
 	if (depth == UINT32_MAX)
-		return gl_cuda_fail("out of host memory preparing a program", errbuf, errlen);
+		return prep_fail("out of host memory preparing a program", errbuf, errlen);
 	if (!accept[0])
 	{
 		pp->skim = GL_SKIM_MULTI;
@@ -287,7 +292,7 @@ fold_dfa(const GlProgram *prog, size_t shared_limit, GlPreparedProgram *pp,
 	uint16_t   *folded;
 
 	if (dfa->nstates > GL_DFA_FOLD_MAX_STATES)
-		return gl_cuda_fail("regex DFA has too many states for the GPU engine", errbuf, errlen);
+		return prep_fail("regex DFA has too many states for the GPU engine", errbuf, errlen);
 	if (!alloc_blob(prog, (uint64_t) dfa->nstates * 128 * sizeof(uint16_t), shared_limit,
 					pp, errbuf, errlen))
 		return false;
@@ -306,7 +311,7 @@ fold_dfa(const GlProgram *prog, size_t shared_limit, GlPreparedProgram *pp,
 
 /*
  * The compact table renumbered for the banks on the column's text where it
- * was sampled (compact_for_text.cu), in as many rows as the room allows.
+ * was sampled (compact_for_text.cc), in as many rows as the room allows.
  */
 static void
 number_compact_for_text(const GlBytePairs *pairs, uint32_t limit, GlPreparedProgram *pp)
@@ -440,10 +445,10 @@ free_replaced(GlPreparedProgram *pp)
  * table it replaces is kept for the columns where the candidates are too
  * many for the per-row kernel (the sample missed the factors), and is the
  * whole preparation once the column has shown that (choices->unfactored:
- * program_cache.cu).  H200,
+ * cuda/program_cache.cu).  H200,
  * kernel_bench, % of the read bandwidth, the windowed table -> factored:
  * 40 literals 47.4-47.5 -> 55.9-56.0, 200 43.8-43.9 -> 51.4-51.7, 200 of
- * letters 44.7-44.9 -> 51.6-51.8 (literal_factors.cu).  Where the set
+ * letters 44.7-44.9 -> 51.6-51.8 (literal_factors.cc).  Where the set
  * sieve runs first its literals are rare all together: it keeps its place
  * (200 made-up literals: 56.8%).
  */
@@ -492,7 +497,7 @@ prepare_kind(const GlProgram *prog, size_t shared_limit, GlPreparedProgram *pp,
 			 char *errbuf, size_t errlen)
 {
 	if (prog == NULL || prog->magic != GL_PROGRAM_MAGIC || prog->total_size < sizeof(GlProgram))
-		return gl_cuda_fail("not a gpulike program", errbuf, errlen);
+		return prep_fail("not a gpulike program", errbuf, errlen);
 	pp->kind = (GlProgramKind) prog->kind;
 	switch (pp->kind)
 	{
@@ -516,7 +521,7 @@ prepare_kind(const GlProgram *prog, size_t shared_limit, GlPreparedProgram *pp,
 				gl_choose_like_sieve(prefilter_of(prog), true, pp);
 			return true;
 	}
-	return gl_cuda_fail("malformed gpulike program", errbuf, errlen);
+	return prep_fail("malformed gpulike program", errbuf, errlen);
 }
 
 bool
@@ -532,7 +537,7 @@ gl_prepare_program_with(const GlProgram *prog, size_t shared_limit,
 	try_classed_table(prog, shared_limit, choices->max_stream_states, choices->pairs, pp);
 	/*
 	 * an Aho–Corasick automaton past the compact table: the set sieve
-	 * first, where its literals are rare (kernels_set_sieve.cu)
+	 * first, where its literals are rare (cuda/kernels_set_sieve.cu)
 	 */
 	if (pp->kind == GL_PROG_MULTI &&
 		((pp->byte_dfa.nstates > 0 && !pp->compact) || pp->classed.nstates > 0))
@@ -554,65 +559,12 @@ gl_prepare_program_with(const GlProgram *prog, size_t shared_limit,
 		pp->sieve.window == 0 && pp->sieve.probe_pos >= 0 && choices->pairs != NULL)
 		gl_choose_probes(pp->sieve_masks, pp->sieve_start, pp->sieve.nchars, choices->pairs,
 						 &pp->sieve);
-	/* pp outlives the caller's program (program_cache.cu): its run is in pp's copy */
+	/* pp outlives the caller's program (cuda/program_cache.cu): its run is in pp's copy */
 	if (pp->sieve_masks != NULL)
 		pp->sieve_masks = (const GlCharMasks *) ((const char *) pp->blob +
 												 ((const char *) pp->sieve_masks -
 												  (const char *) prog));
 	return true;
-}
-
-bool
-gl_prepare_program(const GlProgram *prog, size_t shared_limit, uint32_t max_stream_states,
-				   GlPreparedProgram *pp, char *errbuf, size_t errlen)
-{
-	GlPrepareChoices choices = {max_stream_states, true, false, NULL};
-
-	return gl_prepare_program_with(prog, shared_limit, &choices, pp, errbuf, errlen);
-}
-
-/* The classed table's stream form, else the wide table's, into table. */
-static void
-classed_or_wide(const GlClassedTable *classed, const uint16_t *wide, uint32_t wide_states,
-				GlStreamTable *table)
-{
-	if (classed->nstates > 0)
-	{
-		table->form = classed->window_flip != 0 ? GL_STREAM_WINDOWED : GL_STREAM_CLASSED;
-		table->window_flip = classed->window_flip;
-		table->table = classed->table;
-		table->bytes = classed->bytes;
-		table->classed_skip = gl_classed_skip(classed);
-		table->classed_twin = gl_classed_twin(classed);
-	}
-	else
-	{
-		table->form = GL_STREAM_WIDE;
-		table->table = wide;
-		table->bytes = wide != NULL ? gl_byte_dfa_wide_bytes(wide_states) : 0;
-	}
-}
-
-void
-gl_stream_table_host(const GlPreparedProgram *pp, GlStreamTable *table)
-{
-	memset(table, 0, sizeof(*table));
-	if (pp->classed.nstates == 0 && pp->compact)
-	{
-		table->form = pp->factored > 0 ? GL_STREAM_FACTORED : GL_STREAM_COMPACT;
-		table->table = pp->byte_dfa.compact;
-		table->bytes = pp->compact_bytes;
-		table->candidate = pp->candidate;
-	}
-	else
-		classed_or_wide(&pp->classed, pp->wide, pp->byte_dfa.nstates, table);
-}
-
-void
-gl_replaced_table_host(const GlPreparedProgram *pp, GlStreamTable *table)
-{
-	memset(table, 0, sizeof(*table));
-	classed_or_wide(&pp->replaced_classed, pp->replaced_wide, pp->replaced_wide_states, table);
 }
 
 void
@@ -630,4 +582,19 @@ gl_prepared_free(GlPreparedProgram *pp)
 	free(pp->literal_set);
 	pp->literal_set = NULL;
 	pp->factored = 0;
+}
+
+/* The plan of a prepared program (cuda/match.cu's table). */
+GlPlan
+gl_prepared_plan(const GlPreparedProgram *pp)
+{
+	if (pp->skim == GL_SKIM_SIEVE && pp->skim_exact)
+		return GL_PLAN_SIEVE;
+	if (pp->byte_dfa.nstates > 0 || pp->classed.nstates > 0)
+		return GL_PLAN_STREAM;
+	if (pp->skim == GL_SKIM_MULTI)
+		return GL_PLAN_SKIM;
+	if (pp->skim == GL_SKIM_SIEVE)
+		return GL_PLAN_SIEVE_ROWS;
+	return GL_PLAN_ROWS;
 }

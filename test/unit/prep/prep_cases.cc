@@ -1,13 +1,13 @@
 /*-------------------------------------------------------------------------
  *
- * kernel_test_prep.cu
- *	  kernel_test's host checks of the preparation: the sieve's runs,
- *	  probes and windows, the folded tables, and which kernels and table
- *	  forms a program is planned with.
+ * prep_cases.cc
+ *	  The preparation's choices: the sieve's runs, probes and windows, the
+ *	  folded tables, and which kernels and table forms a program is
+ *	  planned with.
  *
  *-------------------------------------------------------------------------
  */
-#include "kernel_test.h"
+#include "prep_test.h"
 
 /*
  * What the sieve computes from a prepared program, on the host: does the

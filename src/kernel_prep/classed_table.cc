@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * classed_table.cu
+ * classed_table.cc
  *	  Build the stream kernel's classed table of an Aho–Corasick program
  *	  (classed_table.h has the layout and why).
  *
@@ -9,7 +9,7 @@
  * load takes as many wavefronts as the most distinct words one bank is
  * asked for, so the busiest rows should start where their likeliest
  * words miss each other's.  The column's sample (the stream's own rows,
- * device_column.cu) is walked once for each state's visits and the bank
+ * cuda/device_column.cu) is walked once for each state's visits and the bank
  * words its steps read; the 32 busiest states, the root at bank 0, then
  * by visits, each take the first bank that the words of those placed
  * before it meet least often, by the product of the two states' word
@@ -29,7 +29,7 @@
 
 #include <algorithm>
 
-#include "classed_table.h"
+#include "kernel_prep/classed_table.h"
 
 /* States numbered for the banks: the busiest, as many as there are banks. */
 static const uint32_t NUMBERED_STATES = 32;

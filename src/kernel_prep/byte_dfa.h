@@ -2,11 +2,11 @@
  *
  * byte_dfa.h
  *	  One byte automaton for any program, with the row separator folded in
- *	  (internal to cuda/; built on the host by byte_dfa.cu, run by the
- *	  stream kernel of kernels_stream.cu).
+ *	  (built by byte_dfa.cc, run by the stream kernel of
+ *	  cuda/kernels_stream.cu: this header is compiled by both, g++ and nvcc).
  *
  * The device column is one stream of values, each followed by a 0x00
- * separator (device_column.h).  A byte DFA over that stream needs no
+ * separator (cuda/device_column.h).  A byte DFA over that stream needs no
  * notion of rows at all: every state has a transition for every byte,
  * and the transition on 0x00 goes back to the start state and says, in
  * its flag bit, whether the row that just ended matches.  So a thread
@@ -33,8 +33,7 @@
 
 #include <stdint.h>
 
-#include <cuda_runtime.h>
-
+#include "kernel_prep/host_device.h"
 #include "program/program.h"
 
 constexpr uint32_t GL_BYTE_DFA_SKIP = 0;
@@ -44,14 +43,14 @@ constexpr uint32_t GL_BYTE_DFA_FLAG = 0x80000000;
 constexpr uint32_t GL_BYTE_DFA_MAX_STATES = 1u << 21;
 
 /* The value of state number id, as entries and the kernel carry it. */
-__host__ __device__ constexpr uint32_t
+GL_HOST_DEVICE constexpr uint32_t
 gl_byte_dfa_state(uint32_t id)
 {
 	return (id << 10) | ((id & 31) << 2);
 }
 
 /* Index (in uint32 entries) of the entry of state value s for byte b. */
-__host__ __device__ static inline uint32_t
+GL_HOST_DEVICE static inline uint32_t
 gl_byte_dfa_slot(uint32_t s, uint32_t b)
 {
 	return (s ^ (b << 2)) >> 2;
@@ -67,7 +66,7 @@ typedef struct GlByteDfa
 /*
  * The compact table: the same automaton with one byte per entry, for
  * automata of at most GL_BYTE_DFA_COMPACT_STATES states (the stream
- * kernel's faster form, kernels_stream.cu).  Each state has a row number
+ * kernel's faster form, cuda/kernels_stream.cu).  Each state has a row number
  * r (0..127) and the value 2 * r, plus 1 for its flagged twin (below);
  * its entries fill the 256 bytes from value * 256, the entry for byte b
  * at
@@ -87,12 +86,12 @@ typedef struct GlByteDfa
  * the XOR, 1.8 with states in order, 1.1-1.2 so, for '%special%requests%',
  * '%final%', '%quickly%'.  Where the column's text was sampled, its rows
  * are numbered for that text instead, in up to 64 rows:
- * compact_for_text.cu.)  The flag, bit 0, comes with a separator that
+ * compact_for_text.cc.)  The flag, bit 0, comes with a separator that
  * ends a matching row, and then sticks: each state has a flagged twin,
  * value + 1, in the other half of its half kB, whose transitions are the
  * state's own, flagged.  So the stream kernel need not record the flag
  * byte by byte; it looks at it once per 16 bytes and takes it off there
- * (kernels_stream.cu).  The table is half a kB per row, at least 32 rows
+ * (cuda/kernels_stream.cu).  The table is half a kB per row, at least 32 rows
  * (16 kB).
  */
 constexpr uint32_t GL_BYTE_DFA_COMPACT_STATES = 127;
@@ -102,14 +101,14 @@ constexpr uint32_t GL_BYTE_DFA_COMPACT_START = 0;
 constexpr uint32_t GL_BYTE_DFA_COMPACT_SKIP = 2 * 16;
 
 /* Byte offset of the entry of state value s for byte b. */
-__host__ __device__ constexpr uint32_t
+GL_HOST_DEVICE constexpr uint32_t
 gl_byte_dfa_compact_slot(uint32_t s, uint32_t b)
 {
 	return ((s << 8) | b) ^ (s & 0x7C);
 }
 
 /* Bytes of the compact table of an automaton of nstates states. */
-__host__ __device__ constexpr uint32_t
+GL_HOST_DEVICE constexpr uint32_t
 gl_byte_dfa_compact_bytes(uint32_t nstates)
 {
 	return (nstates > GL_BYTE_DFA_COMPACT_MIN_ROWS ? nstates : GL_BYTE_DFA_COMPACT_MIN_ROWS) *
@@ -118,7 +117,7 @@ gl_byte_dfa_compact_bytes(uint32_t nstates)
 
 /*
  * The compact table of nrows rows renumbered for the banks on sample
- * (rows ending in 0x00; compact_for_text.cu), malloc'd, in at most
+ * (rows ending in 0x00; compact_for_text.cc), malloc'd, in at most
  * max(nrows, max_rows) rows, its row count in *out_rows; NULL where
  * there is no sample, no memory, or a transition past nrows rows.
  */
@@ -143,25 +142,25 @@ extern uint8_t *gl_compact_for_text(const uint8_t *table, uint32_t nrows, const 
  * operation, which also drops the flag; the stream kernel records the
  * flag byte by byte (no twins: they would halve the states).  Half the
  * bytes of the automaton's own table, so a 150-state regex leaves room
- * for two stage buffers, where the uint32 table left one (kernels_stream.cu).
+ * for two stage buffers, where the uint32 table left one (cuda/kernels_stream.cu).
  */
 constexpr uint32_t GL_BYTE_DFA_WIDE_STATES = 255;
 
-__host__ __device__ constexpr uint32_t
+GL_HOST_DEVICE constexpr uint32_t
 gl_byte_dfa_wide_value(uint32_t n)
 {
 	return (n << 8) | ((n & 31) << 1);
 }
 
 /* Index (in uint16 entries) of the entry of wide state value v for byte b. */
-__host__ __device__ constexpr uint32_t
+GL_HOST_DEVICE constexpr uint32_t
 gl_byte_dfa_wide_slot(uint32_t v, uint32_t b)
 {
 	return ((v & 0xFF00) | b) ^ (v & 0x3E);
 }
 
 /* Bytes of the wide table of an automaton of nstates states. */
-__host__ __device__ constexpr uint32_t
+GL_HOST_DEVICE constexpr uint32_t
 gl_byte_dfa_wide_bytes(uint32_t nstates)
 {
 	return nstates * 256 * sizeof(uint16_t);
@@ -171,7 +170,7 @@ gl_byte_dfa_wide_bytes(uint32_t nstates)
 extern uint16_t *gl_byte_dfa_wide_table(const GlByteDfa *dfa);
 
 /*
- * Build the byte DFA of prog (already validated by program_prep.cu), and
+ * Build the byte DFA of prog (already validated by program_prep.cc), and
  * its compact table when it has at most GL_BYTE_DFA_COMPACT_STATES states
  * (compact stays NULL when there is no memory for it).  Returns false with
  * nstates = 0 when it would need more than max_states states (the caller
@@ -181,7 +180,7 @@ extern uint16_t *gl_byte_dfa_wide_table(const GlByteDfa *dfa);
  */
 extern bool gl_build_byte_dfa(const GlProgram *prog, uint32_t max_states, GlByteDfa *out);
 
-/* The same, from the automata of recent programs where one is kept (byte_dfa_recent.cu). */
+/* The same, from the automata of recent programs where one is kept (byte_dfa_recent.cc). */
 extern bool gl_byte_dfa_for(const GlProgram *prog, uint32_t max_states, GlByteDfa *out);
 extern void gl_byte_dfa_free(GlByteDfa *dfa);
 
@@ -197,7 +196,7 @@ extern void gl_byte_dfa_free(GlByteDfa *dfa);
  * followed either.  The stream kernel takes the flag off every 16 bytes as
  * for any state; without it, the candidate skips to the next separator, as
  * SKIP does, and the kernel finds the flagged twin in its record there
- * (kernels_stream.cu): the rows from the one open at the start of those 16
+ * (cuda/kernels_stream.cu): the rows from the one open at the start of those 16
  * bytes to the one open after them are the per-row kernel's.  false where
  * the automaton has more than max_states (at most
  * GL_BYTE_DFA_COMPACT_STATES) states, no candidate, or no memory.

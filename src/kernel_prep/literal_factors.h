@@ -3,15 +3,15 @@
  * literal_factors.h
  *	  A LIKE ANY list whose literals rare in the column are looked for by a
  *	  rare factor each, on the compact table, and their rows decided by the
- *	  per-row kernel (internal to cuda/: program_prep.cu chooses it).
+ *	  per-row kernel (program_prep.cc chooses it).
  *
  *-------------------------------------------------------------------------
  */
 #ifndef GPULIKE_LITERAL_FACTORS_H
 #define GPULIKE_LITERAL_FACTORS_H
 
-#include "byte_dfa.h"
-#include "device_column.h"
+#include "kernel_prep/byte_dfa.h"
+#include "kernel_prep/byte_pairs.h"
 
 /*
  * The factored automaton of MULTI program prog (already validated) on the

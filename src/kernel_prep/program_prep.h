@@ -1,18 +1,30 @@
 /*-------------------------------------------------------------------------
  *
  * program_prep.h
- *	  Host-side preparation of a program for the kernels (internal to cuda/):
- *	  validation, derived tables, and the choice of skim.
+ *	  Preparing a program for the CUDA engine's kernels, on the host:
+ *	  validation, derived tables, the stream kernel's table, the choice of
+ *	  sieve or skim, and so the plan cuda/match.cu runs.
+ *
+ * The preparation is plain C++, built by the system compiler: it decides
+ * everything about a program that needs no GPU, from the program's bytes,
+ * a block's shared memory and the column's text sample, and its results
+ * can be checked on any machine (test/unit/prep).  The CUDA engine keeps
+ * the prepared programs of each device column (cuda/program_cache.cu),
+ * copies their tables to the device and launches the plan.
  *
  *-------------------------------------------------------------------------
  */
 #ifndef GPULIKE_PROGRAM_PREP_H
 #define GPULIKE_PROGRAM_PREP_H
 
-#include "kernels.h"
-#include "byte_dfa.h"
-#include "classed_table.h"
-#include "literal_set.h"
+#include <stddef.h>
+
+#include "kernel_prep/byte_dfa.h"
+#include "kernel_prep/byte_pairs.h"
+#include "kernel_prep/classed_table.h"
+#include "kernel_prep/literal_set.h"
+#include "kernel_prep/sieve.h"
+#include "kernel_prep/stream_table.h"
 
 typedef enum GlSkimKind
 {
@@ -54,7 +66,7 @@ typedef struct GlPreparedProgram
 	/*
 	 * factored > 0: the stream kernel's table the factored automaton took
 	 * the place of (classed, windowed or wide), which walks every chunk
-	 * where the factored walk gives up (match.cu)
+	 * where the factored walk gives up (cuda/match.cu)
 	 */
 	GlClassedTable replaced_classed;
 	uint16_t   *replaced_wide;
@@ -62,19 +74,10 @@ typedef struct GlPreparedProgram
 } GlPreparedProgram;
 
 /*
- * Check that every offset, count and table entry of prog stays inside the
- * blob (the kernels trust them), and build the device blob and, unless a
- * skim alone decides, the byte DFA when it fits shared memory.  false with
- * a message if the program is malformed.
- */
-extern bool gl_prepare_program(const GlProgram *prog, size_t shared_limit,
-							   uint32_t max_stream_states, GlPreparedProgram *pp,
-							   char *errbuf, size_t errlen);
-
-/*
- * gl_prepare_program() with other choices, for gl_cuda_match() (sieve_first,
- * the column's pairs) and the tests (the compact table or the byte DFA
- * refused).  gl_prepare_program() takes the first value in each comment.
+ * What the caller chooses: gl_cuda_match() (sieve_first, the column's
+ * pairs), the column's program cache (unfactored) and the tests (the
+ * compact table or the byte DFA refused).  A plain match takes the first
+ * value in each comment.
  */
 typedef struct GlPrepareChoices
 {
@@ -87,9 +90,16 @@ typedef struct GlPrepareChoices
 								 * numbering and the set sieve's choice */
 	bool		unfactored;		/* false; true: no factored automaton (its
 								 * walk gave up on the column:
-								 * program_cache.cu) */
+								 * cuda/program_cache.cu) */
 } GlPrepareChoices;
 
+/*
+ * Check that every offset, count and table entry of prog stays inside the
+ * blob (the kernels trust them), and build the device blob and, unless a
+ * skim alone decides, the stream kernel's table where one fits shared_limit
+ * (a block's shared memory).  false with a message if the program is
+ * malformed or too large.
+ */
 extern bool gl_prepare_program_with(const GlProgram *prog, size_t shared_limit,
 									const GlPrepareChoices *choices, GlPreparedProgram *pp,
 									char *errbuf, size_t errlen);
@@ -99,23 +109,23 @@ extern void gl_stream_table_host(const GlPreparedProgram *pp, GlStreamTable *tab
 /* The table the factored automaton replaced, its host copy (bytes 0: none). */
 extern void gl_replaced_table_host(const GlPreparedProgram *pp, GlStreamTable *table);
 
-/*
- * gl_cuda_match() with the byte DFA limited to max_stream_states states
- * (UINT32_MAX: as many as fit; 0: never, so the skims and per-row kernels
- * run) and its compact table allowed or not: kernel_test checks each.
- */
-extern bool gl_cuda_match_capped(GlDeviceColumn *dcol, const GlProgram *prog,
-								 uint32_t max_stream_states, bool compact_ok,
-								 uint64_t *result, double *kernel_ms, char *errbuf,
-								 size_t errlen);
 extern void gl_prepared_free(GlPreparedProgram *pp);
 
 /*
- * The kernels gl_cuda_match() runs for pp: "sieve", "stream" (compact
- * table), "stream-wide", "stream-classed", "stream-windowed", the last
- * four after the set sieve "set-sieve+stream..." (e.g.
- * "set-sieve+stream-windowed"), "skim", "sieve+rows", "rows".
+ * The kernels cuda/match.cu runs for a prepared program (the table at the
+ * top of that file); within GL_PLAN_STREAM, the table's form says which
+ * (gl_stream_table_host()), and a set sieve or the per-row kernel on a
+ * factored automaton's candidates may come with it.
  */
-extern const char *gl_plan_name(const GlPreparedProgram *pp);
+typedef enum GlPlan
+{
+	GL_PLAN_SIEVE,				/* the sieve alone, exact */
+	GL_PLAN_STREAM,				/* the byte DFA, exact */
+	GL_PLAN_SKIM,				/* the Aho–Corasick skim, exact */
+	GL_PLAN_SIEVE_ROWS,			/* sieve -> compact -> rows(listed chunks) */
+	GL_PLAN_ROWS				/* rows(every chunk) */
+} GlPlan;
+
+extern GlPlan gl_prepared_plan(const GlPreparedProgram *pp);
 
 #endif							/* GPULIKE_PROGRAM_PREP_H */

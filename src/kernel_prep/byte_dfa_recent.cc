@@ -1,10 +1,10 @@
 /*-------------------------------------------------------------------------
  *
- * byte_dfa_recent.cu
+ * byte_dfa_recent.cc
  *	  The byte DFAs of recent programs, so that a repeated query does not
  *	  build its automaton again.
  *
- * Building a byte DFA (byte_dfa.cu) costs 0.02-0.05 ms for a pattern of a
+ * Building a byte DFA (byte_dfa.cc) costs 0.02-0.05 ms for a pattern of a
  * few dozen states, and much more when it runs into the state cap and
  * fails, where a selective query takes 0.4 ms end to end.  Applications
  * repeat their queries with the same patterns, so the server keeps the
@@ -28,7 +28,7 @@
 #include <string>
 #include <vector>
 
-#include "byte_dfa.h"
+#include "kernel_prep/byte_dfa.h"
 
 /* Automata kept: a handful of an application's patterns. */
 static const size_t RECENT_ENTRIES = 16;

@@ -1,11 +1,11 @@
 /*-------------------------------------------------------------------------
  *
- * byte_dfa.cu
+ * byte_dfa.cc
  *	  Building the byte DFA of a program (byte_dfa.h) on the host.
  *
  * Every program kind already has an exact per-row matcher: a small
  * deterministic machine fed one byte at a time (the same machines as
- * row_matchers.cuh and the CPU engine).  Its whole state -- segment,
+ * cuda/row_matchers.cuh and the CPU engine).  Its whole state -- segment,
  * Shift-And register, "first character" flag, early-exit flags, and the
  * UTF-8 decoder's partial character -- is a finite value, so the byte DFA
  * is simply the set of states reachable from the row start, found by
@@ -41,7 +41,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "byte_dfa.h"
+#include "kernel_prep/byte_dfa.h"
 
 /* The state of one row's matcher; compared as bytes, so always memset. */
 struct SimState
@@ -170,7 +170,7 @@ struct TextMachine
 
 	void		apply_codepoint(SimState &s, uint32_t cp) const
 	{
-		typename Model::Char ch;
+		typename Model::Char ch = 0;
 
 		m.decided(s, cp, cp, &ch);
 		m.apply(s, ch);
@@ -189,7 +189,7 @@ struct TextMachine
 		uint32_t	free_bits = 6 * s.pending;
 		uint64_t	lo = (uint64_t) s.partial << free_bits;
 		uint64_t	hi = lo | ((UINT64_C(1) << free_bits) - 1);
-		typename Model::Char ch;
+		typename Model::Char ch = 0;
 
 		if (hi < 0x80)
 		{
@@ -223,7 +223,7 @@ struct TextMachine
 
 			s.pending = 0;
 			if (n == 0)
-				apply_codepoint(s, 0xFFFFFFFF);	/* as row_matchers.cuh */
+				apply_codepoint(s, 0xFFFFFFFF);	/* as cuda/row_matchers.cuh */
 			else
 			{
 				static const uint32_t floor_of_length[4] = {0, 0x80, 0x800, 0x10000};
@@ -571,7 +571,7 @@ struct MultiMachine
 
 /*
  * Aho–Corasick over some literals and the rare factors of others
- * (literal_factors.cu): a state whose string ends in one of the literals
+ * (literal_factors.cc): a state whose string ends in one of the literals
  * decides its row (matched), one that ends in a factor only makes its row
  * a candidate, decided later by the per-row kernel: done, not matched, the
  * one state every candidate's row shares until its separator (the

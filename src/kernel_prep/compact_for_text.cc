@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * compact_for_text.cu
+ * compact_for_text.cc
  *	  Renumber a compact table's rows for the banks, on the column's text
  *	  (the layout: byte_dfa.h).
  *
@@ -10,15 +10,15 @@
  * its first 128 bytes), so what costs is lanes in two states whose bytes
  * fall on one bank.  The entry of byte b in row r sits on bank
  * (b / 4 % 32) ^ (r / 2 % 32): the row's number moves its bytes across the
- * banks.  The fixed numbering (byte_dfa.cu) puts the states after START
+ * banks.  The fixed numbering (byte_dfa.cc) puts the states after START
  * on banks START does not use for letters and the space, which serves
  * text where START is busiest and the others take turns; it cannot serve
  * a pattern whose busy states are several ('%e_e%': START 63% of the
  * steps, the matching row's state 19%, 'e' and 'e_' 8% each, three of
  * them on the same banks: 2.07 wavefronts a load).
  *
- * So, as the windowed classed table does (classed_table.cu), the column's
- * sample (the stream's own rows, device_column.cu) is walked once for each
+ * So, as the windowed classed table does (classed_table.cc), the column's
+ * sample (the stream's own rows, cuda/device_column.cu) is walked once for each
  * row's visits and the bank words its bytes read, and the busiest rows,
  * START first, each take the row number whose banks the words of those
  * placed before it meet least often, by the product of the two rows'
@@ -47,7 +47,7 @@
 
 #include <algorithm>
 
-#include "byte_dfa.h"
+#include "kernel_prep/byte_dfa.h"
 
 static const uint32_t BANKS = 32;
 /* Rows numbered for the banks: the busiest, START among them. */

@@ -1,9 +1,10 @@
 /*-------------------------------------------------------------------------
  *
  * test_random.h
- *	  Reproducible random numbers for the standalone kernel programs
- *	  (kernel_test.cu, kernel_bench.cu): xorshift64, so a seed always
- *	  gives the same columns and patterns.
+ *	  Reproducible random numbers for the preparation's test (prep_test.cc)
+ *	  and the standalone kernel programs (test/kernels: kernel_test.cu,
+ *	  kernel_bench.cu): xorshift64, so a seed always gives the same columns
+ *	  and patterns.
  *
  *-------------------------------------------------------------------------
  */
