@@ -44,7 +44,9 @@
  * chunks, and then share out the list, a word per lane.  Where 5% of the
  * rows match, about one chunk in four has a hit: each lane re-reading and
  * counting its own chunk made the whole warp do it, for every lane, in
- * nearly every round (H200, '~ furiously': 1.12 ms).
+ * nearly every round (kernel_bench's '~ furiously').  Figures for the
+ * choices in this file: test/bench/results/h200-kernels/README.md and
+ * h100-kernels/README.md, "Kernel design measurements".
  *
  *-------------------------------------------------------------------------
  */
@@ -143,12 +145,11 @@ gl_scan_hit_word(const A &a, uint32_t state, const uint4 &w0, const uint4 &w1, u
  * run while a slice is stepped; with one, the next slice's copy starts
  * once the lanes have taken the current one.  The first slice waits.
  * (Starting the next chunk's first slice during this chunk's last was
- * slower, 0.99 against 0.86 ms on the H200 for '%special%requests%'; and
- * with three buffers, the next chunk's first two during this one's last
- * two, H100: 70-71 -> 55% of the read bandwidth, 8% more instructions
- * and the slice buffers no longer constants.  Fetching each slice as
- * soon as its buffer is read, one slice earlier than here, changed
- * nothing: H200, test/kernels/kernel_bench.)
+ * slower; so, with three buffers, was starting the next chunk's first two
+ * during this one's last two, with more instructions and the slice
+ * buffers no longer constants.  Fetching each slice as soon as its
+ * buffer is read, one slice earlier than here, changed nothing:
+ * kernel_bench.)
  */
 template <int Buffers, class A>
 __device__ __forceinline__ uint32_t
@@ -331,34 +332,22 @@ gl_words_with_hits(const A &a, const uint32_t records[GL_HIT_WORDS])
  * the separators before the word.  (The index counts a word's separators
  * as the difference of two neighbours' counts; the chunk's last word's
  * are the next chunk's row less this one's, less those before the word:
- * one more load, from the line the entry is in seven times in eight, and
- * '%e_e%' 56.3-56.4 -> 57.4-57.6% on the H100.  The column's last chunk,
- * which holds the zero tail, keeps its last word listed.)  Where many
- * rows match, most words with hits are of that kind, and fewer rounds of
- * the warp's list are left to read and count bytes (H100, '%e_e%', 32% of
- * the rows: 49.1 -> 56.8-57.3% of the read bandwidth; 20 literals 45.9 ->
- * 49.4%).  The eight words are looked at together, four counts to an
+ * one more load, from the line the entry is in seven times in eight.  The
+ * column's last chunk, which holds the zero tail, keeps its last word
+ * listed.)  Where many rows match, most words with hits are of that
+ * kind, and fewer rounds of the warp's list are left to read and count
+ * bytes.  The eight words are looked at together, four counts to an
  * instruction, and their rows go to the result as one 32-row mask,
- * instead of a loop with a branch per word (219 instructions a chunk, 12
- * of 32 lanes active, where 32% of the rows match: Nsight Compute,
- * '%e_e%'): H100, 20 literals 49.7-49.8 -> 51.0-51.1% of the read
- * bandwidth, the other classes unchanged.  The counts take plain integer
+ * instead of a loop with a branch per word, which ran with few lanes
+ * active (Nsight Compute, '%e_e%').  The counts take plain integer
  * instructions: a word's count is a byte of one subtraction (the counts
  * never fall, so no byte borrows), and a byte's test for 1 or for less
  * than 32 is exact in three (gl_bytes_one()); CUDA's byte-SIMD
  * intrinsics, which Hopper runs as sequences, the rows as a 64-row mask
- * and the list written slot by slot took 42 more of the 390
- * instructions the hit path cost a chunk where nearly every chunk has
- * hits (Nsight Compute, '%e_e%', against 965 to step the chunk; H200, %
- * of the read bandwidth: '%e_e%' 55.7-55.8 -> 56.1-56.9, AC 1 63.9-64.1
- * -> 64.8-65.8, 20 literals 51.7-52.0 -> 52.3-53.2, 200 literals 41.4-41.7
- * -> 42.2-43.0, '~ furiously' 63.8-64.5 -> 64.7-66.0, '%special%requests%'
- * unchanged; test/kernels/kernel_bench).  With the records kept and
- * never resolved, an upper bound (wrong answers), '%e_e%' ran at
- * 63.8-64.1 and 200 literals at 47.4-47.9.  The skim's hits fall
+ * and the list written slot by slot took more instructions and time
+ * (kernel_bench: "rows pass", "AC 20", "AC 200").  The skim's hits fall
  * anywhere in a row, so only its words with no separator could be set
- * so: no gain (H100, 200 literals, 43.5 -> 42.1% in one run); it lists
- * them all.
+ * so: no gain; it lists them all.
  */
 template <class A>
 __device__ __forceinline__ uint32_t

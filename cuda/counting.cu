@@ -7,8 +7,9 @@
  *
  * A count(*) over a 15 M-row column used to bring its whole result back:
  * 1.9 MB copied from the device, masked word by word and walked page by
- * page on the host, about 1.5 ms of a request whose kernels take 0.35
- * (test/bench/throughput's per-request breakdown, H100).  Here two small
+ * page on the host, longer than the request's kernels took
+ * (test/bench/throughput's per-request breakdown; figures in
+ * test/bench/results/h100-kernels/README.md).  Here two small
  * kernels follow the match on its stream:
  *
  *	finish	one thread per result word: negated if asked (an exact

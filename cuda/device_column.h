@@ -24,29 +24,21 @@
  *	nulls	one bit per row (uint32 words, same bit order as the host's
  *			uint64 words on a little-endian machine).
  *
- * Why not the pivoted tiles of DESIGN.md §4?  Measured by kernel_bench on
- * an H200 over 2.1 GB of comment-like text (43 M rows of 19-78 bytes;
- * plain streaming read 4.44 TB/s):
- *
- *	layout								device bytes	'%final%'
- *	pivot-4 / 8 / 16 (thread per row)	1.71 / 1.73 / 1.74x	1.14 / 1.55 / 1.69 TB/s
- *	pivot-4 / 8 / 16 sorted by length	1.20 / 1.24 / 1.33x	(not run)
- *	contiguous + separators + index		1.055x			1.44 TB/s (Shift-And skim;
- *														the sieve now: 1.58)
- *
- * (The index entry has since grown from 8 to 16 bytes, with the zero
- * bytes before each word: 1.087x for this text.)  The contiguous stream
- * is by far the smallest: raw + 1 byte per row + 16 per 256-byte chunk +
- * 1/8 per row.  Pivoting pads every tile to its
- * longest row; sorting rows by length brings only pivot-4, the slowest
- * pivot, under the 1.25x budget, and its results come back permuted (a
- * 4-byte row number each).  The stream's speed comes from reading
- * a warp's 32 chunks in whole 64-byte runs through a small shared-memory
- * stage (kernels_common.cuh): every sector fetched from DRAM is used
+ * Why not the pivoted tiles of DESIGN.md §4?  kernel_bench's layout study
+ * (test/kernels/kernel_bench_layouts.cuh; figures in test/bench/results/
+ * h200-kernels/README.md, "Kernel design measurements") compares their
+ * device bytes and a thread-per-row read with this stream's.  The
+ * contiguous stream is by far the smallest: raw + 1 byte per row + 16 per
+ * 256-byte chunk + 1/8 per row.  Pivoting pads every tile to its longest
+ * row; sorting rows by length brings only pivot-4, the slowest pivot,
+ * under the 1.25x budget, and its results come back permuted (a 4-byte
+ * row number each).  The stream's speed comes from reading a warp's 32
+ * chunks in whole 64-byte runs through a small shared-memory stage
+ * (kernels_common.cuh): every sector fetched from DRAM is used
  * completely, with no padding and no row-length skew in a warp.  And it
  * makes the row separator an ordinary byte, so every program runs as one
- * branch-free byte automaton (kernels_stream.cu) at the same 1.1-1.5 TB/s
- * whatever the row lengths, where a thread per row over pivoted tiles
+ * branch-free byte automaton (kernels_stream.cu) at one speed whatever
+ * the row lengths, where a thread per row over pivoted tiles
  * diverges as soon as the pattern is more than one literal.
  * Long values need no special area: a sieve or skim thread never looks at row
  * borders, and a stream thread simply follows its last row past its chunk.

@@ -96,15 +96,14 @@ gl_byte_of(const uint4 &w, int k)
  * The pieces travel by cp.async, straight from memory into the warp's
  * stage in shared memory: no register holds them, and no store
  * instruction moves them, which leaves the load/store pipe to the table
- * loads (H200, stream kernel, '%special%requests%': 0.99 ms through
- * registers, 0.86 ms so).  A stage has one to three slice buffers.  With
- * two, the next slice's copy starts before the current one is waited
- * for (the stream kernel: 0.86 ms, 1.00 with one); with three, the next
- * two slices' copies (the stream kernel, where its table leaves the
- * room: kernels_stream.cu); with one, it starts as soon as the lanes
+ * loads.  A stage has one to three slice buffers.  With two, the next
+ * slice's copy starts before the current one is waited for; with three,
+ * the next two slices' copies (the stream kernel, where its table leaves
+ * the room: kernels_stream.cu); with one, it starts as soon as the lanes
  * have taken the current slice into registers, and the stage takes half
- * the shared memory (the Aho–Corasick skim, whose tables need it: 200
- * literals 2.03 ms with one, 3.00 with two).
+ * the shared memory (the Aho–Corasick skim, whose tables need it).  Each
+ * choice was the faster (kernel_bench; figures in test/bench/results/
+ * h200-kernels/README.md, "Kernel design measurements").
  *
  * A buffer holds 32 rows (lanes) of four 16-byte pieces, piece i of row r
  * in slot r * 4 + (i ^ ((r >> 1) & 3)).  A 16-byte access is served
@@ -144,16 +143,10 @@ gl_stage_slot(uint32_t row, uint32_t piece)
  * past nchunks copies no bytes (zeros) from the column's start.
  *
  * Worked out at every slice, these were about 60 instructions for the 64
- * bytes a lane copies.  H200, kernel_bench, % of the read bandwidth,
- * per slice -> per chunk: '%special%requests%' 70.9-71.6 -> 72.2-72.8,
- * '%s_ecial%r_quests%' 69.3-70.1 -> 70.9-72.4, ILIKE libc 62.1-63.2 ->
- * 64.2-65.2, '%e_e%' 54.8-55.6 -> 55.7-56.4, two literals 60.2-61.1 ->
- * 61.7-62.7, 40 literals 41.5-42.1 -> 43.5-44.0, '~ furiously' 62.1-63.1
- * -> 63.9-64.8, the wide table 57.1-58.0 -> 59.8-61.0; but 200 literals
- * 38.6-39.1 -> 37.8-37.9, their 1024-thread shape spilling 4 bytes where
- * it spilled none.  Keeping only a base, a step and a count (five
- * registers, not thirteen) spilled none there, lost less (38.3-38.4) and
- * gained less elsewhere (the wide table 58.7-59.0).
+ * bytes a lane copies: once a chunk, every stream class gained but 200
+ * literals, whose 1024-thread shape spilled (kernel_bench).  Keeping only
+ * a base, a step and a count (five registers, not thirteen) spilled none
+ * there, lost less and gained less elsewhere.
  */
 typedef struct GlStageCopies
 {
@@ -199,18 +192,15 @@ gl_stage_fetch(const GlStageCopies &c, uint32_t which, uint32_t t)
  * chunk at a time, into one line buffer a warp.  A cp.async instruction
  * takes one shared-memory wavefront for each 128-byte line it reads, and
  * one line's bytes must land in one 128-byte row of the stage (Nsight
- * Compute, H200, a probe kernel of such copies, ldgsts_probe.cu in main's
- * history at 6a75a42^: eight chunks' 64-byte slices 8.00 wavefronts an
- * instruction, whatever the destination; four whole lines, or eight
- * 64-byte runs two to a line, 4.00; every lane a line of its own, 32; a
- * line split between two buffers' rows, an earlier study, 7.3).  So
- * eight lanes copy a chunk's line into the 128 bytes of its row: the
- * line buffer holds 32 rows of eight 16-byte pieces, piece k of row r in
- * slot r * 8 + (k ^ (r & 7)), so that eight lanes reading the same piece
- * of their rows meet eight bank groups.  Copy instruction i takes row
- * i * 4 + q (q = lane / 8), piece lane % 8: 4 wavefronts, the ideal, and
- * 4 to read a slice back.  A line buffer is twice a slice buffer, so it
- * serves where the table leaves room for it (kernels_stream.cu).
+ * Compute of a probe kernel of such copies, ldgsts_probe.cu in main's
+ * history at 6a75a42^).  So eight lanes copy a chunk's line into the 128
+ * bytes of its row: the line buffer holds 32 rows of eight 16-byte
+ * pieces, piece k of row r in slot r * 8 + (k ^ (r & 7)), so that eight
+ * lanes reading the same piece of their rows meet eight bank groups.
+ * Copy instruction i takes row i * 4 + q (q = lane / 8), piece lane % 8:
+ * 4 wavefronts, the ideal, and 4 to read a slice back.  A line buffer is
+ * twice a slice buffer, so it serves where the table leaves room for it
+ * (kernels_stream.cu).
  */
 constexpr uint32_t GL_LINE_BYTES = 128;
 constexpr uint32_t GL_LINE_BUFFER_BYTES = 32 * GL_LINE_BYTES;

@@ -24,10 +24,10 @@
  * Its place now: the fallback for programs whose byte DFA does not fit the
  * stream kernel's shared memory (kernels_stream.cu, which runs everything
  * else), and the rows the sieve or a factored automaton leaves to it.
- * Measured on the H200 (kernel_bench, 2.1 GB of comment text) it
- * ran at 180-360 GB/s, 4-8% of the read bandwidth: Nsight Compute showed
- * it issue-bound (SM 56%, DRAM 4%) with only 14 of a warp's 32 lanes
- * active on average, because rows end, and finish early, at different
+ * Measured when it ran every program (kernel_bench, Nsight Compute;
+ * figures: test/bench/results/h200-kernels/README.md) it read at a few
+ * per cent of the read bandwidth, issue-bound with under half of a
+ * warp's lanes active, because rows end, and finish early, at different
  * bytes in different lanes, so both sides of the per-byte branches run.
  * The stream kernel removes exactly that: the separator is one more
  * table transition, so there are no per-row branches at all.
@@ -185,8 +185,8 @@ decide_chunk(const GlProgram *prog, uint32_t aux_off, const uint8_t *__restrict_
  * Every chunk, or the chunks listed: as many as the grid has threads at a
  * time.  The list's length is read before a block copies the program, so
  * that blocks past it copy nothing (a grid over every chunk, each block
- * copying 200 literals' 90 kB program to decide a short list, took 3.7 ms
- * for 2.1 GB on the H200: test/kernels/kernel_bench).
+ * copying 200 literals' 90 kB program to decide a short list, took
+ * milliseconds: kernel_bench).
  */
 template <class Matcher, bool InShared>
 __global__ static void __launch_bounds__(ROWS_BLOCK)

@@ -7,11 +7,11 @@
  *
  * The stream kernel walks an Aho–Corasick automaton one dependent table
  * load a byte, and with hundreds of literals those loads bind it to the
- * shared memory's wavefronts (H200, 200 literals: 44% of the read
- * bandwidth).  Where the literals are rare in the text most positions
- * need no automaton: the set (kernel_prep/literal_set.h) gives each literal a bigram,
- * and a position whose pair of bytes has no literal's key cannot be where
- * that bigram of a literal stands.
+ * shared memory's wavefronts (kernel_bench's "AC 200").  Where the
+ * literals are rare in the text most positions need no automaton: the
+ * set (kernel_prep/literal_set.h) gives each literal a bigram, and a
+ * position whose pair of bytes has no literal's key cannot be where that
+ * bigram of a literal stands.
  *
  *	- a warp reads 2 kB spans as the sieve does (four coalesced 16-byte
  *	  loads a lane in flight) and keeps each 512-byte step of it in
@@ -46,36 +46,22 @@
  * (match.cu) then finds no ticket and ends at once, or, zeroed, walks the
  * whole column itself.  The bits set here before giving up are rows that
  * match, so they stand.  The other warps do not look at give_up: polling
- * it a span (a volatile load issued with the span's) cost 11 points of
- * the read bandwidth where no warp gave up (H200, 200 literals rare in
- * the text: 41.7-42.2% against 52.6-52.8%).
+ * it a span (a volatile load issued with the span's) cost much where no
+ * warp gave up (kernel_bench's "AC 200 rare").
  *
- * Measured on the H200 (test/kernels/kernel_bench, 2.1 GB): as a probe
- * (verify_probe.cu in main's history at 6a75a42^), the filter alone reads
- * at 94% of the read bandwidth; with 2.75% of positions passing and 41%
- * of rows matching, checking them brought it to 41-43%, under the
- * stream kernel's 44%, hence the choice on the sample.  In the engine,
- * 200 literals in no row (kernel_bench's "AC 200 rare"; the stream
- * kernel on its windowed table: 43-44%): 55.9-57.5% as here, in eight
- * runs of that class alone or with a few others; 52.1-53.5% when listed
- * lanes pointed into their span's stage, so that a span's last round of
- * checks (nearly every round: a span has about ten listed lanes) ran with
- * a few lanes busy.  The whole bench drew other literals (its
- * adversarial column took random numbers before them), whose keys let
- * more positions pass: there both forms ran slower, and this one more,
- * 46.3-46.5 -> 43.1-43.6%; with each literal's key chosen by its own
- * rarity, 47.6% against 56.2% for the other draw (Nsight Compute: 949
- * against 798 us, L1/TEX 94.5 against 87.4% busy).  The bench now draws
- * the same literals in every run.  47.7-47.8% staging the whole span
- * before testing it (and so waiting for all its loads at once).  Its
- * candidates, not its test, take most of its instructions there (Nsight
- * Compute, the whole span staged: 270 a 512-byte step, against 87 for
- * the filter alone in the probe; the checks' loop 1.2 times a step; the
- * simulated filter passes 0.57% of the positions of kernel_bench's text
- * for those 200 literals, keyed on five bits a byte or eight alike, so
- * the candidates are the bigrams themselves).  One or two literals the stream
- * kernel's compact table walks at 66-68%, where the set sieve ran at
- * 41-48%: it is chosen only before the wide and classed tables.
+ * As a probe (verify_probe.cu in main's history at 6a75a42^), the filter
+ * alone reads at nearly the read bandwidth, but with literals common in
+ * the text checking their candidates brought it under the stream
+ * kernel's walk: hence the choice on the sample.  A listed lane carries
+ * its text, not a pointer into its span's stage, so that a span's last
+ * round of checks (nearly every round) does not run with a few lanes
+ * busy; each step is tested as it is staged, not after the whole span.
+ * Its candidates, not its test, take most of its instructions (Nsight
+ * Compute; the filter, keyed on five bits a byte, passes about the
+ * bigrams themselves).  One or two literals the stream kernel's compact
+ * table walks faster: it is chosen only before the wide and classed
+ * tables.  Figures (kernel_bench's "AC 200 rare"): test/bench/results/
+ * h200-kernels/README.md, "Kernel design measurements".
  *
  *-------------------------------------------------------------------------
  */

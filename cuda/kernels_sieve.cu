@@ -30,11 +30,11 @@
  *	  loads, no shared memory.
  *
  * The instruction budget is what limits the sieve: at the H200's 4.5 TB/s
- * the SMs issue about 7 instructions per byte of text.  Measured there
- * (kernel_bench, 25-byte literal): two probes tested separately, 52.6% of
- * the read bandwidth (too many candidates to verify in English-like
- * text); four probes, 27.1% (the scan itself issue-bound); three probes
- * ORed before one zero test, 68.8%.
+ * the SMs issue about 7 instructions per byte of text.  Three probes ORed
+ * before one zero test beat two tested separately (too many candidates to
+ * verify in English-like text) and four (the scan itself issue-bound).
+ * Figures for the choices in this file: test/bench/results/h200-kernels/
+ * README.md, "Kernel design measurements" (kernel_bench's sieve classes).
  *
  * A candidate start p = q - i is verified against all n positions (their
  * accept bits, 1 KB in shared memory) and the run's anchors by reading the
@@ -60,46 +60,37 @@
  *
  * The window form.  A short run common in text ('%final%' is in one
  * comment row in twenty) makes a candidate in nearly every other step,
- * and listing and verifying them cost more than the scan (34% of the
- * read bandwidth on the H200).  An exact run of up to GL_SIEVE_MAX_WINDOW
- * bytes, with the separators of its anchors, can instead be compared
- * whole in registers: byte o of the window is tested with its exact mask
- * test on the words shifted by o bytes, the misses ORed as for the probes
- * -- about two instructions per byte of the window for four positions --
- * and a position with no miss is a hit, with nothing left to verify.  The
- * lane of a hit finds its row from the chunk index and the separators
- * below the hit.  The window's width is a template constant, so every
- * shift is a constant too.
+ * and listing and verifying them cost more than the scan.  An exact run
+ * of up to GL_SIEVE_MAX_WINDOW bytes, with the separators of its anchors,
+ * can instead be compared whole in registers: byte o of the window is
+ * tested with its exact mask test on the words shifted by o bytes, the
+ * misses ORed as for the probes -- about two instructions per byte of the
+ * window for four positions -- and a position with no miss is a hit,
+ * with nothing left to verify.  The lane of a hit finds its row from the
+ * chunk index and the separators below the hit.  The window's width is a
+ * template constant, so every shift is a constant too.
  *
  * Comparing the whole window at every position cost more than three
- * probes where the run is rare (H200: '%zebra%', in no row, 64% against
- * 78%), so the window too is probed first -- its first two bytes and its
- * last one, whose shifts are constants as well -- and compared whole only
- * in the steps where some lane has a candidate: '%zebra%' 79%, '%final%'
- * 49% (34% verifying candidates), 'furiously%' 69% (57%).  (Switching a
- * warp to whole comparison at every step while its candidates were
- * common lost more, to the bookkeeping, than it saved: '%final%' 42%.)
+ * probes where the run is rare ('%zebra%'), so the window too is probed
+ * first -- its first two bytes and its last one, whose shifts are
+ * constants as well -- and compared whole only in the steps where some
+ * lane has a candidate.  (Switching a warp to whole comparison at every
+ * step while its candidates were common lost more, to the bookkeeping,
+ * than it saved.)
  *
- * There the SMs' integer pipe is the limit (Nsight, '%final%': 75% busy,
- * its throttle the first stall), so a step with hits does as little as it
- * can: the probes' misses are kept and only the window's other bytes are
- * added; a lane's row comes from the chunk index, which counts the
- * separators before each 32-byte word, not from a warp scan; each hit
- * sets its bit with an atomicOr of its own; and only the words after a
- * lane's own that the window reaches are shuffled.  H200, % of the read
- * bandwidth: '%final%' 51 -> 60, 'furiously%' 70 -> 76, '%zebra%' 80 -> 85.
- * A step whose probes pass somewhere goes on to the hits without asking
- * the warp again whether the whole window passes anywhere: most such
- * steps have a hit, and window_hits() sets nothing for a lane with none,
- * while the second vote and its branch cost every such step ('%final%'
- * 63.2-63.6 -> 67.1-67.3%, the other sieve classes within their noise;
- * test/kernels/kernel_bench).
- * The chunk index entries that a step with hits needs for its rows come
- * with the span's text, not loaded by the step and waited on at once
- * ('%final%' 70.4-70.8 -> 76.3-76.5%: load_span()).
- * Comparing the whole window at every step, with one vote, lost:
- * '%final%' 61.1-61.2%, 'furiously%' 59.6-59.7 (82.8-83.8 with probes
- * first).
+ * There the SMs' integer pipe is the limit (Nsight Compute, '%final%'),
+ * so a step with hits does as little as it can: the probes' misses are
+ * kept and only the window's other bytes are added; a lane's row comes
+ * from the chunk index, which counts the separators before each 32-byte
+ * word, not from a warp scan; each hit sets its bit with an atomicOr of
+ * its own; and only the words after a lane's own that the window reaches
+ * are shuffled.  A step whose probes pass somewhere goes on to the hits
+ * without asking the warp again whether the whole window passes
+ * anywhere: most such steps have a hit, and window_hits() sets nothing
+ * for a lane with none, while the second vote and its branch cost every
+ * such step.  The chunk index entries that a step with hits needs for
+ * its rows come with the span's text (load_span()).  Comparing the whole
+ * window at every step, with one vote, lost.
  *
  *-------------------------------------------------------------------------
  */
@@ -111,13 +102,9 @@ static const int SIEVE_BLOCK = 256;
 static const uint32_t SIEVE_LANE_BYTES = 16;
 static const uint32_t SIEVE_STEP_BYTES = 32 * SIEVE_LANE_BYTES;
 /*
- * Steps a warp loads at once: four 512-byte loads in flight per lane
- * (H200: '%carefully final deposits%' 67.9% of the read bandwidth with
- * two, 74.5% with four; 'furiously%' 55.3 and 59.3%).  Eight, at 64-95
- * registers instead of 55-63, gained 1-2 points on the H100 but lost on
- * the H200: '%final%' 64.5-64.9 -> 63.3, 'furiously%' 82.5-83.0 ->
- * 80.6-81.1, and the long literal on adversarial text 45.5-46.6 -> 38.0,
- * twice as slow as on ordinary text (test/kernels/kernel_bench).
+ * Steps a warp loads at once: four 512-byte loads in flight per lane,
+ * faster than two.  Eight, at more registers, gained on the H100 but lost
+ * on the H200, most on adversarial text (kernel_bench).
  */
 static const int SIEVE_UNROLL = 4;
 static const uint32_t SIEVE_SPAN_BYTES = SIEVE_UNROLL * SIEVE_STEP_BYTES;
@@ -223,8 +210,8 @@ row_from_entry(const uint4 &entry, uint32_t word, uint32_t separators)
 /*
  * The probe sieve's: the entry loaded here (one 16-byte load), in the
  * steps with candidates alone, which are rare (loading the span's entries
- * with its text, as the window sieve does, cost the long literal 2.5
- * points of the read bandwidth and gained it nothing).
+ * with its text, as the window sieve does, cost the long literal and
+ * gained it nothing: kernel_bench).
  */
 __device__ __forceinline__ uint32_t
 lane_first_row(const GlChunkIndex *__restrict__ chunks, uint64_t limit, uint64_t step,
@@ -242,8 +229,8 @@ lane_first_row(const GlChunkIndex *__restrict__ chunks, uint64_t limit, uint64_t
  * The window sieve's: the entry of the lane's chunk in step u, from the
  * lane of the span that loaded it with the text (SieveSpan), by three
  * shuffles.  Where a short run is common half the steps have hits, and
- * the entry's load, waited on at once, took a quarter of the warps'
- * stalls ('%final%', Nsight Compute).
+ * the entry's load, waited on at once, took many of the warps' stalls
+ * ('%final%', Nsight Compute).
  */
 __device__ __forceinline__ uint32_t
 lane_first_row_of_span(const uint4 &entries, int u, uint32_t separators)
@@ -349,14 +336,10 @@ verify_step(uint32_t cand, const uint4 &own, uint64_t step,
  * after the span (lane 0); for the window sieve (Entries), the index
  * entries of the span's eight chunks too, one a lane of lanes 0-7: one
  * 128-byte line, which arrives with the text, so a step with hits waits
- * on no load of its own.  H200, test/kernels/kernel_bench, % of the read
- * bandwidth, against each step with hits loading its lanes' entries:
- * '%final%' 70.4-70.8 -> 76.3-76.5, '%zebra%' (no hits) 90.9-91.6 ->
- * 88.8-89.2, 'furiously%' 86.4-86.9 -> 85.0-85.5.  (The row where each
- * step's chunk begins, loaded here for every step of both sieves, had
- * cost them: '%zebra%' 86.5-87.3 -> 90.6-90.8, the long literal
- * 74.9-75.4 -> 79.0-80.4 when it went; with six steps a span, the long
- * literal and the pair gained three points but '%final%' lost two.)
+ * on no load of its own: '%final%' gains more than the rarer runs lose
+ * (kernel_bench).  (The row where each step's chunk begins, loaded here
+ * for every step of both sieves, cost them, and went; six steps a span
+ * traded the long literal and the pair against '%final%'.)
  */
 typedef struct SieveSpan
 {
@@ -380,10 +363,7 @@ load_span(const uint8_t *__restrict__ data, const GlChunkIndex *__restrict__ chu
 	 * A span wholly inside the column, every one but its last: one address
 	 * and constant offsets, no bounds to test (the warp takes one branch).
 	 * The 64-bit positions and compares of the tested loads cost the
-	 * integer pipe a dozen instructions a span: H200, '%final%' 68.0-68.2
-	 * -> 70.9% of the read bandwidth, the long literal 81.4-82.8 ->
-	 * 87.1-87.7, '%Tiresias sleep%' 84.7-85.0 -> 87.5-88.6
-	 * (test/kernels/kernel_bench).
+	 * integer pipe a dozen instructions a span (kernel_bench).
 	 */
 	if (span + SIEVE_SPAN_BYTES + SIEVE_LANE_BYTES <= limit)
 	{
@@ -494,8 +474,7 @@ typedef enum WindowBytes
  * does, so a step with candidates tests no byte twice.  Unless Masked
  * (every byte of the window is tested whole, as for a case-sensitive
  * LIKE), a byte's test is one three-input logical operation, not two:
- * the kernel is bound by the integer pipe where hits are common (H200,
- * '%final%': 60.5 -> 63.7% of the read bandwidth, 'furiously%' 76 -> 83).
+ * the kernel is bound by the integer pipe where hits are common.
  */
 template <int Window, bool Masked, WindowBytes Bytes>
 __device__ __forceinline__ void
@@ -527,8 +506,7 @@ window_misses(const uint4 &own, const uint4 &next, const GlSieve &sv, uint32_t m
 /*
  * The flags (0x80 in a byte) of the lane's four words in one word: byte
  * k of word g at bit 8k + g.  So a lane's hits are walked in one loop,
- * not one per word (H200, '%final%': 48.5-49.0% of the read bandwidth
- * with four loops, 49.8-49.9% with one).
+ * not one per word, a little faster ('%final%').
  */
 __device__ __forceinline__ uint32_t
 transpose_flags(const uint32_t flags[4])
@@ -542,9 +520,8 @@ transpose_flags(const uint32_t flags[4])
  * first byte (lane_first_row_of_span()) plus the separators before the
  * hit in its lane -- plus one when the window starts with the separator
  * before the run.  Every lane of the warp calls it.  A lane seldom has
- * more than one hit, so each is set with an atomicOr of its own (H200,
- * '%final%': 59.8-60.0% of the read bandwidth, 57.5-57.7% gathering a
- * lane's bits per result word first).
+ * more than one hit, so each is set with an atomicOr of its own, faster
+ * than gathering a lane's bits per result word first ('%final%').
  */
 __device__ static void
 window_hits(const uint32_t hit[4], const uint4 &own, const uint4 &entries, int u,

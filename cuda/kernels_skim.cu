@@ -21,10 +21,8 @@
  * the stream kernel's compact table and whose classed table too
  * (kernel_prep/classed_table.h: more than 32 768 entries, e.g. 400 literals of
  * comment words), for it reports every literal where the stream kernel
- * decides rows.  Measured on an
- * H200 (kernel_bench, read 4.42 TB/s): 200 literals at 1.34 TB/s (30%;
- * 40-45% of the rows match); 20 literals ran here at 1.69 TB/s (38%)
- * before their 97-108 states moved to the stream kernel.
+ * decides rows.  Figures (kernel_bench's "AC 200"): test/bench/results/
+ * h200-kernels/README.md, "Kernel design measurements".
  *
  *-------------------------------------------------------------------------
  */
@@ -62,9 +60,8 @@ struct MultiAutomaton : GlRecordedHits
 
 /*
  * Consecutive chunks stepped by one thread, the automaton's state carried
- * from one to the next: the replay before them is paid once per 1 kB
- * (H200: 20 literals 1.32 -> 1.24 ms, 200 literals 1.67 -> 1.56 ms
- * against one chunk per thread).
+ * from one to the next: the replay before them is paid once per 1 kB,
+ * faster than one chunk per thread (kernel_bench's "AC 20", "AC 200").
  */
 static const uint32_t CHUNKS_PER_THREAD = 4;
 

@@ -10,8 +10,7 @@
  * (chunk_scan.cuh).  There are no per-row branches: the separator is one
  * more transition, and a row's answer appears as a flag on it.  So all
  * 32 lanes of a warp do the same work whatever the row lengths -- the
- * reason the per-row kernels (kernels_rows.cu) ran with 14 of 32 lanes
- * busy.
+ * reason the per-row kernels (kernels_rows.cu) ran with most lanes idle.
  *
  * Each row is decided by the thread whose chunks hold its first byte:
  *	- a thread whose first chunk opens inside a row (its index entry has
@@ -46,18 +45,15 @@
  *			is refused) two bytes per entry, addressed as the compact
  *			table is, the flag recorded byte by byte: permute, logical
  *			operation, two-byte load, funnel shift.  The table is half
- *			the size of its first form (32-bit entries, a shift and a
- *			mask more a byte), so a 150-state automaton leaves room for
- *			two stage buffers where that left one (H100, "DFA wide":
- *			54.9-55.2 -> 60.0-60.2% of the read bandwidth, though its
- *			two-byte loads meet more bank conflicts, bank_sim: 2.3
- *			wavefronts a load against 2.0, '%special%requests%');
+ *			the size of its first form (32-bit entries), so a 150-state
+ *			automaton leaves room for two stage buffers where that left
+ *			one, a gain despite more bank conflicts (kernel_bench's "DFA
+ *			wide"; bank_sim);
  *	classed	(Aho–Corasick automata past the compact table, kernel_prep/classed_table.h)
  *			two-byte entries over the program's byte classes: the class's
  *			load, an add, the entry's load and an integer max.
- *			Where many rows match it decides rows where the skim
- *			reported every literal (H100, 200 literals, 44% of the rows:
- *			46.1-46.6% of the read bandwidth, the skim 42.5-43.0);
+ *			It decides rows, where the skim reported every literal, and
+ *			wins where many rows match (kernel_bench's "AC 200");
  *	windowed (the same automata, where their literals keep to letters or
  *			to printable ASCII) the classed table with a column for each
  *			byte of a 64- or 96-byte window instead of the classes, the
@@ -65,30 +61,19 @@
  *			(one IMAD addresses it) and an integer max that keeps the
  *			largest entry (a matching row's separator leads to the root's
  *			twin, the largest state: kernel_prep/classed_table.h).  One shared load a
- *			byte instead of two (H200, 200 literals: 34.8 ->
- *			38.8-39.2%).
+ *			byte instead of two (kernel_bench's "AC 200").
  *
- * Measured on an H200 (test/kernels/kernel_bench, 2.1 GB of comment
- * text, read 4.4 TB/s; the kernels as of b8c00b7): 2.61-2.63 TB/s
- * (59-60%) for LIKE with several segments, '_', ILIKE and the
- * regex 'special.*requests' (2.35-2.38 while the flag was recorded byte
- * by byte), 2.32-2.42 TB/s (53-55%) where 5-10% of the rows match, 1.98
- * TB/s (45%) for '%e_e%' (32% of the rows); the wide table (32-bit
- * entries then) 1.60 TB/s (36%).  Where the time goes, from variants that
- * leave a part out ('%special%requests%', before the flag stuck): reading
- * the column through the stage alone runs at 84% of the read bandwidth,
- * stepping one slice again and again with no memory load at 80%, the two
- * together at 54%: the copies and the table loads share the load/store
- * pipe, and the stepping is a chain of dependent table loads that only
- * other warps can hide (Nsight Compute: DRAM 51%, L1/TEX 53%, issue slots
- * 46% busy, 1.4-way bank conflicts, 45% occupancy at 64 registers; warps
- * stalled mostly on memory, then shared memory: 5.6 and 3.9 of 14.7
- * cycles per instruction).  Following the open row at the end of each
- * thread's chunks costs about 6% where few rows match, and 14% of the
- * stall samples where 32% do ('%e_e%', 12% for 200 literals: the warp
- * follows until its longest rest of a row ends; finish_open_row());
+ * Where the time goes (kernel_bench's '%special%requests%', variants that
+ * leave a part out, and Nsight Compute): the copies and the table loads
+ * share the load/store pipe, and the stepping is a chain of dependent
+ * table loads that only other warps can hide.  Following the open row at
+ * the end of each thread's chunks costs most where many rows match (the
+ * warp follows until its longest rest of a row ends; finish_open_row());
  * splitting the column into one run per thread to save it spread the
  * lanes' reads 15 kB apart and lost more where rows match.
+ *
+ * Figures for the choices in this file: test/bench/results/h200-kernels/
+ * README.md and h100-kernels/README.md, "Kernel design measurements".
  *
  *-------------------------------------------------------------------------
  */
@@ -111,32 +96,21 @@
  * the most resident warps, and of those the first (the line buffer
  * first, but for the classed tables, which keep to slices:
  * ClassedEntries::line_stage; then more slice buffers before fewer: where
- * both give as many warps, two win over one -- the byte DFAs' classes
- * lose 9 points with one -- and three over two; then the smaller block).
+ * both give as many warps, two win over one, and three over two; then
+ * the smaller block).
  *
  * The line buffer, 4 kB a warp, keeps 32 warps where the table is under
  * about 25 kB (256-thread blocks) or 99 kB (1024): the compact tables,
  * and with them most LIKE patterns, regexes and literal sets to about
- * 150 states.  There it won over three slice buffers (H200, kernel_bench,
- * % of the read bandwidth, two rounds in one call: '%e_e%' 57.0-57.2 ->
- * 58.0-58.6, '%special%requests%' 71.9-72.0 -> 72.6-72.8, ILIKE
- * 71.7-72.0 -> 72.9-73.0, '%s_ecial%r_quests%' 72.0-72.1 -> 72.4-72.7,
- * one literal as a DFA 65.3-65.6 -> 66.4-66.9, two literals 63.4-63.6 ->
- * 64.3-64.8, twenty 53.3-53.4 -> 53.8-54.3, '~ special.*requests'
- * 71.9-72.0 -> 72.9-73.1, '~ furiously' 65.1-65.8 -> 66.4-66.5; its
- * shared-memory wavefronts 8.2% fewer, '%e_e%', Nsight Compute).  Two
- * line buffers keep only 16 warps, and lost 14-20 points; 200 literals'
- * windowed table (154 kB) leaves room for 8 warps of it, and stays with
- * slices.  As built here, against the slice shapes alone (H200, the whole
- * kernel_bench, two rounds): '%e_e%' 56.8-57.0 -> 57.5-58.0, two literals
- * 63.8-63.9 -> 64.4-64.5, twenty 51.7-52.1 -> 52.5; where it costs:
- * '~ special.*requests' 74.2-74.8 -> 73.1-73.4, and 200 literals of
- * letters, whose windowed table (98 kB) took the line buffer instead of
- * two slice buffers, 44.2-45.0 -> 43.5-43.6 (so the classed tables keep
- * to slices).  With the
- * compact tables' rows numbered for the text (kernel_prep/compact_for_text.cc) the
- * line stage gains more ('%e_e%' 59.6-60.4 with three slice buffers,
- * 61.6-61.8 with the line buffer).
+ * 150 states.  There it won over three slice buffers, with fewer
+ * shared-memory wavefronts (kernel_bench; Nsight Compute).  Two line
+ * buffers keep only 16 warps, and lost; 200 literals' windowed table
+ * (154 kB) leaves room for 8 warps of it, and stays with slices.  Where
+ * it costs ('~ special.*requests', and 200 literals of letters, whose
+ * 98 kB windowed table took the line buffer instead of two slice
+ * buffers), the classed tables keep to slices.  With the compact tables'
+ * rows numbered for the text (kernel_prep/compact_for_text.cc) the line
+ * stage gains more.
  *
  * Three buffers fit 32 warps in 512-thread blocks where the table is
  * under about 17 kB: compact automata of up to 34 states (the compact
@@ -145,36 +119,20 @@
  * form is but a small automaton's wide one where the compact table was
  * refused, and that has as many warps in 512.)
  * There they hide what Nsight Compute showed the warps waiting on most,
- * the stage's copies (H100, '%e_e%': 10.0 of 19.0 cycles an instruction
- * on the L1TEX scoreboard with two buffers, 7.5 of 18.5 with three).
- * H100, kernel_bench, % of the read bandwidth, two buffers -> three:
- * '%special%requests%' 65.9-66.7 -> 70.1-71.6, '%s_ecial%r_quests%'
- * 65.9-66.6 -> 70.1-71.3, ILIKE libc 61.0-61.7 -> 65.1-65.2, '%e_e%'
- * 56.9-57.7 -> 58.8-59.3, two literals 59.8-59.9 -> 63.5-63.6, '~
- * furiously' 61.2-62.0 -> 65.1-65.7.  A 1024-thread shape of three
- * buffers, for tables to 35 kB, gained nothing (20 literals, 108 states:
- * 55.4-55.7 either way), and more warps at fewer registers lost where
- * two buffers had been (48 registers, 40 warps: '%special%requests%' 51%,
- * the warps waiting on shared memory longer; 40 registers, 48 warps: 45%).
- * With 256 threads a block alone, the dependent table loads of too few
- * warps went unhidden: H100, "AC 200", classed table (45 kB): 42.9-43.3%
- * of the read bandwidth with two buffers (two blocks, 16 warps), 46.1-
- * 46.6 with one (three, 24 warps); H200, "AC 20", compact table of 108
- * states (55 kB): 36.4-36.7 with two buffers, 42.4 with one.  With the
- * bigger blocks (H100, kernel_bench, one run): "AC 20" (97 states, 49
- * kB, where the class runs alone) 51.1-51.4 -> 54.4-55.0 (1024 threads,
- * two buffers: 32 warps, not 24), "DFA wide" (150 states, 150 kB) 42.7
- * -> 54.4-55.1 (1024 threads, one buffer: 32 warps, not 8); "AC 200"
- * stays at 46.6-47.0 with 32 warps, bound by the shared memory's
- * wavefronts (two loads a byte and their bank conflicts), not by warps.
+ * the stage's copies (kernel_bench, two buffers against three).  A
+ * 1024-thread shape of three buffers, for tables to 35 kB, gained
+ * nothing, and more warps at fewer registers lost where two buffers had
+ * been, the warps waiting on shared memory longer.  With 256 threads a
+ * block alone, the dependent table loads of too few warps of a large
+ * table went unhidden; the bigger blocks give "AC 20" and "DFA wide" 32
+ * warps, and "AC 200" stays bound by the shared memory's wavefronts (two
+ * loads a byte and their bank conflicts), not by warps.
  *
  * The shape is chosen once, when a program's table is copied to a part
  * (gl_stream_shape(), kept beside the part's resident program): asking
  * for six shapes' occupancy at every launch, and setting the shared
- * memory attribute of those over 48 kB, cost a point of the read
- * bandwidth on small tables (H200, test/kernels/kernel_bench,
- * '%special%requests%': 59.0-59.6% with one shape, 56.7-58.1 choosing at
- * each launch, 59.0-59.7 choosing once).
+ * memory attribute of those over 48 kB, cost throughput on small tables
+ * (kernel_bench's '%special%requests%').
  */
 struct StreamShape
 {
@@ -207,12 +165,10 @@ static_assert(stage_bytes(StreamShape{256, 1}) == GL_STREAM_SMALLEST_STAGE_BYTES
 			  "the preparation knows the stream kernel's smallest stage");
 
 /*
- * The stage begins at the first 128-byte line after the table.  200
- * literals' windowed table (154 848 bytes) left it 96 bytes past a line,
- * and a copy instruction took 12 shared-memory wavefronts, where on a
- * line it takes 8 (H200, Nsight Compute, 200 literals before and after,
- * rows pass; 8 is twice the ideal, an instruction gathering eight
- * chunks' 64-byte slices).
+ * The stage begins at the first 128-byte line after the table: one off a
+ * line (200 literals' windowed table left it 96 bytes past one) made a
+ * copy instruction take half again as many shared-memory wavefronts
+ * (Nsight Compute).
  */
 __host__ __device__ constexpr uint32_t
 stage_offset(uint32_t table_bytes)
@@ -258,30 +214,18 @@ step_to_separator(const A &a, uint32_t &state, const uint4 &word, bool *matches)
  * once), and set its bit if it matches: its row is the one the next
  * chunk starts in.  The warp waits for its lane with the longest rest
  * of a row, and each of them waited on the column's bytes, where most
- * rests end within 64 bytes.  Copied into the stage, a coalesced 2 kB a
- * warp beside the last slice's steps (H200, test/kernels/kernel_bench, %
- * of the read bandwidth, from the column -> staged): '%e_e%' 55.8-56.4 ->
- * 56.9-57.4, AC 1 64.4-65.1 -> 65.4-66.2, 20 literals 52.0-52.4 ->
- * 52.4-53.2, ILIKE libc 64.2-65.2 -> 66.5-66.6, '~ furiously' 64.2-65.4
- * -> 65.3-66.8, the others within a point.  Two slices where the stage
- * has room for them (every shape of two buffers or three) lost 1-2 points
- * on '%special%requests%' and its DFA and gained nothing.
- * Whether a row is open at all the caller knows
- * from the chunk's last byte, still in registers, and the row's number
- * is loaded only for a matching row: before, a load of that byte, then
- * 16 bytes at a time, each waiting on the one before, were 17% of the
- * stall samples where 32% of the rows match (H100, Nsight Compute,
- * '%e_e%'); 20 literals 48.1-49.1 -> 49.5-49.9% of the read bandwidth,
- * the other classes unchanged.  (Loading the next chunk's index entry
- * with the bytes, to learn from it whether a row is open, cost 2 points
- * on every stream class; loading 64 bytes at once, and prefetching them
- * into L2 while the thread's last chunk is stepped, were both slower:
- * H200, '%special%requests%', 1.18 ms without either, 1.23 with both.
- * Stepping each 32 bytes whole, as the scan does, and taking the answer
- * from the separator's hit bit, with no branch a byte, was slower too:
- * '%e_e%' 56.1-56.2 -> 55.5-55.8%, 200 literals 42.2-42.5 -> 41.6-41.8%;
- * and so was stepping only the four-byte parts with no separator so:
- * '%e_e%' 55.5-55.8 -> 54.5-54.6%, 200 literals 41.9-42.1 -> 39.4-39.6%.)
+ * rests end within 64 bytes: hence the copy into the stage, a coalesced
+ * 2 kB a warp beside the last slice's steps (kernel_bench); two slices
+ * where the stage has room for them gained nothing.  Whether a row is
+ * open at all the caller knows from the chunk's last byte, still in
+ * registers, and the row's number is loaded only for a matching row:
+ * before, a load of that byte, then 16 bytes at a time, each waiting on
+ * the one before, took many stall samples where many rows match (Nsight
+ * Compute, '%e_e%').  (Loading the next chunk's index entry with the
+ * bytes, to learn from it whether a row is open; loading 64 bytes at
+ * once, and prefetching them into L2; stepping each 32 bytes whole, as
+ * the scan does, with the answer from the separator's hit bit; or only
+ * the four-byte parts with no separator so: all were slower.)
  */
 template <bool Line, class A>
 __device__ static __noinline__ void
@@ -325,9 +269,8 @@ finish_open_row(const A &a, uint32_t state, const uint4 *staged,
  * in the SASS: LDS.U8 [R+UR], the table's address in a uniform register.
  * Variants of this loop that carried more across it (the next group's
  * chunk index entry; the next chunk's first slice) got a separate add
- * before every table load instead, one instruction more per byte: 1.16
- * and 1.33 ms against 1.03 (H200, '%special%requests%', before the
- * cp.async stage).
+ * before every table load instead, one instruction more per byte, and
+ * ran slower (kernel_bench's '%special%requests%').
  */
 template <uint32_t Buffers, class A>
 __device__ __forceinline__ static void
@@ -394,17 +337,11 @@ stream_group(const A &a, const uint8_t *__restrict__ data, uint64_t first, uint3
  * chunks, one group a lane, while more than TAIL_CHUNKS_PER_WARP chunks a
  * resident warp are left, and then 32 single chunks.  A warp that is
  * ahead takes more, so the warps finish together.  Where the grid walked
- * the column in fixed rounds, the slowest warp's share set the time: a
- * run took 40-60 us more than the column's bytes at the rate of a 60 GB
- * one (H200, kernel_bench, 0.5 to 60 GB): about a round, what one of the
- * 4 224 resident warps takes for 32 groups of four chunks while they
- * share 2.4-3.1 TB/s.  H200, % of the read bandwidth,
- * 2.1 GB, rounds -> tickets: '%special%requests%' 65.9-66.0 -> 70.2-70.5,
- * ILIKE libc 58.8-59.6 -> 61.6-61.9, '%e_e%' 51.7-52.4 -> 54.6, two
- * literals 56.9-57.1 -> 60.1, 20 literals 49.2 -> 49.9-51.0, '~
- * furiously' 59.2-59.8 -> 62.6, the wide table 57.9-58.0 -> 56.6-57.9;
- * at 0.5 GB 2-4 points more for each but the wide table.  Groups of four
- * to the end (no single-chunk tickets) gained a point less.
+ * the column in fixed rounds, the slowest warp's share set the time:
+ * about a round more than the column's bytes at a 60 GB column's rate
+ * (kernel_bench at 0.5 to 60 GB; tickets gained on every class but the
+ * wide table).  Groups of four to the end (no single-chunk tickets)
+ * gained less.
  */
 static const uint32_t TAIL_CHUNKS_PER_WARP = 2 * 32;
 
@@ -428,12 +365,10 @@ stream_kernel(const uint8_t *__restrict__ data, uint64_t nchunks,
 	/*
 	 * A walk that a kernel before it may leave no ticket (the set sieve's
 	 * on a table past the compact one, the replaced table's after a
-	 * factored walk) ends before it copies its table: the factored walk's
-	 * 200 literals cost 7-20 us a match more when the replaced table's
-	 * walk copied 48 kB into every block to find no ticket.  Not in the
-	 * compact forms, which are never so launched: there the look cost 4-7
-	 * points of the read bandwidth (H200, test/kernels/kernel_bench: 20
-	 * literals 57.6 -> 53.2%, '%e_e%' 61.9 -> 56.2%).
+	 * factored walk) ends before it copies its table, 48 kB into every
+	 * block for 200 literals.  Not in the compact forms, which are never
+	 * so launched: there the look cost throughput (kernel_bench's "AC 20",
+	 * "rows pass").
 	 */
 	if constexpr (A::may_walk_nothing)
 	{

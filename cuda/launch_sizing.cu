@@ -15,15 +15,14 @@
 /*
  * A kernel's resident blocks are asked of the runtime once for each block
  * size, dynamic shared memory and device, and kept: the occupancy query,
- * the SM count and, over 48 kB, the shared-memory attribute cost 1-4 us a
- * match, inside the time of a point query (H200,
- * test/kernels/request_bench, 15 M rows: '%zebra%''s kernel time 0.190
- * -> 0.188 ms).  The attribute, once set for a kernel on a device,
- * allows the device's whole opt-in limit, so the kernel's later launches
- * with other amounts need no new setting (it is a
- * permission: the occupancy and the carveout follow the amount each launch
- * asks for).  Slots are reused in turn when all are taken.  Parts on
- * several devices run in threads of their own (match.cu): hence the lock.
+ * the SM count and, over 48 kB, the shared-memory attribute cost
+ * microseconds a match, which a point query notices
+ * (test/kernels/request_bench).  The attribute, once set for a kernel on
+ * a device, allows the device's whole opt-in limit, so the kernel's later
+ * launches with other amounts need no new setting (it is a permission:
+ * the occupancy and the carveout follow the amount each launch asks
+ * for).  Slots are reused in turn when all are taken.  Parts on several
+ * devices run in threads of their own (match.cu): hence the lock.
  */
 typedef struct ResidentBlocks
 {

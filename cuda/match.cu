@@ -218,9 +218,9 @@ prepare_resources(GlDeviceColumn *dcol, int lane, uint32_t blob_bytes,
 /*
  * Past one in this many chunks listed for the factored automaton's
  * candidates, the table it replaced walks the whole column instead of the
- * per-row kernel reading theirs: about where the two cost alike (the
- * per-row kernel reads at 4-8% of the read bandwidth, the windowed table
- * of 200 literals at 44%: kernels_rows.cu, kernels_stream.cu).  It is the
+ * per-row kernel reading theirs: about where the two cost alike, from
+ * their rates in kernel_bench (kernels_rows.cu, kernels_stream.cu;
+ * figures in test/bench/results/h200-kernels/README.md).  It is the
  * list's capacity: there the factored walk gives up (stream_automata.cuh).
  */
 static const uint32_t MAX_CANDIDATE_CHUNK_SHARE = 8;
@@ -240,13 +240,12 @@ candidate_list_capacity(const GlDeviceColumn *dcol)
  * are launched, and each knows on the device whether it runs (the list's
  * length; the ticket counter the factored walk zeroes where it gives up):
  * bringing the length to the host first, to launch one, left the device
- * idle about 5 us a match (H200, test/kernels/kernel_bench's 200
- * literals: 0.953-0.962 -> 0.949-0.957 ms).  Where the sample missed
- * (kernel_bench's missed column, 57% of its rows candidates) the whole
- * walk takes 1.30-1.45 times the column's usual time; 2.1 times when the
- * skim decided the filled list's rows.  The next matches, while the
- * column's cache keeps the program, walk the replaced table alone:
- * gl_cuda_match_with() has it prepared again without the factors (1.19 times).
+ * idle microseconds a match (kernel_bench's "AC 200").  Where the sample
+ * missed (kernel_bench's missed column) the whole walk takes longer than
+ * the column's usual time, and longer still when the skim decided the
+ * filled list's rows.  The next matches, while the column's cache keeps
+ * the program, walk the replaced table alone: gl_cuda_match_with() has
+ * it prepared again without the factors.
  */
 static bool
 walk_factored(const GlLaunch *l, const GlPreparedProgram *pp, const GlKernelProgram *kp,

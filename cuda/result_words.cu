@@ -6,18 +6,18 @@
  *
  * A 15 M-row column's result is 1.9 MB, and the host walks it several
  * times (masking, grouping into pages) even when a handful of rows
- * matched: about 2 ms on the H200 host for a query whose kernels take
- * 0.25.  Listing the nonzero words instead makes all of that scale with
- * the rows that matched.  CUB's DeviceSelect picks the indices of the
- * nonzero words (NULL rows taken out), in order, into scratch sized for
- * the worst case (every word); a small kernel writes their count and the
- * first `capacity` of them, with their words (and a counting match's
- * count), straight into pinned host memory, so the host, having
- * synchronized once, either has the listing or copies back the whole
- * bitmap.  (Copying the count, indices and
- * words back with three cudaMemcpyAsync calls instead, and the NULL mask
- * as a kernel of its own, cost 0.010-0.015 ms more a request on an H100:
- * test/kernels/request_bench.)
+ * matched, for longer than the query's kernels take.  Listing the
+ * nonzero words instead makes all of that scale with the rows that
+ * matched.  CUB's DeviceSelect picks the indices of the nonzero words
+ * (NULL rows taken out), in order, into scratch sized for the worst case
+ * (every word); a small kernel writes their count and the first
+ * `capacity` of them, with their words (and a counting match's count),
+ * straight into pinned host memory, so the host, having synchronized
+ * once, either has the listing or copies back the whole bitmap.  (Copying
+ * the count, indices and words back with three cudaMemcpyAsync calls
+ * instead, and the NULL mask as a kernel of its own, cost more a request:
+ * test/kernels/request_bench; figures in test/bench/results/h200-kernels/
+ * and h100-kernels/README.md, "Kernel design measurements".)
  *
  *-------------------------------------------------------------------------
  */

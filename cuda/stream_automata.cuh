@@ -8,7 +8,9 @@
  *
  * Each steps one byte of a 32-bit part of the text against the table in
  * the block's shared memory and says, through the record of each 32-byte
- * word, which separators ended matching rows (chunk_scan.cuh).
+ * word, which separators ended matching rows (chunk_scan.cuh).  Figures
+ * for the choices in this file: test/bench/results/h200-kernels/README.md
+ * and h100-kernels/README.md, "Kernel design measurements".
  *
  *-------------------------------------------------------------------------
  */
@@ -27,15 +29,10 @@ namespace cg = cooperative_groups;
 /*
  * Consecutive chunks stepped by one thread (A::chunks_per_thread): the
  * row open at the start of the first is skipped and the row open at the
- * end of the last followed, once per group instead of once per chunk
- * (H200, compact table, '%special%requests%': one chunk 1.46 ms, four
- * 1.17 ms; eight 5% slower than four).  With three slice buffers, eight
- * chunks gained where few rows match and lost where many do (H100, % of
- * the read bandwidth, four -> eight: '%special%requests%' 71.3-71.7 ->
- * 74.3-75.1, '%e_e%' 59.0-59.7 -> 56.9-57.2, 20 literals 55.7-55.8 ->
- * 53.1-53.4, 200 literals (classed) 47.6-47.7 -> 47.4-47.5), and the wide
- * table gained: 23 words, 150 states, 59.9-60.1 -> 66.1-66.2 (adversarial
- * text 59.1-59.5 -> 64.5).  So the wide table takes eight, the others four.
+ * end of the last followed, once per group instead of once per chunk.
+ * Four won over one and eight; with three slice buffers, eight gained
+ * where few rows match and lost where many do, and the wide table gained
+ * (kernel_bench).  So the wide table takes eight, the others four.
  */
 static const uint32_t CHUNKS_PER_THREAD = 4;
 static const uint32_t WIDE_CHUNKS_PER_THREAD = 8;
@@ -44,8 +41,7 @@ static const uint32_t WIDE_CHUNKS_PER_THREAD = 8;
  * The block's shared memory: the byte table first, then the warps'
  * stages.  At offset 0 the table's address is a constant, so a table
  * load needs no base register: one instruction less per byte than with
- * the table after the stage (H200, '%special%requests%': 1.37 against
- * 1.44 ms).
+ * the table after the stage (kernel_bench's '%special%requests%').
  */
 extern __shared__ uint4 stream_shared[];
 
@@ -152,10 +148,9 @@ hits_by_halves(uint32_t zeros, bool first_hit, bool second_hit, uint32_t state,
  * have one at most (rows of 16 bytes or longer); otherwise the word is
  * stepped again from the state it began in, its flags recorded.  Looking
  * at the flag once a word, every flagged word with two separators was
- * stepped again, 32 dependent loads; at the middle too, two instructions
- * more a word, H200: '%e_e%' (32% of rows match) 49.7-50.0% of the read
- * bandwidth -> 52.3-52.8%, 20 literals 46.3 -> 49.1-49.2%, the others
- * unchanged.
+ * stepped again, 32 dependent loads; at the middle too costs two
+ * instructions more a word, and gains where many rows match
+ * (kernel_bench's "rows pass", "AC 20").
  */
 template <class Self>
 struct CompactEntries
@@ -240,9 +235,8 @@ struct CompactAutomaton : CompactEntries<CompactAutomaton>
  * open after it start go to the per-row kernel's list (list_candidates()).
  * Every half where a factor stood ends in the candidate (it holds every
  * byte to there), so the records show them all.  Looked for only where
- * the table has a candidate: H200, test/kernels/kernel_bench's 20
- * literals (no factors) lost 2 points of the read bandwidth when every
- * compact table was looked at so (56.1-56.7 against 58.1-58.5%).
+ * the table has a candidate: looking in every compact table cost those
+ * with no factors (kernel_bench's "AC 20").
  */
 struct FactoredAutomaton : CompactEntries<FactoredAutomaton>
 {
@@ -309,10 +303,8 @@ struct FactoredAutomaton : CompactEntries<FactoredAutomaton>
 	 * decided twice, alike.)  The lanes that list at once take their room
 	 * with one atomic: a column whose rows were nearly all candidates (the
 	 * sample missed the factors) had each lane append a chunk once for each
-	 * of its words, and the walk of 1 GB took 3.4 ms on one contended
-	 * counter (H200, test/kernels/kernel_bench's missed column; with this
-	 * and list_room() giving up, 0.99 ms with the skim after it, and
-	 * 0.66-0.68 ms with the replaced table's walk).
+	 * of its words, and the walk crawled on one contended counter
+	 * (kernel_bench's missed column).
 	 */
 	__device__ __noinline__ void list_candidates(uint64_t chunk, bool next_too, uint64_t nchunks,
 												 const GlChunkIndex *__restrict__ chunks) const
@@ -397,10 +389,8 @@ struct ClassedEntries
 	static constexpr uint32_t chunks_per_thread = CHUNKS_PER_THREAD;
 	/*
 	 * slices only: two slice buffers hide the entry loads (2.9 wavefronts
-	 * each) better than one line buffer at as many warps
-	 * (test/kernels/kernel_bench, H200, 200 literals of letters, 98 kB
-	 * table: 44.2-45.0% of the read bandwidth -> 43.5-43.6 with the line
-	 * buffer; H100 57.7-58.7 -> 57.4-58.0)
+	 * each) better than one line buffer at as many warps (kernel_bench's
+	 * "AC 200 letters")
 	 */
 	static constexpr bool line_stage = false;
 	static constexpr uint32_t start = GL_CLASSED_ROOT;
@@ -490,11 +480,10 @@ struct WindowedAutomaton : ClassedEntries<WindowedAutomaton>
 		 * The table's shared address and the column's part first, off the
 		 * state's chain, then one multiply-add on it: written in C, the
 		 * compiler added the base after the multiply-add, one more
-		 * instruction a byte on the chain (SASS: 498 IMAD.IADD in the
-		 * kernel against 18; H200, 200 literals: 37.3-37.8% of the read
-		 * bandwidth -> 39.8-39.9%).  The table is read-only after
-		 * the launch's barrier, and every load here depends on text read
-		 * after it, so the load needs no ordering of its own.
+		 * instruction a byte on the chain (SASS; kernel_bench's "AC 200").
+		 * The table is read-only after the launch's barrier, and every
+		 * load here depends on text read after it, so the load needs no
+		 * ordering of its own.
 		 */
 		uint32_t	off_chain = (uint32_t) __cvta_generic_to_shared(stream_shared) + 2 * column;
 		uint16_t	entry;
