@@ -5,36 +5,11 @@
  *	  the host: its bitmap, or only its nonzero words when they are few
  *	  (result_words.cu).
  *
- * The plan (kernels.h) depends on the program (kernel_prep/program_prep.h):
- *
- *	LIKE that is one ASCII run		 sieve, exact
- *	  with its anchors
- *	any other program whose byte	 stream, exact (compact table up
- *	  DFA fits shared memory		 to 127 states, else wide to 255)
- *	Aho–Corasick past the compact	 stream, exact (windowed table where
- *	  table whose classed table		   its literals keep to printable
- *	  fits shared memory			   ASCII; else wide to 255, classed)
- *	Aho–Corasick on the wide or		 set sieve -> stream (ends at once
- *	  classed table, its literals	   unless the set sieve gave up)
- *	  rare in the column
- *	Aho–Corasick past the compact	 stream on the factored automaton,
- *	  table whose literals rare in	   exact but for its candidates,
- *	  the column leave one that fits   listing their chunks -> rows(listed
- *	  it, a factor each				   chunks), or, past 1/8 of them,
- *									   stream on the table it replaced,
- *									   exact (kernel_prep/literal_factors.h), the
- *									   plan then of its next matches
- *	otherwise:
- *	  LIKE with an ASCII run,		 sieve -> compact -> rows(listed chunks)
- *	  DFA with a prefilter (also
- *	  first, when the caller says
- *	  its literal is rare)
- *	  MULTI							 Aho–Corasick skim, exact
- *	  LIKE, DFA						 rows(every chunk)
- *
- * and NULL rows are taken out as the result comes back.  The sieve and
- * the stream are single streaming passes; the others remain for automata
- * too large for shared memory.  A program is prepared once for all parts
+ * The plan depends on the program: gl_prepared_plan() decides it when the
+ * program is prepared (kernel_prep/program_prep.h tabulates the plans);
+ * NULL rows are taken out as the result comes back.  The sieve and the
+ * stream are single streaming passes; the others remain for automata too
+ * large for shared memory.  A program is prepared once for all parts
  * and kept with the column for the next time (program_cache.cu).  Each
  * part runs on its own stream with its own scratch (GlMatchResources,
  * device_column.h), so the parts of a split column match at once from

@@ -584,7 +584,7 @@ gl_prepared_free(GlPreparedProgram *pp)
 	pp->factored = 0;
 }
 
-/* The plan of a prepared program (cuda/match.cu's table). */
+/* The plan of a prepared program (the table in program_prep.h). */
 GlPlan
 gl_prepared_plan(const GlPreparedProgram *pp)
 {

@@ -112,8 +112,34 @@ extern void gl_replaced_table_host(const GlPreparedProgram *pp, GlStreamTable *t
 extern void gl_prepared_free(GlPreparedProgram *pp);
 
 /*
- * The kernels cuda/match.cu runs for a prepared program (the table at the
- * top of that file); within GL_PLAN_STREAM, the table's form says which
+ * The kernels cuda/match.cu runs for a prepared program (cuda/kernels.h):
+ *
+ *	LIKE that is one ASCII run		 sieve, exact
+ *	  with its anchors
+ *	any other program whose byte	 stream, exact (compact table up
+ *	  DFA fits shared memory		 to 127 states, else wide to 255)
+ *	Aho–Corasick past the compact	 stream, exact (windowed table where
+ *	  table whose classed table		   its literals keep to printable
+ *	  fits shared memory			   ASCII; else wide to 255, classed)
+ *	Aho–Corasick on the wide or		 set sieve -> stream (ends at once
+ *	  classed table, its literals	   unless the set sieve gave up)
+ *	  rare in the column
+ *	Aho–Corasick past the compact	 stream on the factored automaton,
+ *	  table whose literals rare in	   exact but for its candidates,
+ *	  the column leave one that fits   listing their chunks -> rows(listed
+ *	  it, a factor each				   chunks), or, past 1/8 of them,
+ *									   stream on the table it replaced,
+ *									   exact (literal_factors.h), the
+ *									   plan then of its next matches
+ *	otherwise:
+ *	  LIKE with an ASCII run,		 sieve -> compact -> rows(listed chunks)
+ *	  DFA with a prefilter (also
+ *	  first, when the caller says
+ *	  its literal is rare)
+ *	  MULTI							 Aho–Corasick skim, exact
+ *	  LIKE, DFA						 rows(every chunk)
+ *
+ * Within GL_PLAN_STREAM, the table's form says which stream kernel
  * (gl_stream_table_host()), and a set sieve or the per-row kernel on a
  * factored automaton's candidates may come with it.
  */
