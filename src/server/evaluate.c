@@ -713,6 +713,23 @@ hold_request(const GlEvaluation *ev)
 		pg_usleep(10 * 1000L);
 }
 
+bool
+gl_evaluate_no_row_can_match(const GlMatchMessage *msg, GlStoredColumn *const *columns)
+{
+	for (uint32 i = 0; i < msg->nitems; i++)
+	{
+		const GlMatchItem *item = &msg->items[i];
+
+		if (item->op != GL_MATCH_LEAF)
+			continue;
+		if (item->negated ||
+			gl_cpu_chunks_to_match((const GlProgram *) ((const char *) msg + item->program_off),
+								   &columns[i]->col, 0, NULL) != 0)
+			return false;
+	}
+	return true;
+}
+
 void
 gl_evaluate_match(GlEvaluation *ev)
 {

@@ -44,4 +44,14 @@ typedef struct GlEvaluation
 
 extern void gl_evaluate_match(GlEvaluation *ev);
 
+/*
+ * Can no row match the request -- each of its leaves positive, over a
+ * column whose pair summary leaves it no chunk to match?  Then its
+ * evaluation takes microseconds, less than handing it to a request
+ * thread and back would (serve.c runs it at once).  columns as in
+ * GlEvaluation.
+ */
+extern bool gl_evaluate_no_row_can_match(const GlMatchMessage *msg,
+										 GlStoredColumn *const *columns);
+
 #endif							/* GPULIKE_EVALUATE_H */

@@ -247,7 +247,14 @@ serve_match(GlServerSession *ss, const char *data, Size len, GlStoreAccess acces
 												msg->nitems * sizeof(bool));
 	ss->in_flight = job;
 	jobs_out++;
-	if (!gl_request_threads_submit(&job->thread_job))
+
+	/*
+	 * A request no row can match is answered here at once: a request
+	 * thread would cost it two wake-ups (the thread's, then ours through
+	 * the pipe) for microseconds of work.
+	 */
+	if ((msg->delay_ms == 0 && gl_evaluate_no_row_can_match(msg, columns)) ||
+		!gl_request_threads_submit(&job->thread_job))
 	{
 		run_match_job(&job->thread_job);
 		gl_serve_completed(&job->thread_job);
