@@ -413,7 +413,6 @@ eval_leaf(const GlMatchMessage *msg, int leaf, GlStoredColumn *sc, Operand *out,
 	instr_time	start;
 	instr_time	elapsed;
 	bool		exact = prog->exact;
-
 	uint32	   *chunks;
 	int64		nchunks;
 	bool		sparse;			/* listed from the few chunks that may match */

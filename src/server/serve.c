@@ -17,8 +17,10 @@
  * its columns (columns_current), and otherwise waits for the store to be
  * quiet (server.c).  Each leaf's cache must still be ready under the
  * generation the backend named (a cache can turn stale between the
- * backend's check and now).  A request thread evaluates it (evaluate.c);
- * when it comes back, its reply and the answer's page records go out in
+ * backend's check and now).  A request thread evaluates it (evaluate.c),
+ * or this thread at once when no row can match it (the column's pair
+ * summary says so, and a thread's round trip would cost more); when it
+ * comes back, its reply and the answer's page records go out in
  * chunks as the backend reads them (gl_serve_send_answer), and the
  * columns it used are noted in their statistics.  Anything that prevents
  * an exact answer is an UNAVAILABLE reply: the backend then lets
