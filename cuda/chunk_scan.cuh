@@ -41,12 +41,10 @@
  * gl_resolve_warp_hits() does it for the whole warp at once: the lanes
  * list their words left with hits (records are indexed by constants
  * only, so they never leave registers) in the warp's stage, free between
- * chunks, and then share out the list, a word per lane.  Where 5% of the
- * rows match, about one chunk in four has a hit: each lane re-reading and
- * counting its own chunk made the whole warp do it, for every lane, in
- * nearly every round (kernel_bench's '~ furiously').  Figures for the
- * choices in this file: test/bench/results/h200-kernels/README.md and
- * h100-kernels/README.md, "Kernel design measurements".
+ * chunks, and then share out the list, a word per lane.  Figures for the
+ * choices in this file, and variants not kept: test/bench/results/
+ * h200-kernels/README.md and h100-kernels/README.md, "Kernel design
+ * measurements".
  *
  *-------------------------------------------------------------------------
  */
@@ -144,12 +142,8 @@ gl_scan_hit_word(const A &a, uint32_t state, const uint4 &w0, const uint4 &w1, u
  * With two or three buffers, the copies of the next one or two slices
  * run while a slice is stepped; with one, the next slice's copy starts
  * once the lanes have taken the current one.  The first slice waits.
- * (Starting the next chunk's first slice during this chunk's last was
- * slower; so, with three buffers, was starting the next chunk's first two
- * during this one's last two, with more instructions and the slice
- * buffers no longer constants.  Fetching each slice as soon as its
- * buffer is read, one slice earlier than here, changed nothing:
- * kernel_bench.)
+ * Other orders of the fetch were slower (test/bench/results/h200-kernels/
+ * README.md, variants not kept).
  */
 template <int Buffers, class A>
 __device__ __forceinline__ uint32_t
@@ -337,15 +331,12 @@ gl_words_with_hits(const A &a, const uint32_t records[GL_HIT_WORDS])
  * listed.)  Where many rows match, most words with hits are of that
  * kind, and fewer rounds of the warp's list are left to read and count
  * bytes.  The eight words are looked at together, four counts to an
- * instruction, and their rows go to the result as one 32-row mask,
- * instead of a loop with a branch per word, which ran with few lanes
- * active (Nsight Compute, '%e_e%').  The counts take plain integer
- * instructions: a word's count is a byte of one subtraction (the counts
- * never fall, so no byte borrows), and a byte's test for 1 or for less
- * than 32 is exact in three (gl_bytes_one()); CUDA's byte-SIMD
- * intrinsics, which Hopper runs as sequences, the rows as a 64-row mask
- * and the list written slot by slot took more instructions and time
- * (kernel_bench: "rows pass", "AC 20", "AC 200").  The skim's hits fall
+ * instruction, and their rows go to the result as one 32-row mask.  The
+ * counts take plain integer instructions: a word's count is a byte of
+ * one subtraction (the counts never fall, so no byte borrows), and a
+ * byte's test for 1 or for less than 32 is exact in three
+ * (gl_bytes_one()); other forms were slower (README, variants not kept).
+ * The skim's hits fall
  * anywhere in a row, so only its words with no separator could be set
  * so: no gain; it lists them all.
  */

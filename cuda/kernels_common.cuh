@@ -110,8 +110,7 @@ gl_byte_of(const uint4 &w, int k)
  * eight lanes at a time: eight pieces of one copy instruction fill two
  * rows, one in each half of the 32 banks, and a lane's reading of piece j
  * meets seven other rows' piece j in seven other bank groups.  So neither
- * conflicts (a plain pitch cannot do both: 80-byte rows left the writes
- * two-way conflicted, 8 wavefronts instead of 4 under Nsight Compute).
+ * conflicts (a plain pitch cannot do both).
  * The reads take 4 wavefronts, the ideal; the copies take 8, twice the
  * ideal, because a copy instruction takes a wavefront for every 128-byte
  * line it reads, and these read eight (the line stage below takes 4).
@@ -143,10 +142,8 @@ gl_stage_slot(uint32_t row, uint32_t piece)
  * past nchunks copies no bytes (zeros) from the column's start.
  *
  * Worked out at every slice, these were about 60 instructions for the 64
- * bytes a lane copies: once a chunk, every stream class gained but 200
- * literals, whose 1024-thread shape spilled (kernel_bench).  Keeping only
- * a base, a step and a count (five registers, not thirteen) spilled none
- * there, lost less and gained less elsewhere.
+ * bytes a lane copies (other forms: test/bench/results/h200-kernels/
+ * README.md, variants not kept).
  */
 typedef struct GlStageCopies
 {

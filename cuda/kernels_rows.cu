@@ -184,9 +184,7 @@ decide_chunk(const GlProgram *prog, uint32_t aux_off, const uint8_t *__restrict_
 /*
  * Every chunk, or the chunks listed: as many as the grid has threads at a
  * time.  The list's length is read before a block copies the program, so
- * that blocks past it copy nothing (a grid over every chunk, each block
- * copying 200 literals' 90 kB program to decide a short list, took
- * milliseconds: kernel_bench).
+ * that blocks past it copy nothing.
  */
 template <class Matcher, bool InShared>
 __global__ static void __launch_bounds__(ROWS_BLOCK)

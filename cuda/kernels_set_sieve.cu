@@ -45,9 +45,8 @@
  * before this kernel; the stream kernel that follows on the same stream
  * (match.cu) then finds no ticket and ends at once, or, zeroed, walks the
  * whole column itself.  The bits set here before giving up are rows that
- * match, so they stand.  The other warps do not look at give_up: polling
- * it a span (a volatile load issued with the span's) cost much where no
- * warp gave up (kernel_bench's "AC 200 rare").
+ * match, so they stand.  The other warps do not look at give_up (README,
+ * variants not kept).
  *
  * As a probe (verify_probe.cu in main's history at 6a75a42^), the filter
  * alone reads at nearly the read bandwidth, but with literals common in

@@ -74,9 +74,7 @@
  * probes where the run is rare ('%zebra%'), so the window too is probed
  * first -- its first two bytes and its last one, whose shifts are
  * constants as well -- and compared whole only in the steps where some
- * lane has a candidate.  (Switching a warp to whole comparison at every
- * step while its candidates were common lost more, to the bookkeeping,
- * than it saved.)
+ * lane has a candidate.
  *
  * There the SMs' integer pipe is the limit (Nsight Compute, '%final%'),
  * so a step with hits does as little as it can: the probes' misses are
@@ -89,8 +87,9 @@
  * anywhere: most such steps have a hit, and window_hits() sets nothing
  * for a lane with none, while the second vote and its branch cost every
  * such step.  The chunk index entries that a step with hits needs for
- * its rows come with the span's text (load_span()).  Comparing the whole
- * window at every step, with one vote, lost.
+ * its rows come with the span's text (load_span()).  Other forms of the
+ * window's steps were slower (test/bench/results/h200-kernels/README.md,
+ * variants not kept).
  *
  *-------------------------------------------------------------------------
  */
@@ -102,9 +101,8 @@ static const int SIEVE_BLOCK = 256;
 static const uint32_t SIEVE_LANE_BYTES = 16;
 static const uint32_t SIEVE_STEP_BYTES = 32 * SIEVE_LANE_BYTES;
 /*
- * Steps a warp loads at once: four 512-byte loads in flight per lane,
- * faster than two.  Eight, at more registers, gained on the H100 but lost
- * on the H200, most on adversarial text (kernel_bench).
+ * Steps a warp loads at once: four 512-byte loads in flight per lane
+ * (two and eight were not kept: README, variants not kept).
  */
 static const int SIEVE_UNROLL = 4;
 static const uint32_t SIEVE_SPAN_BYTES = SIEVE_UNROLL * SIEVE_STEP_BYTES;
@@ -209,9 +207,7 @@ row_from_entry(const uint4 &entry, uint32_t word, uint32_t separators)
 
 /*
  * The probe sieve's: the entry loaded here (one 16-byte load), in the
- * steps with candidates alone, which are rare (loading the span's entries
- * with its text, as the window sieve does, cost the long literal and
- * gained it nothing: kernel_bench).
+ * steps with candidates alone, which are rare.
  */
 __device__ __forceinline__ uint32_t
 lane_first_row(const GlChunkIndex *__restrict__ chunks, uint64_t limit, uint64_t step,
@@ -337,9 +333,7 @@ verify_step(uint32_t cand, const uint4 &own, uint64_t step,
  * entries of the span's eight chunks too, one a lane of lanes 0-7: one
  * 128-byte line, which arrives with the text, so a step with hits waits
  * on no load of its own: '%final%' gains more than the rarer runs lose
- * (kernel_bench).  (The row where each step's chunk begins, loaded here
- * for every step of both sieves, cost them, and went; six steps a span
- * traded the long literal and the pair against '%final%'.)
+ * (kernel_bench).
  */
 typedef struct SieveSpan
 {

@@ -39,16 +39,11 @@
  *			operation, so a byte costs three instructions: permute,
  *			logical operation, one-byte shared-memory load.  Its flag
  *			sticks to the states after it and is looked at once per 16
- *			bytes (CompactAutomaton below); recording it byte by byte,
- *			a funnel shift each, cost a tenth of the throughput;
+ *			bytes (CompactAutomaton below);
  *	wide	(automata of 128 to 255 states, or where the compact table
  *			is refused) two bytes per entry, addressed as the compact
  *			table is, the flag recorded byte by byte: permute, logical
- *			operation, two-byte load, funnel shift.  The table is half
- *			the size of its first form (32-bit entries), so a 150-state
- *			automaton leaves room for two stage buffers where that left
- *			one, a gain despite more bank conflicts (kernel_bench's "DFA
- *			wide"; bank_sim);
+ *			operation, two-byte load, funnel shift;
  *	classed	(Aho–Corasick automata past the compact table, kernel_prep/classed_table.h)
  *			two-byte entries over the program's byte classes: the class's
  *			load, an add, the entry's load and an integer max.
@@ -68,12 +63,11 @@
  * share the load/store pipe, and the stepping is a chain of dependent
  * table loads that only other warps can hide.  Following the open row at
  * the end of each thread's chunks costs most where many rows match (the
- * warp follows until its longest rest of a row ends; finish_open_row());
- * splitting the column into one run per thread to save it spread the
- * lanes' reads 15 kB apart and lost more where rows match.
+ * warp follows until its longest rest of a row ends; finish_open_row()).
  *
- * Figures for the choices in this file: test/bench/results/h200-kernels/
- * README.md and h100-kernels/README.md, "Kernel design measurements".
+ * Figures for the choices in this file, and variants not kept:
+ * test/bench/results/h200-kernels/README.md and h100-kernels/README.md,
+ * "Kernel design measurements".
  *
  *-------------------------------------------------------------------------
  */
@@ -103,12 +97,9 @@
  * about 25 kB (256-thread blocks) or 99 kB (1024): the compact tables,
  * and with them most LIKE patterns, regexes and literal sets to about
  * 150 states.  There it won over three slice buffers, with fewer
- * shared-memory wavefronts (kernel_bench; Nsight Compute).  Two line
- * buffers keep only 16 warps, and lost; 200 literals' windowed table
- * (154 kB) leaves room for 8 warps of it, and stays with slices.  Where
- * it costs ('~ special.*requests', and 200 literals of letters, whose
- * 98 kB windowed table took the line buffer instead of two slice
- * buffers), the classed tables keep to slices.  With the compact tables'
+ * shared-memory wavefronts (kernel_bench; Nsight Compute).  200
+ * literals' windowed table (154 kB) leaves room for 8 warps of it, and
+ * stays with slices; the classed tables keep to slices.  With the compact tables'
  * rows numbered for the text (kernel_prep/compact_for_text.cc) the line
  * stage gains more.
  *
@@ -119,20 +110,15 @@
  * form is but a small automaton's wide one where the compact table was
  * refused, and that has as many warps in 512.)
  * There they hide what Nsight Compute showed the warps waiting on most,
- * the stage's copies (kernel_bench, two buffers against three).  A
- * 1024-thread shape of three buffers, for tables to 35 kB, gained
- * nothing, and more warps at fewer registers lost where two buffers had
- * been, the warps waiting on shared memory longer.  With 256 threads a
- * block alone, the dependent table loads of too few warps of a large
- * table went unhidden; the bigger blocks give "AC 20" and "DFA wide" 32
- * warps, and "AC 200" stays bound by the shared memory's wavefronts (two
- * loads a byte and their bank conflicts), not by warps.
+ * the stage's copies (kernel_bench, two buffers against three).  The
+ * bigger blocks give "AC 20" and "DFA wide" 32 warps, and "AC 200" stays
+ * bound by the shared memory's wavefronts (two loads a byte and their
+ * bank conflicts), not by warps.
  *
  * The shape is chosen once, when a program's table is copied to a part
- * (gl_stream_shape(), kept beside the part's resident program): asking
- * for six shapes' occupancy at every launch, and setting the shared
- * memory attribute of those over 48 kB, cost throughput on small tables
- * (kernel_bench's '%special%requests%').
+ * (gl_stream_shape(), kept beside the part's resident program), not at
+ * every launch.  Other shapes were not kept (test/bench/results/
+ * h200-kernels/README.md, variants not kept).
  */
 struct StreamShape
 {
@@ -213,19 +199,12 @@ step_to_separator(const A &a, uint32_t &state, const uint4 &word, bool *matches)
  * gl_scan_chunk()'s stage_next), then 32 bytes at a time from the column (two loads at
  * once), and set its bit if it matches: its row is the one the next
  * chunk starts in.  The warp waits for its lane with the longest rest
- * of a row, and each of them waited on the column's bytes, where most
- * rests end within 64 bytes: hence the copy into the stage, a coalesced
- * 2 kB a warp beside the last slice's steps (kernel_bench); two slices
- * where the stage has room for them gained nothing.  Whether a row is
- * open at all the caller knows from the chunk's last byte, still in
- * registers, and the row's number is loaded only for a matching row:
- * before, a load of that byte, then 16 bytes at a time, each waiting on
- * the one before, took many stall samples where many rows match (Nsight
- * Compute, '%e_e%').  (Loading the next chunk's index entry with the
- * bytes, to learn from it whether a row is open; loading 64 bytes at
- * once, and prefetching them into L2; stepping each 32 bytes whole, as
- * the scan does, with the answer from the separator's hit bit; or only
- * the four-byte parts with no separator so: all were slower.)
+ * of a row, and most rests end within 64 bytes: hence the copy into the
+ * stage, a coalesced 2 kB a warp beside the last slice's steps
+ * (kernel_bench).  Whether a row is open at all the caller knows from the
+ * chunk's last byte, still in registers, and the row's number is loaded
+ * only for a matching row.  Other ways to follow the row were slower
+ * (test/bench/results/h200-kernels/README.md, variants not kept).
  */
 template <bool Line, class A>
 __device__ static __noinline__ void
@@ -266,11 +245,9 @@ finish_open_row(const A &a, uint32_t state, const uint4 *staged,
  * warp own consecutive groups, lane L's from first - L * group), chunk c
  * of every lane's group stepped at once, through a stage of Buffers slice
  * buffers, or the line buffer (Buffers 0).  Keep an eye on the table loads
- * in the SASS: LDS.U8 [R+UR], the table's address in a uniform register.
- * Variants of this loop that carried more across it (the next group's
- * chunk index entry; the next chunk's first slice) got a separate add
- * before every table load instead, one instruction more per byte, and
- * ran slower (kernel_bench's '%special%requests%').
+ * in the SASS: LDS.U8 [R+UR], the table's address in a uniform register
+ * (variants that carried more across the loop lost it: README, variants
+ * not kept).
  */
 template <uint32_t Buffers, class A>
 __device__ __forceinline__ static void
@@ -336,12 +313,8 @@ stream_group(const A &a, const uint8_t *__restrict__ data, uint64_t first, uint3
  * the launch zeroes: ticket t is 32 groups of A::chunks_per_thread
  * chunks, one group a lane, while more than TAIL_CHUNKS_PER_WARP chunks a
  * resident warp are left, and then 32 single chunks.  A warp that is
- * ahead takes more, so the warps finish together.  Where the grid walked
- * the column in fixed rounds, the slowest warp's share set the time:
- * about a round more than the column's bytes at a 60 GB column's rate
- * (kernel_bench at 0.5 to 60 GB; tickets gained on every class but the
- * wide table).  Groups of four to the end (no single-chunk tickets)
- * gained less.
+ * ahead takes more, so the warps finish together (fixed rounds were
+ * slower: README, variants not kept).
  */
 static const uint32_t TAIL_CHUNKS_PER_WARP = 2 * 32;
 

@@ -13,11 +13,8 @@
  * (every word); a small kernel writes their count and the first
  * `capacity` of them, with their words (and a counting match's count),
  * straight into pinned host memory, so the host, having synchronized
- * once, either has the listing or copies back the whole bitmap.  (Copying
- * the count, indices and words back with three cudaMemcpyAsync calls
- * instead, and the NULL mask as a kernel of its own, cost more a request:
- * test/kernels/request_bench; figures in test/bench/results/h200-kernels/
- * and h100-kernels/README.md, "Kernel design measurements".)
+ * once, either has the listing or copies back the whole bitmap (other
+ * forms: test/bench/results/h200-kernels/README.md, variants not kept).
  *
  *-------------------------------------------------------------------------
  */

@@ -30,9 +30,8 @@ namespace cg = cooperative_groups;
  * Consecutive chunks stepped by one thread (A::chunks_per_thread): the
  * row open at the start of the first is skipped and the row open at the
  * end of the last followed, once per group instead of once per chunk.
- * Four won over one and eight; with three slice buffers, eight gained
- * where few rows match and lost where many do, and the wide table gained
- * (kernel_bench).  So the wide table takes eight, the others four.
+ * The wide table takes eight, the others four (other counts: test/bench/
+ * results/h200-kernels/README.md, variants not kept).
  */
 static const uint32_t CHUNKS_PER_THREAD = 4;
 static const uint32_t WIDE_CHUNKS_PER_THREAD = 8;
