@@ -38,6 +38,8 @@
 #include <stdint.h>
 
 #define GL_PAIR_CHUNK_ROWS	4096
+/* Words of a row bitmap (a bit a row) that one chunk's rows take. */
+#define GL_PAIR_CHUNK_BITMAP_WORDS	(GL_PAIR_CHUNK_ROWS / 64)
 #define GL_PAIR_CLASSES		128
 #define GL_PAIR_CHUNK_WORDS (GL_PAIR_CLASSES * GL_PAIR_CLASSES / 64)
 /* Most pairs of a pattern tested per chunk (a long pattern's first ones). */
@@ -64,6 +66,13 @@ gl_pair_class(uint8_t b)
 	if (b >= 0x7F)
 		return 0x7F;
 	return (b >= 'A' && b <= 'Z') ? (uint8_t) (b + ('a' - 'A')) : b;
+}
+
+/* The chunks of a column of nrows rows, the last one possibly partial. */
+static inline uint64_t
+gl_chunk_count(uint64_t nrows)
+{
+	return (nrows + GL_PAIR_CHUNK_ROWS - 1) / GL_PAIR_CHUNK_ROWS;
 }
 
 /* Room for chunks [0, nchunks), new ones zeroed; false on out-of-memory. */

@@ -426,7 +426,7 @@ gl_column_summarize_pairs(GlColumn *col, int nthreads)
 	bool		started[MAX_SUMMARIZE_THREADS] = {false};
 	uint64_t	from = col->pairs.summarized_rows;
 	uint64_t	first_chunk = from / GL_PAIR_CHUNK_ROWS;
-	uint64_t	end_chunk = (col->nrows + GL_PAIR_CHUNK_ROWS - 1) / GL_PAIR_CHUNK_ROWS;
+	uint64_t	end_chunk = gl_chunk_count(col->nrows);
 	sigset_t	all;
 	sigset_t	saved;
 

@@ -64,9 +64,6 @@
 #include "engine/cpu_like.h"
 #include "engine/cpu_multi.h"
 
-#define WORDS_PER_CHUNK		64
-_Static_assert(WORDS_PER_CHUNK * 64 == GL_PAIR_CHUNK_ROWS,
-			   "a chunk of work is a chunk of the column's pair summary");
 /* nice of a pass's helper threads: the scheduler's weight 110 against 1024 */
 #define HELPER_NICE			10
 
@@ -329,13 +326,6 @@ match_words(const CpuPlan *plan, const GlColumn *col, uint64_t *result,
 	}
 }
 
-/* The column's chunks of work (and of its pair summary). */
-static inline uint64_t
-column_chunks(const GlColumn *col)
-{
-	return (gl_bitmap_words(col->nrows) + WORDS_PER_CHUNK - 1) / WORDS_PER_CHUNK;
-}
-
 /*
  * How many of the column's chunks the plan must match in, the pair
  * summary ruling out the others -- counted only to past `limit`, where a
@@ -345,7 +335,7 @@ column_chunks(const GlColumn *col)
 static uint64_t
 chunks_to_match(const CpuPlan *plan, const GlColumn *col, uint64_t limit, uint32_t *chunks)
 {
-	uint64_t	nchunks = column_chunks(col);
+	uint64_t	nchunks = gl_chunk_count(col->nrows);
 	uint64_t	to_match = 0;
 
 	for (uint64_t c = 0; c < nchunks && to_match <= limit; c++)
@@ -369,8 +359,8 @@ column_worker(void *arg)
 	for (;;)
 	{
 		uint64_t	chunk = __atomic_fetch_add(&job->next_chunk, 1, __ATOMIC_RELAXED);
-		uint64_t	first = chunk * WORDS_PER_CHUNK;
-		uint64_t	last = first + WORDS_PER_CHUNK;
+		uint64_t	first = chunk * GL_PAIR_CHUNK_BITMAP_WORDS;
+		uint64_t	last = first + GL_PAIR_CHUNK_BITMAP_WORDS;
 		int			working = 0;
 
 		if (first >= job->nwords)
@@ -516,11 +506,11 @@ gl_cpu_match_chunks(const GlProgram *prog, const GlColumn *col, const uint32_t *
 		return false;
 	for (uint32_t k = 0; k < nchunks; k++)
 	{
-		uint64_t	first = (uint64_t) chunks[k] * WORDS_PER_CHUNK;
-		uint64_t	last = first + WORDS_PER_CHUNK < nwords ? first + WORDS_PER_CHUNK : nwords;
-		uint64_t   *out = words + (uint64_t) k * WORDS_PER_CHUNK;
+		uint64_t	first = (uint64_t) chunks[k] * GL_PAIR_CHUNK_BITMAP_WORDS;
+		uint64_t	last = first + GL_PAIR_CHUNK_BITMAP_WORDS < nwords ? first + GL_PAIR_CHUNK_BITMAP_WORDS : nwords;
+		uint64_t   *out = words + (uint64_t) k * GL_PAIR_CHUNK_BITMAP_WORDS;
 
-		memset(out, 0, WORDS_PER_CHUNK * sizeof(uint64_t));
+		memset(out, 0, GL_PAIR_CHUNK_BITMAP_WORDS * sizeof(uint64_t));
 		if (first < last)
 			match_words(&plan, col, out, first, last);
 	}

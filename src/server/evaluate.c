@@ -165,15 +165,6 @@ run_alloc(MatchRun *run, size_t bytes, bool zero)
 
 /* ---------------------------------------------------------- leaves */
 
-/* Bitmap words in a chunk of the column's pair summary. */
-#define WORDS_PER_CHUNK		(GL_PAIR_CHUNK_ROWS / 64)
-
-static inline uint64
-column_chunks(const GlColumn *col)
-{
-	return (col->nrows + GL_PAIR_CHUNK_ROWS - 1) / GL_PAIR_CHUNK_ROWS;
-}
-
 static uint64 *
 alloc_bitmap(MatchRun *run, uint64 nrows)
 {
@@ -310,7 +301,7 @@ gpu_match(const GlProgram *prog, bool sieve_first, int leaf, GlStoredColumn *sc,
 static int64
 chunks_if_few(const GlProgram *prog, const GlColumn *col, uint32 **chunks)
 {
-	uint64		limit = Max(column_chunks(col) / 64, 1);
+	uint64		limit = Max(gl_chunk_count(col->nrows) / 64, 1);
 	int64		n;
 
 	*chunks = malloc(limit * sizeof(uint32));
@@ -330,7 +321,7 @@ few_enough_for_cpu(int64 nchunks_to_match, const GlColumn *col)
 {
 	return nchunks_to_match >= 0 &&
 		nchunks_to_match <= (int64) Min((uint64) gl_cpu_engine_threads(),
-										column_chunks(col) / 64);
+										gl_chunk_count(col->nrows) / 64);
 }
 
 /*
@@ -345,7 +336,7 @@ sparse_cpu_match(const GlProgram *prog, const GlColumn *col, const uint32 *chunk
 				 uint32 nchunks, Operand *out, MatchRun *run)
 {
 	uint64		nwords = gl_bitmap_words(col->nrows);
-	uint64		room = (uint64) nchunks * WORDS_PER_CHUNK;
+	uint64		room = (uint64) nchunks * GL_PAIR_CHUNK_BITMAP_WORDS;
 	uint64	   *words = malloc(Max(room, 1) * sizeof(uint64));
 	uint32	   *index = malloc(Max(room, 1) * sizeof(uint32));
 	uint64		kept = 0;
@@ -359,10 +350,10 @@ sparse_cpu_match(const GlProgram *prog, const GlColumn *col, const uint32 *chunk
 	}
 	run->used_cpu = true;
 	for (uint32 k = 0; k < nchunks; k++)
-		for (uint64 j = 0; j < WORDS_PER_CHUNK; j++)
+		for (uint64 j = 0; j < GL_PAIR_CHUNK_BITMAP_WORDS; j++)
 		{
-			uint64		w = (uint64) chunks[k] * WORDS_PER_CHUNK + j;
-			uint64		word = words[k * WORDS_PER_CHUNK + j];
+			uint64		w = (uint64) chunks[k] * GL_PAIR_CHUNK_BITMAP_WORDS + j;
+			uint64		word = words[k * GL_PAIR_CHUNK_BITMAP_WORDS + j];
 
 			if (w < nwords && word != 0)
 			{

@@ -420,7 +420,7 @@ static bool
 chunks_agree(const GlProgram *prog, const GlColumn *col)
 {
 	uint64_t	nwords = gl_bitmap_words(col->nrows);
-	uint64_t	nchunks = (col->nrows + GL_PAIR_CHUNK_ROWS - 1) / GL_PAIR_CHUNK_ROWS;
+	uint64_t	nchunks = gl_chunk_count(col->nrows);
 	uint32_t   *chunks = malloc(nchunks * sizeof(uint32_t));
 	uint64_t   *whole = malloc(nwords * sizeof(uint64_t));
 	uint64_t   *words = malloc(nchunks * 64 * sizeof(uint64_t));
@@ -629,7 +629,7 @@ static void
 check_threaded_summary(void)
 {
 	const uint64_t nrows = 3 * GL_PAIR_CHUNK_ROWS + 2500;
-	const uint64_t nchunks = (nrows + GL_PAIR_CHUNK_ROWS - 1) / GL_PAIR_CHUNK_ROWS;
+	const uint64_t nchunks = gl_chunk_count(nrows);
 	GlColumn	col;
 	GlChunkPairs one_by_one = {0};
 	bool		same;
