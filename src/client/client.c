@@ -76,13 +76,12 @@ new_item(GlRequest *req, GlMatchOp op)
 
 void
 gl_request_add_leaf(GlRequest *req, int slot, uint64 generation,
-					const GlProgram *prog, bool negated, bool sieve_first)
+					const GlProgram *prog, bool negated)
 {
 	GlMatchItem *item = new_item(req, GL_MATCH_LEAF);
 	static const char zeros[8] = {0};
 
 	item->negated = negated;
-	item->sieve_first = sieve_first;
 	if (req->unusable != NULL)
 		return;
 	item->slot = slot;

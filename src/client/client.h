@@ -57,11 +57,10 @@ extern GlRequest *gl_request_begin(void);
 
 /*
  * A leaf: prog over the cached column of registry slot `slot`, as of its
- * ready copy `generation` (registry.h: gl_cache_usable).  sieve_first: the
- * literal of prog's prefilter is rare in the column (a hint for the GPU).
+ * ready copy `generation` (registry.h: gl_cache_usable).
  */
 extern void gl_request_add_leaf(GlRequest *req, int slot, uint64 generation,
-								const GlProgram *prog, bool negated, bool sieve_first);
+								const GlProgram *prog, bool negated);
 extern void gl_request_add_and(GlRequest *req, int noperands);
 extern void gl_request_add_or(GlRequest *req, int noperands);
 

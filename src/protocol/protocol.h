@@ -60,8 +60,6 @@ typedef struct GlMatchItem
 	uint64		generation;		/* leaf: generation of that slot */
 	uint32		program_off;	/* leaf: offset from message start */
 	uint32		program_size;
-	uint32		sieve_first;	/* leaf: its prefilter's literal is rare here */
-	uint32		pad;
 } GlMatchItem;
 
 /*

@@ -34,10 +34,6 @@
  * Expressions over one cached column with constant patterns only;
  * everything else keeps PostgreSQL's estimate.
  *
- * At execution, a sample this backend holds also tells the GPU whether
- * the literal of a regex's prefilter is rare in the column
- * (gl_sample_prefilter_rare()): then the sieve goes first.
- *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -103,11 +99,11 @@ typedef struct HeldSample
 static List *held_samples = NIL;	/* in TopMemoryContext */
 
 /*
- * The sample of (rel, attnum), fetched again when the cache was rebuilt
- * (or, without fetch, NULL then, and when none was fetched yet).
+ * The sample of (rel, attnum), fetched again when the cache was rebuilt;
+ * NULL when the server cannot give it.
  */
 static HeldSample *
-column_sample(Relation rel, AttrNumber attnum, bool fetch)
+column_sample(Relation rel, AttrNumber attnum)
 {
 	GlCacheInfo info;
 	HeldSample *held = NULL;
@@ -125,8 +121,6 @@ column_sample(Relation rel, AttrNumber attnum, bool fetch)
 	if (held != NULL && held->valid && held->slot == info.slot &&
 		held->generation == info.generation)
 		return held;
-	if (!fetch)
-		return NULL;
 
 	if (held == NULL)
 	{
@@ -398,7 +392,7 @@ gl_sample_selectivity(RelOptInfo *rel, Relation relation, List *offloaded,
 	attnums = gl_offloaded_attnums(offloaded, rel->relid);
 	if (list_length(attnums) != 1)
 		return false;
-	sample = column_sample(relation, linitial_int(attnums), true);
+	sample = column_sample(relation, linitial_int(attnums));
 	if (sample == NULL)
 		return false;
 
@@ -426,13 +420,3 @@ gl_sample_selectivity(RelOptInfo *rel, Relation relation, List *offloaded,
 	return done;
 }
 
-bool
-gl_sample_prefilter_rare(Relation relation, AttrNumber attnum, const GlProgram *prog)
-{
-	HeldSample *sample;
-
-	if (prog->kind != GL_PROG_DFA || prog->u.dfa.prefilter_off == 0)
-		return false;
-	sample = column_sample(relation, attnum, false);
-	return sample != NULL && gl_cpu_prefilter_rare(prog, &sample->lead);
-}

@@ -23,12 +23,4 @@
 extern bool gl_sample_selectivity(RelOptInfo *rel, Relation relation,
 								  List *offloaded, Selectivity *selectivity);
 
-/*
- * Whether the literal of prog's prefilter (a regex's, program.h) is in so
- * few of the sample's rows that the GPU should sieve for it first; false
- * when prog has none, or this backend holds no sample of the column.
- */
-extern bool gl_sample_prefilter_rare(Relation relation, AttrNumber attnum,
-									 const GlProgram *prog);
-
 #endif							/* GPULIKE_SCAN_SAMPLE_ESTIMATE_H */

@@ -70,7 +70,6 @@ typedef struct Resolved
 	AttrNumber	attnum;			/* LEAF */
 	GlProgram  *program;		/* LEAF */
 	bool		negated;		/* LEAF */
-	bool		sieve_first;	/* LEAF: its prefilter's literal is rare */
 	List	   *children;		/* AND, OR */
 } Resolved;
 
@@ -190,7 +189,6 @@ program_leaf(ResolveContext *ctx, GlScanExpr *node, GlProgram *program,
 	r->attnum = node->leaf.attnum;
 	r->program = program;
 	r->negated = negated;
-	r->sieve_first = gl_sample_prefilter_rare(ctx->rel, node->leaf.attnum, program);
 	return r;
 }
 
@@ -422,7 +420,7 @@ emit(GlRequest *request, Relation rel, Resolved *r)
 		case RESOLVED_LEAF:
 			if (gl_cache_usable(rel, r->attnum, &info))
 				gl_request_add_leaf(request, info.slot, info.generation,
-									r->program, r->negated, r->sieve_first);
+									r->program, r->negated);
 			else
 				gl_request_unanswerable(request,
 										"the column's gpulike cache is not ready");

@@ -217,10 +217,11 @@ cpu_match(const GlProgram *prog, GlStoredColumn *sc, uint64 *bits, MatchRun *run
  * listed in out (out->bits is then left alone).  With count (a counting
  * request of this leaf alone, the device able to count), the GPU also
  * masks, negates if asked and counts what a counting answer counts
- * (gpulike_cuda.h), and out says so.
+ * (gpulike_cuda.h), and out says so.  Whether the GPU sieves for a
+ * regex's prefilter literal first is the column's to say (its lead rows).
  */
 static bool
-gpu_match(const GlProgram *prog, bool sieve_first, int leaf, GlStoredColumn *sc,
+gpu_match(const GlProgram *prog, int leaf, GlStoredColumn *sc,
 		  bool may_list, const GlVisibleBlocks *count, bool negate, Operand *out,
 		  MatchRun *run)
 {
@@ -254,8 +255,8 @@ gpu_match(const GlProgram *prog, bool sieve_first, int leaf, GlStoredColumn *sc,
 		}
 	}
 	lane = gpu_lane_take();
-	matched = gl_cuda_match(sc->device, prog, sieve_first, lane, run->fail_gpu_part, &result,
-							&kernel_ms, err, sizeof(err));
+	matched = gl_cuda_match(sc->device, prog, gl_store_prefilter_rare(sc, prog), lane,
+							run->fail_gpu_part, &result, &kernel_ms, err, sizeof(err));
 	gpu_lane_give_back(lane);
 	if (matched)
 	{
@@ -425,7 +426,7 @@ eval_leaf(const GlMatchMessage *msg, int leaf, GlStoredColumn *sc, Operand *out,
 			return false;
 		}
 		if (!(run->use_gpu && !few_enough_for_cpu(nchunks, col) &&
-			  gpu_match(prog, item->sieve_first != 0, leaf, sc, !item->negated || count != NULL,
+			  gpu_match(prog, leaf, sc, !item->negated || count != NULL,
 						count, item->negated, out, run)) &&
 			!cpu_match(prog, sc, out->bits, run))
 			exact = false;

@@ -173,8 +173,8 @@ free_retired(StoreSlot *s)
 
 /*
  * Bring the column's indexes up to date (a load ends them; delta rows
- * extend them): the page index of its sorted prefix, and the byte-pair
- * summary of its chunks (chunk_pairs.h).  The store alone extends them,
+ * extend them): the page index of its sorted prefix, the byte-pair
+ * summary of its chunks (chunk_pairs.h), and its lead rows.  The store alone extends them,
  * between requests: the request threads only read them, and count an
  * answer where the page index is complete (evaluate.c), listing the
  * candidates otherwise -- as they do when there was no memory for it;
@@ -185,6 +185,7 @@ index_column(GlStoredColumn *sc)
 {
 	(void) gl_column_index_pages(&sc->col);
 	(void) gl_column_summarize_pairs(&sc->col, gl_cpu_engine_threads());
+	gl_store_refresh_lead(sc);
 }
 
 /* The serving column of a slot was replaced: keep it for a moment. */

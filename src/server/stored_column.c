@@ -31,6 +31,7 @@
 #include "utils/resowner.h"
 
 #include "column/sample.h"
+#include "engine/cpu_engine.h"
 #include "protocol/protocol.h"
 #include "registry/registry.h"
 #include "server/stored_column.h"
@@ -44,6 +45,7 @@ gl_store_free_column(GlStoredColumn *sc)
 {
 	if (sc->sample != NULL)
 		dsm_detach(sc->sample);
+	free(sc->lead);
 	gl_load_queue_free(&sc->load_queue);
 	gl_store_drop_device(sc);
 	gl_column_free(&sc->col);
@@ -94,6 +96,33 @@ gl_store_sample(GlStoredColumn *sc, uint32 max_rows, uint32 lead_rows,
 	*handle = dsm_segment_handle(sc->sample);
 	*image_bytes = dsm_segment_map_length(sc->sample);
 	return true;
+}
+
+void
+gl_store_refresh_lead(GlStoredColumn *sc)
+{
+	GlSampleImage *image;
+	size_t		size;
+
+	if (sc->lead != NULL && sc->col.nrows <= sc->lead_taken_at + sc->lead_taken_at / 10)
+		return;
+	image = gl_sample_image_build(&sc->col, GL_LEAD_ROWS, GL_LEAD_ROWS,
+								  GL_SAMPLE_MAX_BYTES, &size);
+	free(sc->lead);
+	sc->lead = NULL;
+	if (image == NULL || !gl_sample_image_view(image, size, false, &sc->lead_rows))
+	{
+		free(image);
+		return;
+	}
+	sc->lead = image;
+	sc->lead_taken_at = sc->col.nrows;
+}
+
+bool
+gl_store_prefilter_rare(const GlStoredColumn *sc, const GlProgram *prog)
+{
+	return sc->lead != NULL && gl_cpu_prefilter_rare(prog, &sc->lead_rows);
 }
 
 /* "cpu", or the devices holding parts: "cuda:0", "cuda:0,cuda:1". */

@@ -16,6 +16,7 @@
 
 #include "column/column.h"
 #include "column/load_queue.h"
+#include "program/program.h"
 #include "settings.h"
 
 typedef struct GlStoredColumn
@@ -40,6 +41,11 @@ typedef struct GlStoredColumn
 	uint32		sample_max_rows;	/* as asked for */
 	uint32		sample_lead_rows;
 	uint64		sample_taken_at;	/* col.nrows then */
+	/* rows spread over col for the server's own rarity questions
+	 * (gl_store_refresh_lead): malloc'd, read by the request threads */
+	struct GlSampleImage *lead;
+	GlColumn	lead_rows;		/* a view of lead's rows */
+	uint64		lead_taken_at;	/* col.nrows then */
 	/* while loading: changes logged meanwhile */
 	GlLoadQueue	load_queue;
 	/* its owner's quota, as the load found it (0: none), and its host
@@ -67,6 +73,23 @@ extern void gl_store_free_column(GlStoredColumn *sc);
  */
 extern bool gl_store_sample(GlStoredColumn *sc, uint32 max_rows, uint32 lead_rows,
 							dsm_handle *handle, size_t *image_bytes);
+
+/*
+ * Keep sc's lead rows (GL_LEAD_ROWS rows spread over the column) current:
+ * taken again once the column has grown by a tenth, as the planner's
+ * sample is.  Only between requests (the store's indexing): the request
+ * threads read them.  Without memory, none are kept.
+ */
+#define GL_LEAD_ROWS	4096
+extern void gl_store_refresh_lead(GlStoredColumn *sc);
+
+/*
+ * Should the GPU sieve for prog's prefilter literal (a regex's) before it
+ * runs the automaton?  When the literal is in so few of sc's lead rows
+ * that the sieve leaves the automaton almost nothing
+ * (gl_cpu_prefilter_rare); false without lead rows.
+ */
+extern bool gl_store_prefilter_rare(const GlStoredColumn *sc, const GlProgram *prog);
 
 /*
  * Write a column's sizes and devices to its registry slot (only while the

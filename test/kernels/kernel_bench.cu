@@ -340,15 +340,16 @@ plan_of(const GlProgram *prog, bool sieve_first, GlDeviceColumn *dcol)
 }
 
 /*
- * Whether the backend would have the sieve go first for prog on col: its
- * rule (gl_cpu_prefilter_rare()) on the column's first 4 096 rows, as many
- * as a sample's lead rows (the generators draw every row alike).  Forcing
- * the sieve on the adversarial text, where 'aaaaaaab' is in 1% of the rows
- * and the backend streams the regex, measured a plan no query runs: x2.3
- * (H200) against the average text.
+ * Whether the server would have the sieve go first for prog on col: its
+ * rule (gl_store_prefilter_rare(), gl_cpu_prefilter_rare() on a column's
+ * lead rows) on the column's first 4 096 rows, as many as the lead rows
+ * (the generators draw every row alike).  Forcing the sieve on the
+ * adversarial text, where 'aaaaaaab' is in 1% of the rows and the server
+ * streams the regex, measured a plan no query runs: x2.3 (H200) against
+ * the average text.
  */
 static bool
-backend_sieves_first(const GlProgram *prog, const GlColumn *col)
+server_sieves_first(const GlProgram *prog, const GlColumn *col)
 {
 	GlColumn	lead = *col;
 
@@ -364,7 +365,7 @@ time_program(GlDeviceColumn *dcol, const GlColumn *col, const GlProgram *prog,
 	std::vector<double> times;
 	char		err[256];
 	Result		r;
-	bool		sieve_first = backend_sieves_first(prog, col);
+	bool		sieve_first = server_sieves_first(prog, col);
 
 	for (int i = 0; i < 6; i++)
 	{
@@ -692,7 +693,7 @@ main(int argc, char **argv)
 		bits.resize(gl_bitmap_words(missed.nrows));
 		whole = {bits.data()};
 		start = std::chrono::steady_clock::now();
-		if (!gl_cuda_match(dmissed, cases[i].prog, backend_sieves_first(cases[i].prog, &missed),
+		if (!gl_cuda_match(dmissed, cases[i].prog, server_sieves_first(cases[i].prog, &missed),
 						   0, -1, &whole, &first_ms, err, sizeof(err)))
 			die(cases[i].what, err);
 		first_wall_ms = std::chrono::duration<double, std::milli>(
