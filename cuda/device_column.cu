@@ -98,6 +98,34 @@ round_up(uint64_t n, uint64_t unit)
 }
 
 /*
+ * Replace the device array *array by a zeroed one of new_bytes that begins
+ * with its first used_bytes; what names the array in errors.
+ */
+static bool
+grow_array(void **array, uint64_t used_bytes, uint64_t new_bytes, const char *what,
+		   char *errbuf, size_t errlen)
+{
+	void	   *grown;
+	char		step[80];
+
+	snprintf(step, sizeof(step), "cudaMalloc (%s)", what);
+	if (!gl_cuda_ok(cudaMalloc(&grown, new_bytes), step, errbuf, errlen))
+		return false;
+	snprintf(step, sizeof(step), "growing the %s", what);
+	if (!gl_cuda_ok(cudaMemset(grown, 0, new_bytes), step, errbuf, errlen) ||
+		(used_bytes > 0 &&
+		 !gl_cuda_ok(cudaMemcpy(grown, *array, used_bytes, cudaMemcpyDeviceToDevice), step,
+					 errbuf, errlen)))
+	{
+		cudaFree(grown);
+		return false;
+	}
+	cudaFree(*array);
+	*array = grown;
+	return true;
+}
+
+/*
  * Make room for nbytes of stream (plus the zero tail) and nrows rows.
  * Growth is geometric so a stream of small appends costs O(n) copying.
  */
@@ -110,63 +138,30 @@ reserve(GlDeviceColumn *dcol, uint64_t nbytes, uint64_t nrows,
 
 	if (need_bytes > dcol->capacity_bytes)
 	{
-		uint64_t	cap = dcol->capacity_bytes ? dcol->capacity_bytes + dcol->capacity_bytes / 4 : 0;
-		uint8_t    *data;
+		uint64_t	cap = dcol->capacity_bytes + dcol->capacity_bytes / 4;
 
 		cap = round_up(cap > need_bytes ? cap : need_bytes, GL_DEV_CHUNK_BYTES);
-		if (!gl_cuda_ok(cudaMalloc(&data, cap), "cudaMalloc (column data)", errbuf, errlen))
+		if (!grow_array((void **) &dcol->data, dcol->nbytes, cap, "column data", errbuf, errlen))
 			return false;
-		if (!gl_cuda_ok(cudaMemset(data, 0, cap), "cudaMemset (column data)", errbuf, errlen) ||
-			(dcol->nbytes > 0 &&
-			 !gl_cuda_ok(cudaMemcpy(data, dcol->data, dcol->nbytes, cudaMemcpyDeviceToDevice),
-						 "cudaMemcpy (column data grow)", errbuf, errlen)))
-		{
-			cudaFree(data);
-			return false;
-		}
-		cudaFree(dcol->data);
-		dcol->data = data;
 		dcol->capacity_bytes = cap;
 	}
 	if (need_chunks > dcol->capacity_chunks)
 	{
 		uint64_t	cap = dcol->capacity_chunks + dcol->capacity_chunks / 4;
-		GlChunkIndex *chunks;
 
 		cap = cap > need_chunks ? cap : need_chunks;
-		if (!gl_cuda_ok(cudaMalloc(&chunks, cap * sizeof(GlChunkIndex)),
-						"cudaMalloc (chunk index)", errbuf, errlen))
+		if (!grow_array((void **) &dcol->chunks, dcol->nchunks * sizeof(GlChunkIndex),
+						cap * sizeof(GlChunkIndex), "chunk index", errbuf, errlen))
 			return false;
-		if (dcol->nchunks > 0 &&
-			!gl_cuda_ok(cudaMemcpy(chunks, dcol->chunks, dcol->nchunks * sizeof(GlChunkIndex),
-								   cudaMemcpyDeviceToDevice),
-						"cudaMemcpy (chunk index grow)", errbuf, errlen))
-		{
-			cudaFree(chunks);
-			return false;
-		}
-		cudaFree(dcol->chunks);
-		dcol->chunks = chunks;
 		dcol->capacity_chunks = cap;
 	}
 	if (nrows > dcol->capacity_rows)
 	{
 		uint64_t	cap = round_up(nrows + dcol->capacity_rows / 4, 64);
-		uint32_t   *nulls;
 
-		if (!gl_cuda_ok(cudaMalloc(&nulls, cap / 8), "cudaMalloc (null bitmap)", errbuf, errlen))
+		if (!grow_array((void **) &dcol->nulls, dcol->capacity_rows / 8, cap / 8, "null bitmap",
+						errbuf, errlen))
 			return false;
-		if (!gl_cuda_ok(cudaMemset(nulls, 0, cap / 8), "cudaMemset (null bitmap)", errbuf, errlen) ||
-			(dcol->capacity_rows > 0 &&
-			 !gl_cuda_ok(cudaMemcpy(nulls, dcol->nulls, dcol->capacity_rows / 8,
-									cudaMemcpyDeviceToDevice),
-						 "cudaMemcpy (null bitmap grow)", errbuf, errlen)))
-		{
-			cudaFree(nulls);
-			return false;
-		}
-		cudaFree(dcol->nulls);
-		dcol->nulls = nulls;
 		dcol->capacity_rows = cap;
 	}
 	return true;

@@ -24,24 +24,16 @@
  *	nulls	one bit per row (uint32 words, same bit order as the host's
  *			uint64 words on a little-endian machine).
  *
- * Why not the pivoted tiles of DESIGN.md §4?  kernel_bench's layout study
- * (test/kernels/kernel_bench_layouts.cuh; figures in test/bench/results/
- * h200-kernels/README.md, "Kernel design measurements") compares their
- * device bytes and a thread-per-row read with this stream's.  The
- * contiguous stream is by far the smallest: raw + 1 byte per row + 16 per
- * 256-byte chunk + 1/8 per row.  Pivoting pads every tile to its longest
- * row; sorting rows by length brings only pivot-4, the slowest pivot,
- * under the 1.25x budget, and its results come back permuted (a 4-byte
- * row number each).  The stream's speed comes from reading a warp's 32
- * chunks in whole 64-byte runs through a small shared-memory stage
- * (kernels_common.cuh): every sector fetched from DRAM is used
- * completely, with no padding and no row-length skew in a warp.  And it
- * makes the row separator an ordinary byte, so every program runs as one
- * branch-free byte automaton (kernels_stream.cu) at one speed whatever
- * the row lengths, where a thread per row over pivoted tiles
- * diverges as soon as the pattern is more than one literal.
- * Long values need no special area: a sieve or skim thread never looks at row
- * borders, and a stream thread simply follows its last row past its chunk.
+ * Why not the pivoted tiles of DESIGN.md section 4?  The stream is the
+ * smallest form (raw + 1 byte a row + 16 per chunk + 1/8 a row), every
+ * DRAM sector a warp fetches through its stage (kernels_common.cuh) is
+ * used whole, and the separator makes every program one branch-free byte
+ * automaton (kernels_stream.cu) at one speed whatever the row lengths; a
+ * thread per row over padded tiles diverges and reads padding
+ * (kernel_bench's layout study: test/bench/results/h200-kernels/
+ * README.md, "device_column.h: the layout").  Long values need no special
+ * area: a sieve or skim thread never looks at row borders, and a stream
+ * thread follows its last row past its chunk.
  *
  *-------------------------------------------------------------------------
  */

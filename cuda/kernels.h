@@ -3,40 +3,27 @@
  * kernels.h
  *	  Host-side launchers of the CUDA engine's kernels (internal to cuda/).
  *
- * A match runs as a short pipeline on one stream (see match.cu):
+ * A match runs as a short pipeline on one stream (match.cu); which
+ * kernels run for which program is kernel_prep/program_prep.h's table:
  *
- *	stream	(kernels_stream.cu) the program's byte DFA (kernel_prep/byte_dfa.h) with the
- *			row separator folded in, one thread per four 256-byte chunks:
- *			exact, one pass.  Used whenever the byte DFA fits shared memory
- *			and the sieve alone does not answer the program, and for
- *			larger Aho–Corasick automata over their byte classes
- *			(kernel_prep/classed_table.h) where those fit;
- *	sieve	(kernels_sieve.cu) a literal run of a LIKE pattern, found four
- *			positions per instruction with no table: when the run (with
- *			its anchors) is the whole pattern it sets the result bits and
- *			the pipeline ends there; otherwise it flags the chunks where
- *			rows holding the run start;
- *	set sieve (kernels_set_sieve.cu) the literals of a LIKE ANY list that
- *			are rare in the column, found by a bigram filter and checked
- *			one by one: exact, unless it gives up on text where
- *			candidates are common, and then the stream kernel that follows
- *			it walks the column (it ends at once otherwise);
- *	compact	the flagged chunks become a dense list (warp ballots);
- *	skim	(kernels_skim.cu) one thread per chunk runs an Aho–Corasick
- *			automaton too large for a byte DFA, with no regard for row
- *			borders: exact;
- *	rows	(kernels_rows.cu) one thread per chunk (every chunk, or only the
- *			listed ones) runs the exact per-row automaton over the rows that
- *			start in its chunk and sets their result bits: the fallback for
- *			programs whose byte DFA is too large;
- *	list	when the caller wants it, the result's nonzero words, NULL
- *			rows taken out, are listed straight into pinned host memory
- *			(result_words.cu), so a selective match need not bring back
- *			its whole bitmap;
- *	nulls	otherwise, or when too many words are nonzero, NULL rows are
- *			cleared from the bitmap before its copy to the host;
- *	count	(counting.cu) before those, when the asker counts: the rows a
- *			counting answer would count are counted and cleared.
+ *	stream	(kernels_stream.cu) a byte DFA or classed Aho–Corasick table
+ *			over every chunk, the row separator folded in: exact;
+ *	sieve	(kernels_sieve.cu) a LIKE pattern's literal run, four positions
+ *			an instruction: result bits when the run is the whole pattern,
+ *			else flags on the chunks where rows holding it start;
+ *	set sieve (kernels_set_sieve.cu) a LIKE ANY list's rare literals, by a
+ *			bigram filter: exact, or it gives up and the stream kernel
+ *			after it walks the column;
+ *	compact	the flagged chunks as a dense list (warp ballots);
+ *	skim	(kernels_skim.cu) an Aho–Corasick automaton too large for a
+ *			byte DFA, a thread a chunk, blind to row borders: exact;
+ *	rows	(kernels_rows.cu) the per-row automaton over the rows starting
+ *			in every chunk, or the listed ones;
+ *	count	(counting.cu) when the asker counts, the rows a counting
+ *			answer counts, counted and cleared;
+ *	list	the result's nonzero words, NULL rows out, into pinned host
+ *			memory (result_words.cu); or, with too many of them,
+ *	nulls	NULL rows cleared from the bitmap before it is copied back.
  *
  *-------------------------------------------------------------------------
  */

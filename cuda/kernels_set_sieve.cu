@@ -48,19 +48,15 @@
  * match, so they stand.  The other warps do not look at give_up (README,
  * variants not kept).
  *
- * As a probe (verify_probe.cu in main's history at 6a75a42^), the filter
- * alone reads at nearly the read bandwidth, but with literals common in
- * the text checking their candidates brought it under the stream
- * kernel's walk: hence the choice on the sample.  A listed lane carries
- * its text, not a pointer into its span's stage, so that a span's last
- * round of checks (nearly every round) does not run with a few lanes
- * busy; each step is tested as it is staged, not after the whole span.
- * Its candidates, not its test, take most of its instructions (Nsight
- * Compute; the filter, keyed on five bits a byte, passes about the
- * bigrams themselves).  One or two literals the stream kernel's compact
- * table walks faster: it is chosen only before the wide and classed
- * tables.  Figures (kernel_bench's "AC 200 rare"): test/bench/results/
- * h200-kernels/README.md, "Kernel design measurements".
+ * Why this form (kernel_bench's "AC 200 rare", Nsight Compute; figures in
+ * test/bench/results/h200-kernels/README.md, "Kernel design
+ * measurements"): the filter alone reads at nearly the read bandwidth,
+ * but checking the candidates of literals common in the text costs more
+ * than the stream kernel's walk -- hence the choice on the sample; a
+ * listed lane carries its text, not a pointer into its stage, so that a
+ * span's last round of checks does not run with a few lanes busy; one or
+ * two literals the compact table walks faster, so the set sieve is chosen
+ * only before the wide and classed tables.
  *
  *-------------------------------------------------------------------------
  */

@@ -79,17 +79,12 @@
  * There the SMs' integer pipe is the limit (Nsight Compute, '%final%'),
  * so a step with hits does as little as it can: the probes' misses are
  * kept and only the window's other bytes are added; a lane's row comes
- * from the chunk index, which counts the separators before each 32-byte
- * word, not from a warp scan; each hit sets its bit with an atomicOr of
- * its own; and only the words after a lane's own that the window reaches
- * are shuffled.  A step whose probes pass somewhere goes on to the hits
- * without asking the warp again whether the whole window passes
- * anywhere: most such steps have a hit, and window_hits() sets nothing
- * for a lane with none, while the second vote and its branch cost every
- * such step.  The chunk index entries that a step with hits needs for
- * its rows come with the span's text (load_span()).  Other forms of the
- * window's steps were slower (test/bench/results/h200-kernels/README.md,
- * variants not kept).
+ * from the chunk index's separator counts, not from a warp scan; each hit
+ * sets its bit with an atomicOr of its own; only the words a lane's
+ * window reaches are shuffled; a step whose probes pass somewhere goes on
+ * to the hits without a second vote; and the chunk index entries of its
+ * rows come with the span's text (load_span()).  Other forms were slower
+ * (test/bench/results/h200-kernels/README.md, variants not kept).
  *
  *-------------------------------------------------------------------------
  */

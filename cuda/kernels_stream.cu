@@ -93,32 +93,19 @@
  * both give as many warps, two win over one, and three over two; then
  * the smaller block).
  *
- * The line buffer, 4 kB a warp, keeps 32 warps where the table is under
- * about 25 kB (256-thread blocks) or 99 kB (1024): the compact tables,
- * and with them most LIKE patterns, regexes and literal sets to about
- * 150 states.  There it won over three slice buffers, with fewer
- * shared-memory wavefronts (kernel_bench; Nsight Compute).  200
- * literals' windowed table (154 kB) leaves room for 8 warps of it, and
- * stays with slices; the classed tables keep to slices.  With the compact tables'
- * rows numbered for the text (kernel_prep/compact_for_text.cc) the line
- * stage gains more.
- *
- * Three buffers fit 32 warps in 512-thread blocks where the table is
- * under about 17 kB: compact automata of up to 34 states (the compact
- * table is at least 16 kB), most LIKE patterns and small regexes.  (In
- * 256-thread blocks they would need tables under 8 kB, which no table
- * form is but a small automaton's wide one where the compact table was
- * refused, and that has as many warps in 512.)
- * There they hide what Nsight Compute showed the warps waiting on most,
- * the stage's copies (kernel_bench, two buffers against three).  The
- * bigger blocks give "AC 20" and "DFA wide" 32 warps, and "AC 200" stays
- * bound by the shared memory's wavefronts (two loads a byte and their
- * bank conflicts), not by warps.
+ * So the line buffer, 4 kB a warp, serves tables under about 25 kB
+ * (256-thread blocks) or 99 kB (1024): the compact tables, and with them
+ * most LIKE patterns, regexes and literal sets to about 150 states.
+ * Three slice buffers serve 512-thread blocks where the table is under
+ * about 17 kB; 200 literals' windowed table (154 kB) leaves room for 8
+ * warps, with slices.  Each rule won where it applies (kernel_bench and
+ * Nsight Compute: test/bench/results/h200-kernels/README.md, "Kernel
+ * design measurements", kernels_stream.cu; other shapes under "variants
+ * not kept").
  *
  * The shape is chosen once, when a program's table is copied to a part
  * (gl_stream_shape(), kept beside the part's resident program), not at
- * every launch.  Other shapes were not kept (test/bench/results/
- * h200-kernels/README.md, variants not kept).
+ * every launch.
  */
 struct StreamShape
 {
