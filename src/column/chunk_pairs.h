@@ -111,6 +111,28 @@ gl_chunk_pairs_may_match(const GlChunkPairs *pairs, uint64_t nrows, uint64_t chu
 	return true;
 }
 
+/*
+ * Sets of pairs of which every match holds one whole: a literal set's
+ * (LIKE ANY), each literal's pairs.  A chunk that holds no set whole has
+ * no match.  nsets 0: nothing to test, every chunk may match.
+ */
+typedef struct GlRequiredPairSets
+{
+	int			nsets;
+	GlRequiredPairs *sets;		/* malloc'd */
+} GlRequiredPairSets;
+
+/* The same question for sets: can the chunk hold every pair of some set? */
+static inline bool
+gl_chunk_pairs_may_match_one_of(const GlChunkPairs *pairs, uint64_t nrows, uint64_t chunk,
+								const GlRequiredPairSets *sets)
+{
+	for (int i = 0; i < sets->nsets; i++)
+		if (gl_chunk_pairs_may_match(pairs, nrows, chunk, &sets->sets[i]))
+			return true;
+	return sets->nsets == 0;
+}
+
 /* Memory the summary holds. */
 static inline size_t
 gl_chunk_pairs_bytes(const GlChunkPairs *pairs)

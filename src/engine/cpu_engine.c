@@ -14,9 +14,9 @@
  * none is left, so a thread stuck on a chunk of megabyte values does not
  * hold up the others, and each thread writes whole bitmap words that no
  * other thread touches: no locks, no false sharing beyond chunk borders.
- * A chunk whose values lack a pair of bytes that every match holds is
- * not read at all (the column's pair summary, chunk_pairs.h): its words
- * are cleared.
+ * A chunk whose values lack a pair of bytes that every match holds (or,
+ * for a literal set, a pair of each literal) is not read at all (the
+ * column's pair summary, chunk_pairs.h): its words are cleared.
  * A batch of programs (gl_cpu_match_column_batch) takes the chunks the
  * same way and runs every program over a chunk before the next: a chunk
  * of comments is about 200 kB, so after the first program the others
@@ -78,6 +78,7 @@ typedef struct CpuPlan
 	GlRequiredPairs pairs;		/* what every match holds: a chunk whose
 								 * values lack one has none (chunk_pairs.h) */
 	GlMultiPlan multi;
+	GlRequiredPairSets pair_sets;	/* MULTI: every match holds one whole */
 } CpuPlan;
 
 typedef struct ColumnJob
@@ -101,6 +102,8 @@ plan_prepare(const GlProgram *prog, CpuPlan *plan, bool column)
 	plan->skims = false;
 	plan->found_is_match = false;
 	plan->pairs.npairs = 0;
+	plan->pair_sets.nsets = 0;
+	plan->pair_sets.sets = NULL;
 	if (prog->magic != GL_PROGRAM_MAGIC)
 		return false;
 	switch (plan->kind)
@@ -119,6 +122,8 @@ plan_prepare(const GlProgram *prog, CpuPlan *plan, bool column)
 			return true;
 		case GL_PROG_MULTI:
 			gl_cpu_multi_prepare(prog, &plan->multi);
+			if (column)
+				(void) gl_cpu_multi_required_pair_sets(&plan->multi, &plan->pair_sets);
 			return true;
 		case GL_PROG_DFA:
 			/* a prefilter, '%literal%', has one segment: no malloc */
@@ -141,6 +146,17 @@ plan_release(CpuPlan *plan)
 {
 	if (plan->has_like)
 		gl_cpu_like_release(&plan->like);
+	free(plan->pair_sets.sets);
+	plan->pair_sets.sets = NULL;
+}
+
+/* Can chunk `chunk` of col hold a match?  Its pair summary may say no. */
+static inline bool
+plan_may_match_chunk(const CpuPlan *plan, const GlColumn *col, uint64_t chunk)
+{
+	if (plan->pairs.npairs > 0)
+		return gl_chunk_pairs_may_match(&col->pairs, col->nrows, chunk, &plan->pairs);
+	return gl_chunk_pairs_may_match_one_of(&col->pairs, col->nrows, chunk, &plan->pair_sets);
 }
 
 static inline bool
@@ -341,8 +357,7 @@ chunks_to_match(const CpuPlan *plan, const GlColumn *col, uint64_t limit, uint32
 	for (uint64_t c = 0; c < nchunks && to_match <= limit; c++)
 	{
 		/* no pair every match holds, or no plan: every chunk */
-		if (plan->prog != NULL && plan->pairs.npairs > 0 &&
-			!gl_chunk_pairs_may_match(&col->pairs, col->nrows, c, &plan->pairs))
+		if (plan->prog != NULL && !plan_may_match_chunk(plan, col, c))
 			continue;
 		if (chunks != NULL && to_match < limit)
 			chunks[to_match] = (uint32_t) c;
@@ -375,9 +390,7 @@ column_worker(void *arg)
 			if (job->plans[p].prog == NULL || (cancel != NULL && *cancel != 0))
 				continue;
 			working++;
-			if (job->plans[p].pairs.npairs > 0 &&
-				!gl_chunk_pairs_may_match(&job->col->pairs, job->col->nrows, chunk,
-										  &job->plans[p].pairs))
+			if (!plan_may_match_chunk(&job->plans[p], job->col, chunk))
 			{
 				memset(job->results[p] + first, 0, (last - first) * sizeof(uint64_t));
 				continue;

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "column/chunk_pairs.h"
 #include "program/program.h"
 
 typedef struct GlMultiPlan
@@ -22,5 +23,14 @@ typedef struct GlMultiPlan
 
 extern void gl_cpu_multi_prepare(const GlProgram *prog, GlMultiPlan *plan);
 extern bool gl_cpu_multi_match(const GlMultiPlan *plan, const char *s, uint32_t len);
+
+/*
+ * The byte pairs of the automaton's literals, a set for each literal that
+ * ends in no shorter one (chunk_pairs.h): every matching value holds one
+ * set whole.  False, with no sets, where they would not narrow anything
+ * (a literal of one byte) or would cost more to test than they spare, and
+ * on out-of-memory; the caller frees sets->sets.
+ */
+extern bool gl_cpu_multi_required_pair_sets(const GlMultiPlan *plan, GlRequiredPairSets *sets);
 
 #endif							/* GPULIKE_CPU_MULTI_H */

@@ -483,6 +483,87 @@ patterns_disagreeing(const GlColumn *col, const char *const *patterns, int npatt
 	return disagreeing;
 }
 
+/*
+ * Literal sets (LIKE ANY's Aho-Corasick programs), case-sensitive and
+ * ASCII-folded, whose column result differs from matching each value or
+ * from matching only the chunks the summary leaves them: literals that
+ * hold others, share a prefix, end in another, have one byte (no pair:
+ * every chunk), or stand in no row.
+ */
+static int
+literal_sets_disagreeing(const GlColumn *col)
+{
+	static const char *const sets[][4] = {
+		{"zq", "qz"}, {"za", "qa", "hz"}, {"zq", "a"}, {"ab", "abc", "bcd", "xabcdy"},
+		{"\xc3\xa9" "a", "Zd", "dZ"}, {"zebra", "quux"}, {"aZq", "zqz", "b\xe2\x84\xaa"}
+	};
+	int			disagreeing = 0;
+
+	for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]); i++)
+		for (int fold = 0; fold < 2; fold++)
+		{
+			const char *error;
+			size_t		lens[4];
+			int			n = 0;
+			GlProgram  *prog;
+			uint64_t	matched = 0;
+
+			while (n < 4 && sets[i][n] != NULL)
+			{
+				lens[n] = strlen(sets[i][n]);
+				n++;
+			}
+			prog = gl_build_multi(sets[i], lens, n, fold, true, &error);
+			if (prog == NULL || !column_agrees(prog, col, 1 + (int) i % 3, &matched) ||
+				!chunks_agree(prog, col))
+			{
+				tap_diag("literal set %zu (%s) disagrees", i, fold ? "folded" : "as is");
+				disagreeing++;
+			}
+			free(prog);
+		}
+	return disagreeing;
+}
+
+/*
+ * Which chunks a literal set leaves: chunk k's rows hold "ab", "ba", "Cd"
+ * and "dc" for k = 0 .. 3, so {ab, cd} (and abcd, which holds ab) leaves
+ * chunks 0 and 2 (the summary folds ASCII, so "Cd" may hold cd whether
+ * the set folds or not): the pairs are each literal's own, in order, and
+ * a literal's own pairs suffice.
+ */
+static void
+check_literal_set_chunks(void)
+{
+	static const char *const rows[] = {"xab", "xba", "xCd", "xdc"};
+	const char *const lits[] = {"ab", "cd", "abcd"};
+	const size_t lens[] = {2, 2, 4};
+	const uint64_t nrows = 4 * GL_PAIR_CHUNK_ROWS;
+	GlColumn	col;
+	const char *error;
+	bool		ok = true;
+
+	gl_column_init(&col, nrows, nrows * 4);
+	for (uint64_t r = 0; r < nrows; r++)
+		gl_column_append(&col, gl_tid_make((uint32_t) (r / 64), (uint16_t) (r % 64 + 1)),
+						 rows[r / GL_PAIR_CHUNK_ROWS], 3, 0);
+	ok &= gl_column_summarize_pairs(&col, 2);
+	for (int fold = 0; fold < 2; fold++)
+	{
+		GlProgram  *prog = gl_build_multi(lits, lens, 3, fold, true, &error);
+		uint32_t	listed[4] = {99, 99, 99, 99};
+		int64_t		n = gl_cpu_chunks_to_match(prog, &col, 4, listed);
+
+		ok &= n == 2 && listed[0] == 0 && listed[1] == 2 && chunks_agree(prog, &col);
+		if (!ok)
+			tap_diag("%s: %lld chunks, first %u", fold ? "folded" : "as is", (long long) n,
+					 listed[0]);
+		free(prog);
+	}
+	tap_ok(ok, "{ab, cd, abcd} leaves chunks 0 and 2 of ab, ba, Cd, dc, folded or not");
+	gl_column_free(&col);
+}
+
 /* The byte pairs every match of an ILIKE pattern holds (npairs -1: no plan). */
 static GlRequiredPairs
 ilike_required_pairs(const char *pattern)
@@ -557,6 +638,8 @@ check_pair_summaries(void)
 	disagreeing = patterns_disagreeing(&col, patterns, npatterns);
 	tap_ok(disagreeing == 0, "%d patterns over chunks summarized, partly and not: "
 		   "%d disagree with matching each value", 2 * npatterns, disagreeing);
+	disagreeing = literal_sets_disagreeing(&col);
+	tap_ok(disagreeing == 0, "literal sets over the same chunks: %d disagree", disagreeing);
 
 	/*
 	 * z then q stand together in chunk 6's rows alone, which is partly
@@ -578,6 +661,21 @@ check_pair_summaries(void)
 		free(zq);
 		free(k);
 	}
+	/* the same of literal sets: one holds zq or xy; one adds a byte alone */
+	{
+		const char *const zq_xy[] = {"zq", "xy", "d"};
+		const size_t lens[] = {2, 2, 1};
+		GlProgram  *two = gl_build_multi(zq_xy, lens, 2, false, true, &error);
+		GlProgram  *three = gl_build_multi(zq_xy, lens, 3, false, true, &error);
+		uint32_t	listed[2] = {99, 99};
+
+		tap_ok(gl_cpu_chunks_to_match(two, &col, 2, listed) == 2 &&
+			   listed[0] == 6 && listed[1] == 7 &&
+			   gl_cpu_chunks_to_match(three, &col, 8, NULL) == 8,
+			   "LIKE ANY '{%%zq%%,%%xy%%}' leaves chunks 6 and 7 to match, with '%%d%%' all");
+		free(two);
+		free(three);
+	}
 
 	/* the rest, from within chunk 6, on two threads: every chunk covered */
 	disagreeing = -1;
@@ -585,6 +683,7 @@ check_pair_summaries(void)
 		disagreeing = patterns_disagreeing(&col, patterns, npatterns);
 	tap_ok(disagreeing == 0, "the rest summarized on two threads: %d patterns disagree",
 		   disagreeing);
+	tap_ok(literal_sets_disagreeing(&col) == 0, "and no literal set disagrees");
 
 	/* chunk 0 holds 'z': with its bits cleared, its matches of '%za%' go */
 	{
@@ -734,6 +833,7 @@ main(void)
 	check_hits_and_batches();
 	check_split_occurrences();
 	check_pair_summaries();
+	check_literal_set_chunks();
 	check_threaded_summary();
 	return tap_done();
 }
