@@ -34,6 +34,9 @@
  * A LIKE pattern with no literal segment but a position that takes only
  * one or two ASCII bytes (ILIKE '%FOXES%': x or X) is skimmed for those
  * bytes the same way (cpu_like.c: two such positions at their distance).
+ * A literal set (LIKE ANY's Aho-Corasick program) of up to 16 literals is
+ * skimmed for the literals' first bytes (cpu_multi.c), and the rows a
+ * candidate falls in are matched by the automaton.
  * The calling thread works too, so "nthreads" is the total.  The threads
  * it starts run at a lower priority (HELPER_NICE) than it: a long pass
  * then takes the cores that the sessions beside it leave idle rather than
@@ -73,12 +76,14 @@ typedef struct CpuPlan
 	GlProgramKind kind;
 	GlLikePlan	like;			/* a LIKE program, or a DFA's prefilter */
 	bool		has_like;		/* like is prepared */
-	bool		skims;			/* like has what every match has, to skim for */
+	bool		skims;			/* what every match has can be skimmed for:
+								 * like's, or multi_skim's literals */
 	bool		found_is_match; /* a value containing it matches */
 	GlRequiredPairs pairs;		/* what every match holds: a chunk whose
 								 * values lack one has none (chunk_pairs.h) */
 	GlMultiPlan multi;
 	GlRequiredPairSets pair_sets;	/* MULTI: every match holds one whole */
+	GlMultiSkim multi_skim;		/* MULTI: where its literals may start */
 } CpuPlan;
 
 typedef struct ColumnJob
@@ -123,7 +128,10 @@ plan_prepare(const GlProgram *prog, CpuPlan *plan, bool column)
 		case GL_PROG_MULTI:
 			gl_cpu_multi_prepare(prog, &plan->multi);
 			if (column)
+			{
 				(void) gl_cpu_multi_required_pair_sets(&plan->multi, &plan->pair_sets);
+				plan->skims = gl_cpu_multi_skim_prepare(&plan->multi, &plan->multi_skim);
+			}
 			return true;
 		case GL_PROG_DFA:
 			/* a prefilter, '%literal%', has one segment: no malloc */
@@ -190,7 +198,8 @@ gl_cpu_match_value(const GlProgram *prog, const char *s, uint32_t len)
 /*
  * The next hit, at or after from, of what every match of the plan has:
  * where it was found (*hit) and bytes [*start, *end) of s that must lie
- * within one value.  A required literal (a LIKE program's literal
+ * within one value.  A literal set's first bytes (cpu_multi.c's skim); a
+ * required literal (a LIKE program's literal
  * segment, a DFA's prefilter: the literal); a byte of column skim `skim`
  * of a masked segment (an ILIKE pair such as x/X, and another as far
  * on: that byte), or, where the skim's hits settle matches
@@ -203,7 +212,13 @@ find_hit(const CpuPlan *plan, int skim, const char *s, uint64_t from, uint64_t l
 {
 	int64_t		at;
 
-	if (plan->like.required >= 0)
+	if (plan->kind == GL_PROG_MULTI)
+	{
+		at = gl_cpu_multi_skim_find(&plan->multi_skim, s, from, len);
+		*hit = *start = (uint64_t) at;
+		*end = *start + plan->multi_skim.width;
+	}
+	else if (plan->like.required >= 0)
 	{
 		at = gl_cpu_like_find_required(&plan->like, s, from, len);
 		*end = (uint64_t) at;
@@ -267,7 +282,7 @@ match_rows_skimming(const CpuPlan *plan, const GlColumn *col, uint64_t *result,
 	uint64_t	len = gl_column_offset(col, last) - first_offset;
 	uint64_t	from = 0;
 	uint64_t	row = first;
-	int			skim = gl_cpu_like_pick_skim(&plan->like, base, len);
+	int			skim = plan->has_like ? gl_cpu_like_pick_skim(&plan->like, base, len) : -1;
 	/* a hit is a match: the pattern's literal between two '%', or placed */
 	bool		settles = plan->found_is_match ||
 		(plan->kind == GL_PROG_LIKE && plan->like.required < 0 &&

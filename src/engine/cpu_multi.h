@@ -21,6 +21,19 @@ typedef struct GlMultiPlan
 	bool		root_stays[256];	/* byte leaves the automaton at the root */
 } GlMultiPlan;
 
+/*
+ * Where a literal of the automaton may start in a string: its first
+ * `width` bytes tested at 16 positions at once by their nibbles, each
+ * literal in one of eight buckets (cpu_multi.c).  width 0: no skim.
+ */
+typedef struct GlMultiSkim
+{
+	uint32_t	width;			/* 2 or 3; 0: none */
+	uint8_t		low[3][16];		/* [k][nibble]: buckets whose literals' byte k
+								 * may have that low nibble */
+	uint8_t		high[3][16];	/* and that high nibble */
+} GlMultiSkim;
+
 extern void gl_cpu_multi_prepare(const GlProgram *prog, GlMultiPlan *plan);
 extern bool gl_cpu_multi_match(const GlMultiPlan *plan, const char *s, uint32_t len);
 
@@ -32,5 +45,20 @@ extern bool gl_cpu_multi_match(const GlMultiPlan *plan, const char *s, uint32_t 
  * on out-of-memory; the caller frees sets->sets.
  */
 extern bool gl_cpu_multi_required_pair_sets(const GlMultiPlan *plan, GlRequiredPairSets *sets);
+
+/*
+ * The skim of the automaton's literals; false (width 0) where it would not
+ * pay -- a literal of one byte, more literals than the buckets keep apart
+ * -- or the CPU lacks the instructions (SSSE3).
+ */
+extern bool gl_cpu_multi_skim_prepare(const GlMultiPlan *plan, GlMultiSkim *skim);
+
+/*
+ * The first position p >= from of s (len bytes) where s[p .. p + width)
+ * may begin a literal, or -1.  Every occurrence of a literal begins at
+ * such a position; most such positions begin none (the caller matches).
+ */
+extern int64_t gl_cpu_multi_skim_find(const GlMultiSkim *skim, const char *s, uint64_t from,
+									  uint64_t len);
 
 #endif							/* GPULIKE_CPU_MULTI_H */

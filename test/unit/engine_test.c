@@ -19,6 +19,7 @@
 
 #include "engine/cpu_engine.h"
 #include "engine/cpu_like.h"
+#include "engine/cpu_multi.h"
 #include "program/dfa_build.h"
 #include "program/like_build.h"
 #include "program/multi_build.h"
@@ -564,6 +565,101 @@ check_literal_set_chunks(void)
 	gl_column_free(&col);
 }
 
+/*
+ * The literal sets' skim (cpu_multi.c) leaves a candidate in every
+ * occurrence of a literal, over random text of few letters (so that
+ * literals occur often) with the skim's 16-byte steps and its scalar tail:
+ * sets of 2- and 3-byte prefixes, folded and not, up to the most literals
+ * it takes; past those it is refused, as for a literal of one byte.
+ * Returns the number of sets that missed an occurrence.
+ */
+static int
+check_multi_skim(void)
+{
+	static const char letters[] = "abcdAB\xc3";
+	int			missed = 0;
+	int			refused_right = 0;
+	const int	nsets = 60;
+
+	for (int set = 0; set < nsets; set++)
+	{
+		char		lits[20][6];
+		const char *ptrs[20];
+		size_t		lens[20];
+		int			n = set < 50 ? 1 + set % 16 : 17 + set % 3;
+		bool		fold = set % 2;
+		bool		one_byte = set % 7 == 3;
+		const char *error;
+		GlProgram  *prog;
+		GlMultiPlan plan;
+		GlMultiSkim skim;
+		char		text[300];
+		size_t		tlen = 1 + rnd(sizeof(text) - 1);
+
+		for (int i = 0; i < n; i++)
+		{
+			lens[i] = one_byte && i == 0 ? 1 : 2 + rnd(4);
+			for (size_t k = 0; k < lens[i]; k++)
+				lits[i][k] = letters[rnd(sizeof(letters) - 1)];
+			/* past 16: three letters, all the literals apart */
+			if (n > 16)
+			{
+				lens[i] = 3;
+				lits[i][0] = "abcd"[i % 4];
+				lits[i][1] = "abcd"[i / 4 % 4];
+				lits[i][2] = "xyz"[i / 16];
+			}
+			ptrs[i] = lits[i];
+		}
+		prog = gl_build_multi(ptrs, lens, n, fold, true, &error);
+		if (prog == NULL)
+			continue;
+		gl_cpu_multi_prepare(prog, &plan);
+		if (!gl_cpu_multi_skim_prepare(&plan, &skim))
+		{
+			/* refused: one byte, or more literals than two a bucket (or no SSSE3) */
+			refused_right += one_byte || n > 16 || !__builtin_cpu_supports("ssse3");
+			free(prog);
+			continue;
+		}
+		refused_right += !one_byte && n <= 16;
+		for (size_t i = 0; i < tlen; i++)
+			text[i] = letters[rnd(sizeof(letters) - 1)];
+		/*
+		 * an occurrence [p, end) of a literal ends in one of a literal that
+		 * holds no shorter one, whose first two bytes or more are a
+		 * candidate: the first candidate from p is at most end - 2
+		 */
+		for (size_t p = 0, next = 0; p < tlen; p++)
+		{
+			size_t		end = SIZE_MAX;
+
+			for (int i = 0; i < n; i++)
+				if (p + lens[i] <= tlen && p + lens[i] < end &&
+					(fold ? strncasecmp(text + p, lits[i], lens[i]) == 0
+					 : memcmp(text + p, lits[i], lens[i]) == 0))
+					end = p + lens[i];
+			if (p >= next)
+			{
+				int64_t		at = gl_cpu_multi_skim_find(&skim, text, p, tlen);
+
+				next = at < 0 ? tlen : (size_t) at;
+			}
+			if (end != SIZE_MAX && next + 2 > end)
+			{
+				tap_diag("set %d (%d literals, %s): an occurrence at %zu missed", set, n,
+						 fold ? "folded" : "as is", p);
+				missed++;
+				break;
+			}
+		}
+		free(prog);
+	}
+	tap_ok(refused_right == nsets, "the skim is refused exactly for one-byte literals and "
+		   "more than 16: %d of %d sets", refused_right, nsets);
+	return missed;
+}
+
 /* The byte pairs every match of an ILIKE pattern holds (npairs -1: no plan). */
 static GlRequiredPairs
 ilike_required_pairs(const char *pattern)
@@ -834,6 +930,7 @@ main(void)
 	check_split_occurrences();
 	check_pair_summaries();
 	check_literal_set_chunks();
+	tap_ok(check_multi_skim() == 0, "the literal sets' skim misses no literal's start");
 	check_threaded_summary();
 	return tap_done();
 }
