@@ -20,7 +20,8 @@ SELECT s, re, s ~ re AS postgres, gpulike.match(s, re, '~') AS gpulike,
 FROM pairs ORDER BY re, s;
 
 -- program shapes: exact DFAs, and supersets for back-references/lookaround;
--- a literal under ~ (perhaps anchored) is its LIKE program (% and _ escaped)
+-- a literal under ~ (perhaps anchored) is its LIKE program (% and _ escaped),
+-- an alternation of literals an Aho-Corasick program
 SELECT re, gpulike.explain_pattern(re, '~') FROM (VALUES
 	('abc'), ('^abc$'), ('[[:alpha:]]+'), ('a|b|c'), ('a^b'),
 	('(a)\1'), ('a(?!b)'), ('(?<=x)y'), ('50% off_'), ('')) v(re);

@@ -28,7 +28,9 @@
  *
  * A regex that is a literal, perhaps anchored, skips steps 2-6 under ~: it
  * finds the values LIKE '%literal%' finds (or 'literal%', '%literal',
- * 'literal') and becomes that LIKE program (literal_as_like()).
+ * 'literal') and becomes that LIKE program (literal_as_like()); one that
+ * is an alternation of literals becomes the Aho-Corasick program of LIKE
+ * ANY of them (literals_as_multi()).
  *
  * The program is exact unless the regex has back-references or lookaround
  * constraints; then it is a superset prefilter (exact = 0) and the executor's
@@ -55,6 +57,7 @@
 #include "pattern/regex_prefilter.h"
 #include "program/dfa_build.h"
 #include "program/like_build.h"
+#include "program/multi_build.h"
 
 /*
  * Subset construction may pass through many more states than the minimal
@@ -193,6 +196,29 @@ like_of_literal(const char *literal, int len, bool anchored_start, bool anchored
 }
 
 /*
+ * Read the literal at pattern[*i] into out, up to end or to an unescaped
+ * '|', where *i stops: false at any other metacharacter (see
+ * literal_as_like() for what counts as a literal).
+ */
+static bool
+read_literal(const char *pattern, int *i, int end, StringInfo out)
+{
+	for (; *i < end; (*i)++)
+	{
+		char		c = pattern[*i];
+
+		if (c == '\\' && *i + 1 < end && gl_regex_escapes_to_literal(pattern[*i + 1]))
+			c = pattern[++(*i)];
+		else if (c == '|')
+			return true;
+		else if (strchr("\\^$.[]()*+?{}", c) != NULL)
+			return false;
+		appendStringInfoChar(out, c);
+	}
+	return true;
+}
+
+/*
  * A regex that is a literal -- characters that are no ARE metacharacter,
  * or ASCII punctuation escaped with a backslash (an ARE escape of a
  * non-alphanumeric character is that character) -- perhaps anchored by a
@@ -214,24 +240,53 @@ literal_as_like(const char *pattern, int len, bool utf8)
 	bool		anchored_start = len > 0 && pattern[0] == '^';
 	bool		anchored_end = len > (anchored_start ? 1 : 0) && pattern[len - 1] == '$';
 	int			end = anchored_end ? len - 1 : len;
+	int			i = anchored_start ? 1 : 0;
 	StringInfoData literal;
-	int			i;
 
 	initStringInfo(&literal);
-	for (i = anchored_start ? 1 : 0; i < end; i++)
+	if (!read_literal(pattern, &i, end, &literal) || i < end)
 	{
-		char		c = pattern[i];
-
-		if (c == '\\' && i + 1 < end && gl_regex_escapes_to_literal(pattern[i + 1]))
-			c = pattern[++i];
-		else if (strchr("\\^$.[]()|*+?{}", c) != NULL)
-		{
-			pfree(literal.data);
-			return NULL;
-		}
-		appendStringInfoChar(&literal, c);
+		pfree(literal.data);
+		return NULL;
 	}
 	return like_of_literal(literal.data, literal.len, anchored_start, anchored_end, utf8);
+}
+
+/*
+ * A regex that is an alternation of literals ('error|fatal|panic': two or
+ * more, none empty, nothing else at its top) matches under ~ exactly the
+ * values that contain one of them: it becomes an Aho-Corasick program, as
+ * LIKE ANY's literals do, whose engines skim for its literals' bytes and
+ * skip the chunks that hold none (cpu_multi.c).  Returns the builder's
+ * malloc'd program, or NULL: not such an alternation, or one the builder
+ * refuses (too many states), which stays a DFA.
+ */
+static GlProgram *
+literals_as_multi(const char *pattern, int len, bool utf8)
+{
+	StringInfoData all;
+	const char **literals = palloc(sizeof(char *) * (len / 2 + 1));
+	size_t	   *lens = palloc(sizeof(size_t) * (len / 2 + 1));
+	int			nliterals = 0;
+	int			i = 0;
+	const char *error;
+
+	/* each literal, its bytes one after another in `all` */
+	initStringInfo(&all);
+	while (i <= len)
+	{
+		int			start = all.len;
+
+		if (!read_literal(pattern, &i, len, &all) || all.len == start)
+			return NULL;
+		lens[nliterals++] = all.len - start;
+		i++;					/* past the '|', or the end */
+	}
+	if (nliterals < 2)
+		return NULL;
+	for (int k = 0, at = 0; k < nliterals; at += lens[k++])
+		literals[k] = all.data + at;
+	return gl_build_multi(literals, lens, nliterals, false, utf8, &error);
 }
 
 /*
@@ -450,7 +505,7 @@ compile_uncached(text *pattern, bool case_insensitive, Oid collation,
 	regex_t    *re;
 	MemoryContext scratch;
 	MemoryContext caller;
-	GlProgram  *built;
+	GlProgram  *built = NULL;
 	GlProgram  *prog = NULL;
 
 	if (!is_valid_regex(pattern, cflags, collation, refusal))
@@ -467,8 +522,14 @@ compile_uncached(text *pattern, bool case_insensitive, Oid collation,
 									ALLOCSET_DEFAULT_SIZES);
 	caller = MemoryContextSwitchTo(scratch);
 	*refusal = NULL;
-	built = case_insensitive ? NULL :
-		literal_as_like(VARDATA_ANY(pattern), VARSIZE_ANY_EXHDR(pattern), encoding == PG_UTF8);
+	if (!case_insensitive)
+	{
+		built = literal_as_like(VARDATA_ANY(pattern), VARSIZE_ANY_EXHDR(pattern),
+								encoding == PG_UTF8);
+		if (built == NULL)
+			built = literals_as_multi(VARDATA_ANY(pattern), VARSIZE_ANY_EXHDR(pattern),
+									  encoding == PG_UTF8);
+	}
 	if (built == NULL)
 		built = program_from_regex(re, VARDATA_ANY(pattern), VARSIZE_ANY_EXHDR(pattern),
 								   encoding == PG_UTF8, refusal);

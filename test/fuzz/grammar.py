@@ -307,11 +307,18 @@ class Generator:
             return frag
         return "%" + frag + "%"
 
+    def literal_regex(self):
+        """A fragment as a regex that matches it literally."""
+        return self.fragment().replace("\\", "\\\\").replace(".", "\\.").replace("+", "\\+") \
+            .replace("*", "\\*").replace("?", "\\?").replace("(", "\\(").replace("|", "\\|") \
+            .replace("[", "\\[").replace("$", "\\$").replace("^", "\\^")
+
     def regex(self):
         if self.chance(0.3):
-            return self.fragment().replace("\\", "\\\\").replace(".", "\\.").replace("+", "\\+") \
-                .replace("*", "\\*").replace("?", "\\?").replace("(", "\\(").replace("|", "\\|") \
-                .replace("[", "\\[").replace("$", "\\$").replace("^", "\\^")
+            return self.literal_regex()
+        if self.chance(0.15):
+            # an alternation of literals (an Aho-Corasick program under ~)
+            return "|".join(self.literal_regex() for _ in range(self.rng.randint(2, 3)))
         return self.pick(REGEXES)
 
     def pattern_leaf(self, alias, param=None):

@@ -21,7 +21,8 @@
 -- checks those programs are marked superset and all others exact.
 -- SIMILAR TO arrives as ~ similar_to_escape(pattern), and is tested so.
 -- A literal regex (perhaps anchored, punctuation escaped) compiles, under ~,
--- to its LIKE program ('%literal%', 'literal%', ...); checked here too.
+-- to its LIKE program ('%literal%', 'literal%', ...), and an alternation of
+-- literals to an Aho-Corasick program; checked here too.
 --
 -- Seedable and scalable: SET regex_differential.seed = '0.77' and
 -- SET regex_differential.scale = '10' (10x the generated regexes and
@@ -102,6 +103,7 @@ INSERT INTO regexes (re) VALUES
 	('(?b)a\{2\}'), ('(?e)a+'), ('(?q)a|b'), ('(?c)A'),
 	('\$'), ('\^'), ('\\'), ('\('), ('\.'), ('[.]'), ('a\.b'),
 	('(?:ab|c)+d'), ('(a)(b)?c'), ('a|'), ('(|a)b'),
+	('ab|c'), ('xyz|a\.b|10%'), ('é|😀|ß'), ('K|k|S'), ('aa|a'), ('a\|b'),
 	('.*'), ('.+$'), ('.{3,}'), ('^.{2,4}$'), ('(?s)^.{3}'), ('(?n)^.{2}$'),
 	('[^[:alnum:][:space:]]'), ('(?i)[^[:lower:]]'), ('[[:alpha:]][[:digit:]]|[^[:print:]]'),
 	('[Ā-ž]'), ('(?i)[α-ω]'), ('[^α-ω]'), ('[Ⅰ-Ⅻ]'), ('(?i)[ⅰ-ⅻ]'), ('[😀-🙏]+'),
@@ -248,10 +250,15 @@ INSERT INTO literal_routes VALUES
 	('😀', 'KMP-hybrid (1 segment)'), ('', 'match-all%'), ('^', 'match-all%'),
 	('$', 'match-all%'), ('^$', 'empty-string test'),
 	('a.b', 'DFA (%'), ('\d', 'DFA (%'), ('a\$', 'DFA (%'), ('^^a', 'DFA (%'),
-	('(?i)a', 'DFA (%'), ('***=a.b', 'DFA (%'), ('a|b', 'DFA (%'), ('ab*', 'DFA (%');
+	('(?i)a', 'DFA (%'), ('***=a.b', 'DFA (%'), ('ab*', 'DFA (%'),
+	('a|b', 'Aho-Corasick (2 literals%'), ('zebra|quux|a\.b', 'Aho-Corasick (3 literals%'),
+	('é|😀', 'Aho-Corasick (2 literals%'), ('a\|b', 'KMP-hybrid (1 segment)'),
+	('a|', 'DFA (%'), ('|a', 'DFA (%'), ('a||b', 'DFA (%'), ('^a|b', 'DFA (%'),
+	('a|b$', 'DFA (%'), ('(a|b)', 'DFA (%'), ('ab|c.d', 'DFA (%');
 SELECT is((SELECT string_agg(re || ': ' || gpulike.explain_pattern(re, '~'), '; ')
 		   FROM literal_routes WHERE gpulike.explain_pattern(re, '~') NOT LIKE want), NULL,
-		  'under ~ a literal regex compiles to its LIKE program, any other to a DFA');
+		  'under ~ a literal regex compiles to its LIKE program, an alternation of '
+		  'literals to an Aho-Corasick program, any other to a DFA');
 SELECT matches(gpulike.explain_pattern(repeat('x', 70), '~'), '^DFA \(',
 			   'a literal too long for a LIKE segment stays a DFA');
 -- a DFA's prefilter: the longest literal run of the text that its automaton
@@ -264,7 +271,7 @@ INSERT INTO prefilter_routes VALUES
 	('ab+cde', '~', 'cde'), ('x{0}abc.', '~', 'abc'), ('[[:alpha:]]xyz', '~', 'xyz'),
 	('a\.bcd.', '~', 'a.bcd'), ('(abc)+d', '~', 'abc'), ('2024-.*x', '~*', '2024-'),
 	('é😀x.', '~', 'é😀x'), ('^abcd*', '~', 'abc'),
-	('cat|dog', '~', NULL), ('(cat|dog)s', '~', NULL), ('(?i)fox.', '~', NULL),
+	('cat|do+g', '~', NULL), ('(cat|dog)s', '~', NULL), ('(?i)fox.', '~', NULL),
 	('fox.*bar', '~*', NULL), ('(?x)f o x.', '~', NULL), ('abcd?', '~', 'abc'),
 	('(abc)?d', '~', NULL), ('\x41BCD.', '~', NULL), ('***=abc.d', '~', NULL),
 	('ab[c]de', '~', NULL), ('(?:abc){0}d', '~', NULL), ('abc{0,}d', '~', NULL);
