@@ -199,8 +199,8 @@ gl_cpu_match_value(const GlProgram *prog, const char *s, uint32_t len)
  * The next hit, at or after from, of what every match of the plan has:
  * where it was found (*hit) and bytes [*start, *end) of s that must lie
  * within one value.  A literal set's first bytes (cpu_multi.c's skim); a
- * required literal (a LIKE program's literal
- * segment, a DFA's prefilter: the literal); a byte of column skim `skim`
+ * required literal (a LIKE program's literal segment, a DFA's prefilter:
+ * the literal); a byte of column skim `skim`
  * of a masked segment (an ILIKE pair such as x/X, and another as far
  * on: that byte), or, where the skim's hits settle matches
  * (gl_cpu_like_hits_settle()), a hit where the segment stands (the

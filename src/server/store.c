@@ -174,11 +174,12 @@ free_retired(StoreSlot *s)
 /*
  * Bring the column's indexes up to date (a load ends them; delta rows
  * extend them): the page index of its sorted prefix, the byte-pair
- * summary of its chunks (chunk_pairs.h), and its lead rows.  The store alone extends them,
- * between requests: the request threads only read them, and count an
- * answer where the page index is complete (evaluate.c), listing the
- * candidates otherwise -- as they do when there was no memory for it;
- * the engines read every chunk the summary does not cover.
+ * summary of its chunks (chunk_pairs.h), and its lead rows.  The store
+ * alone extends them, between requests: the request threads only read
+ * them, and count an answer where the page index is complete
+ * (evaluate.c), listing the candidates otherwise -- as they do when there
+ * was no memory for it; the engines read every chunk the summary does not
+ * cover.
  */
 static void
 index_column(GlStoredColumn *sc)
