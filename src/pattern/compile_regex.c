@@ -30,7 +30,8 @@
  * finds the values LIKE '%literal%' finds (or 'literal%', '%literal',
  * 'literal') and becomes that LIKE program (literal_as_like()); one that
  * is an alternation of literals becomes the Aho-Corasick program of LIKE
- * ANY of them (literals_as_multi()).
+ * ANY of them (literals_as_multi()), under ~* too where the collation is
+ * C.
  *
  * The program is exact unless the regex has back-references or lookaround
  * constraints; then it is a superset prefilter (exact = 0) and the executor's
@@ -50,6 +51,7 @@
 #include "regex/regex.h"
 #include "regex/regexport.h"
 #include "utils/memutils.h"
+#include "utils/pg_locale.h"
 
 #include "pattern/compile_regex.h"
 #include "pattern/regex_dfa.h"
@@ -257,12 +259,14 @@ literal_as_like(const char *pattern, int len, bool utf8)
  * more, none empty, nothing else at its top) matches under ~ exactly the
  * values that contain one of them: it becomes an Aho-Corasick program, as
  * LIKE ANY's literals do, whose engines skim for its literals' bytes and
- * skip the chunks that hold none (cpu_multi.c).  Returns the builder's
- * malloc'd program, or NULL: not such an alternation, or one the builder
- * refuses (too many states), which stays a DFA.
+ * skip the chunks that hold none (cpu_multi.c).  Under ~* with ascii_fold
+ * (a C collation: PostgreSQL's regex folds only ASCII letters there).
+ * Returns the builder's malloc'd program, or NULL: not such an
+ * alternation, or one the builder refuses (too many states), which stays
+ * a DFA.
  */
 static GlProgram *
-literals_as_multi(const char *pattern, int len, bool utf8)
+literals_as_multi(const char *pattern, int len, bool ascii_fold, bool utf8)
 {
 	StringInfoData all;
 	const char **literals = palloc(sizeof(char *) * (len / 2 + 1));
@@ -286,7 +290,7 @@ literals_as_multi(const char *pattern, int len, bool utf8)
 		return NULL;
 	for (int k = 0, at = 0; k < nliterals; at += lens[k++])
 		literals[k] = all.data + at;
-	return gl_build_multi(literals, lens, nliterals, false, utf8, &error);
+	return gl_build_multi(literals, lens, nliterals, ascii_fold, utf8, &error);
 }
 
 /*
@@ -528,8 +532,11 @@ compile_uncached(text *pattern, bool case_insensitive, Oid collation,
 								encoding == PG_UTF8);
 		if (built == NULL)
 			built = literals_as_multi(VARDATA_ANY(pattern), VARSIZE_ANY_EXHDR(pattern),
-									  encoding == PG_UTF8);
+									  false, encoding == PG_UTF8);
 	}
+	else if (OidIsValid(collation) && lc_ctype_is_c(collation))
+		built = literals_as_multi(VARDATA_ANY(pattern), VARSIZE_ANY_EXHDR(pattern),
+								  true, encoding == PG_UTF8);
 	if (built == NULL)
 		built = program_from_regex(re, VARDATA_ANY(pattern), VARSIZE_ANY_EXHDR(pattern),
 								   encoding == PG_UTF8, refusal);

@@ -31,7 +31,7 @@
 --
 \set QUIET on
 SET client_min_messages = warning;
-SELECT plan(15);
+SELECT plan(16);
 
 \set test_name regex_differential
 \set default_seed 0.2718
@@ -261,6 +261,12 @@ SELECT is((SELECT string_agg(re || ': ' || gpulike.explain_pattern(re, '~'), '; 
 		  'literals to an Aho-Corasick program, any other to a DFA');
 SELECT matches(gpulike.explain_pattern(repeat('x', 70), '~'), '^DFA \(',
 			   'a literal too long for a LIKE segment stays a DFA');
+-- under ~* an alternation of literals is Aho-Corasick where the collation
+-- is C (PostgreSQL folds ASCII letters alone there), a DFA elsewhere
+SELECT is(gpulike.explain_pattern('zebra|Quux|é' COLLATE "C", '~*') LIKE 'Aho-Corasick (3 literals%'
+		  AND gpulike.explain_pattern('zebra|Quux|é', '~*') LIKE 'DFA (%'
+		  AND gpulike.explain_pattern('ze.ra|Quux' COLLATE "C", '~*') LIKE 'DFA (%', true,
+		  'under ~* and a C collation an alternation of literals compiles to Aho-Corasick');
 -- a DFA's prefilter: the longest literal run of the text that its automaton
 -- proves every match contains (regex_prefilter.c), or none; whether the
 -- column's answers stay PostgreSQL's is scan_differential's to check
