@@ -330,12 +330,15 @@ class Generator:
             if op in ("LIKE", "ILIKE", "NOT LIKE") and self.chance(0.5):
                 return leaf("%s %s '%%' || %s || '%%'" % (col, op, param)), op
             return leaf("%s %s %s" % (col, op, param)), op
+        # now and then under the C collation, where case folding and the
+        # programs chosen differ (ILIKE ANY and ~* alternations combine)
+        collate = ' COLLATE "C"' if self.chance(0.15) else ""
         if kind < 8:
             op = self.pick(["LIKE", "ILIKE", "NOT LIKE", "NOT ILIKE", "LIKE", "ILIKE"])
-            return leaf("%s %s %s" % (col, op, quote(self.like_pattern()))), op
+            return leaf("%s %s %s%s" % (col, op, quote(self.like_pattern()), collate)), op
         if kind < 13:
             op = self.pick(["~", "~*", "!~", "!~*", "~", "~*"])
-            return leaf("%s %s %s" % (col, op, quote(self.regex()))), op
+            return leaf("%s %s %s%s" % (col, op, quote(self.regex()), collate)), op
         if kind == 13:
             return leaf("%s %sSIMILAR TO %s" % (col, self.pick(["", "NOT "]),
                                                   quote(self.pick(SIMILAR)))), "SIMILAR"
@@ -343,7 +346,8 @@ class Generator:
             op = self.pick(["LIKE ANY", "ILIKE ANY", "NOT LIKE ALL", "~ ANY", "LIKE ALL"])
             n = self.rng.randint(1, 5)
             pats = [self.regex() if op.startswith("~") else self.like_pattern() for _ in range(n)]
-            return leaf("%s %s (ARRAY[%s])" % (col, op, ", ".join(quote(p) for p in pats))), op
+            return leaf("%s %s (ARRAY[%s]%s)" % (col, op, ", ".join(quote(p) for p in pats),
+                                                collate)), op
         if kind == 15:
             return leaf("%s LIKE (SELECT w.pat FROM words w WHERE w.id = %d)"
                         % (col, self.rng.randint(1, 15))), "LIKE"
