@@ -22,14 +22,15 @@ typedef struct GlMultiPlan
 } GlMultiPlan;
 
 /*
- * Where a literal of the automaton may start in a string: its first
- * `width` bytes tested at 16 positions at once by their nibbles, each
- * literal in one of eight buckets (cpu_multi.c).  width 0: no skim.
+ * Where a literal of the automaton may stand in a string: `width` of its
+ * bytes (its rarest window) tested at 16 positions at once by their
+ * nibbles, each literal in one of eight buckets (cpu_multi.c).  width 0:
+ * no skim.
  */
 typedef struct GlMultiSkim
 {
 	uint32_t	width;			/* 2 or 3; 0: none */
-	uint8_t		low[3][16];		/* [k][nibble]: buckets whose literals' byte k
+	uint8_t		low[3][16];		/* [k][nibble]: buckets whose windows' byte k
 								 * may have that low nibble */
 	uint8_t		high[3][16];	/* and that high nibble */
 } GlMultiSkim;
@@ -55,8 +56,9 @@ extern bool gl_cpu_multi_skim_prepare(const GlMultiPlan *plan, GlMultiSkim *skim
 
 /*
  * The first position p >= from of s (len bytes) where s[p .. p + width)
- * may begin a literal, or -1.  Every occurrence of a literal begins at
- * such a position; most such positions begin none (the caller matches).
+ * may be a literal's window, or -1.  Every occurrence of a literal holds
+ * one of such a position's windows (of itself, or of a shorter literal it
+ * ends in); most such positions are in none (the caller matches).
  */
 extern int64_t gl_cpu_multi_skim_find(const GlMultiSkim *skim, const char *s, uint64_t from,
 									  uint64_t len);

@@ -627,8 +627,8 @@ check_multi_skim(void)
 			text[i] = letters[rnd(sizeof(letters) - 1)];
 		/*
 		 * an occurrence [p, end) of a literal ends in one of a literal that
-		 * holds no shorter one, whose first two bytes or more are a
-		 * candidate: the first candidate from p is at most end - 2
+		 * ends in no shorter one, and holds its window of two bytes or
+		 * more: the first candidate from p is at most end - 2
 		 */
 		for (size_t p = 0, next = 0; p < tlen; p++)
 		{
