@@ -287,8 +287,8 @@ gl_cpu_multi_skim_prepare(const GlMultiPlan *plan, GlMultiSkim *skim)
 		uint8_t		bucket = (uint8_t) (1u << (i % SKIM_BUCKETS));
 
 		/* the literal's classes (its first SKIM_MAX_PATH), end back to root */
-		while (depth > SKIM_MAX_PATH)
-			state = w.parent[state], depth--;
+		for (; depth > SKIM_MAX_PATH; depth--)
+			state = w.parent[state];
 		for (uint32_t k = depth; k-- > 0; state = w.parent[state])
 			path[k] = w.class_of_state[state];
 		/* its rarest window of width bytes: a candidate where it stands */
@@ -299,7 +299,10 @@ gl_cpu_multi_skim_prepare(const GlMultiPlan *plan, GlMultiSkim *skim)
 			for (uint32_t k = 0; k < width; k++)
 				score += commonness[path[o + k]];
 			if (score < best_score)
-				best_score = score, best = o;
+			{
+				best_score = score;
+				best = o;
+			}
 		}
 		for (uint32_t k = 0; k < width; k++)
 			for (int b = 0; b < 256; b++)
@@ -313,7 +316,7 @@ gl_cpu_multi_skim_prepare(const GlMultiPlan *plan, GlMultiSkim *skim)
 	return true;
 }
 
-/* Scalar: may s[p ..) begin a literal?  (p + width <= len) */
+/* Scalar: may s[p .. p + width) be a literal's window?  (p + width <= len) */
 static inline bool
 skim_passes(const GlMultiSkim *skim, const uint8_t *s, uint64_t p)
 {
@@ -325,7 +328,7 @@ skim_passes(const GlMultiSkim *skim, const uint8_t *s, uint64_t p)
 }
 
 #ifdef HAVE_NIBBLE_SKIM
-/* The buckets 16 bytes may belong to at one position of the literals. */
+/* The buckets 16 bytes may belong to at one position of the windows. */
 __attribute__((target("ssse3")))
 static inline __m128i
 bytes_buckets(__m128i bytes, __m128i low, __m128i high)
