@@ -36,12 +36,6 @@
 #include "kernels.h"
 #include "cuda_check.h"
 
-static size_t
-align256(size_t n)
-{
-	return (n + 255) & ~(size_t) 255;
-}
-
 bool
 gl_cuda_set_counting(GlDeviceColumn *dcol, const GlCountingRows *rows, char *errbuf,
 					 size_t errlen)
@@ -58,8 +52,8 @@ gl_cuda_set_counting(GlDeviceColumn *dcol, const GlCountingRows *rows, char *err
 	if (dcol->next != NULL || rows->nrows != dcol->nrows)
 		return gl_cuda_fail("counting needs a column in one part, and arrays of its rows",
 							errbuf, errlen);
-	bitmap_bytes = align256(gl_bitmap_words(rows->nrows) * sizeof(uint64_t));
-	page_bytes = align256(((size_t) rows->npages + 1) * sizeof(uint32_t));
+	bitmap_bytes = gl_round_up(gl_bitmap_words(rows->nrows) * sizeof(uint64_t), 256);
+	page_bytes = gl_round_up(((size_t) rows->npages + 1) * sizeof(uint32_t), 256);
 	need = 2 * bitmap_bytes + 2 * page_bytes;
 	if (!gl_cuda_ok(cudaSetDevice(dcol->device), "cudaSetDevice", errbuf, errlen))
 		return false;

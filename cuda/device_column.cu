@@ -91,12 +91,6 @@ gl_cuda_device_memory(int device, GlCudaDeviceMemory *memory, char *errbuf, size
 	return ok;
 }
 
-static uint64_t
-round_up(uint64_t n, uint64_t unit)
-{
-	return (n + unit - 1) / unit * unit;
-}
-
 /*
  * Replace the device array *array by a zeroed one of new_bytes that begins
  * with its first used_bytes; what names the array in errors.
@@ -133,14 +127,14 @@ static bool
 reserve(GlDeviceColumn *dcol, uint64_t nbytes, uint64_t nrows,
 		char *errbuf, size_t errlen)
 {
-	uint64_t	need_bytes = round_up(nbytes, GL_DEV_CHUNK_BYTES) + GL_DEV_TAIL_PAD;
-	uint64_t	need_chunks = round_up(nbytes, GL_DEV_CHUNK_BYTES) / GL_DEV_CHUNK_BYTES;
+	uint64_t	need_bytes = gl_round_up(nbytes, GL_DEV_CHUNK_BYTES) + GL_DEV_TAIL_PAD;
+	uint64_t	need_chunks = gl_round_up(nbytes, GL_DEV_CHUNK_BYTES) / GL_DEV_CHUNK_BYTES;
 
 	if (need_bytes > dcol->capacity_bytes)
 	{
 		uint64_t	cap = dcol->capacity_bytes + dcol->capacity_bytes / 4;
 
-		cap = round_up(cap > need_bytes ? cap : need_bytes, GL_DEV_CHUNK_BYTES);
+		cap = gl_round_up(cap > need_bytes ? cap : need_bytes, GL_DEV_CHUNK_BYTES);
 		if (!grow_array((void **) &dcol->data, dcol->nbytes, cap, "column data", errbuf, errlen))
 			return false;
 		dcol->capacity_bytes = cap;
@@ -157,7 +151,7 @@ reserve(GlDeviceColumn *dcol, uint64_t nbytes, uint64_t nrows,
 	}
 	if (nrows > dcol->capacity_rows)
 	{
-		uint64_t	cap = round_up(nrows + dcol->capacity_rows / 4, 64);
+		uint64_t	cap = gl_round_up(nrows + dcol->capacity_rows / 4, 64);
 
 		if (!grow_array((void **) &dcol->nulls, dcol->capacity_rows / 8, cap / 8, "null bitmap",
 						errbuf, errlen))
@@ -222,7 +216,7 @@ packer_add(Packer *pk, const char *value, uint32_t len)
 static void
 index_row(Packer *pk, uint64_t row, uint64_t start, uint64_t span)
 {
-	uint64_t	c = round_up(start, GL_DEV_CHUNK_BYTES) / GL_DEV_CHUNK_BYTES;
+	uint64_t	c = gl_round_up(start, GL_DEV_CHUNK_BYTES) / GL_DEV_CHUNK_BYTES;
 
 	for (; c * GL_DEV_CHUNK_BYTES < start + span; c++)
 	{
@@ -311,7 +305,7 @@ append_rows(GlDeviceColumn *part, const GlColumn *col, uint64_t from, uint64_t t
 	add_raw = gl_column_offset(col, to) - gl_column_offset(col, from);
 	add_bytes = add_raw + (to - from);
 	new_nbytes = part->nbytes + add_bytes;
-	new_nchunks = round_up(new_nbytes, GL_DEV_CHUNK_BYTES) / GL_DEV_CHUNK_BYTES;
+	new_nchunks = gl_round_up(new_nbytes, GL_DEV_CHUNK_BYTES) / GL_DEV_CHUNK_BYTES;
 	if (!reserve(part, new_nbytes, to - base, errbuf, errlen))
 		return false;
 
@@ -320,7 +314,7 @@ append_rows(GlDeviceColumn *part, const GlColumn *col, uint64_t from, uint64_t t
 	pk.errbuf = errbuf;
 	pk.errlen = errlen;
 	pk.buf_start = part->nbytes;
-	pk.first_chunk = round_up(part->nbytes, GL_DEV_CHUNK_BYTES) / GL_DEV_CHUNK_BYTES;
+	pk.first_chunk = gl_round_up(part->nbytes, GL_DEV_CHUNK_BYTES) / GL_DEV_CHUNK_BYTES;
 	pk.buf = (char *) malloc(STAGING_BYTES);
 	pk.chunks = (GlChunkIndex *) calloc(new_nchunks - pk.first_chunk + 1, sizeof(GlChunkIndex));
 	if (pk.buf == NULL || pk.chunks == NULL)
@@ -421,7 +415,7 @@ part_start(const GlColumn *col, int k, int nparts)
 		else
 			hi = mid;
 	}
-	lo = round_up(lo, 64);
+	lo = gl_round_up(lo, 64);
 	return lo < col->nrows ? lo : col->nrows;
 }
 

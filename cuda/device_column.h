@@ -53,6 +53,13 @@ constexpr uint32_t GL_DEV_CHUNK_BYTES = 256;
 /* Zero bytes kept after the last separator: room for read-ahead. */
 constexpr uint32_t GL_DEV_TAIL_PAD = 64;
 
+/* n rounded up to a multiple of unit: the device copy's sizes and offsets */
+static inline uint64_t
+gl_round_up(uint64_t n, uint64_t unit)
+{
+	return (n + unit - 1) / unit * unit;
+}
+
 /* 32-byte words in a chunk: the unit a hit's row is found in. */
 constexpr uint32_t GL_DEV_CHUNK_WORDS = GL_DEV_CHUNK_BYTES / 32;
 

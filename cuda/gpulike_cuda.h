@@ -151,11 +151,9 @@ typedef struct GlCudaResult
  * back -- overlaps the kernels of the others, and their kernels share the
  * GPU.  The caller gives each match in flight on a column a lane of its
  * own.  Each lane costs a result bitmap of the column on the device and
- * in pinned host memory.  Four against one nearly doubled the searches a
- * second from 16 sessions (test/bench/throughput --gpu-lanes 1,4); the
- * kernels themselves read the column at most of the device's bandwidth,
- * so lanes overlap host work, not reading.  Up to eight may be set
- * (gpulike.gpu_lanes): test/bench/throughput --gpu-lanes 4,8 compares.
+ * in pinned host memory.  Lanes overlap host work, not reading (a kernel
+ * reads the column at most of the device's bandwidth): test/bench/
+ * throughput --gpu-lanes 1,4,8 compares (test/bench/README.md).
  */
 #define GL_CUDA_LANES	8
 

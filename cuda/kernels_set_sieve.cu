@@ -48,15 +48,11 @@
  * match, so they stand.  The other warps do not look at give_up (README,
  * variants not kept).
  *
- * Why this form (kernel_bench's "AC 200 rare", Nsight Compute; figures in
- * test/bench/results/h200-kernels/README.md, "Kernel design
- * measurements"): the filter alone reads at nearly the read bandwidth,
- * but checking the candidates of literals common in the text costs more
- * than the stream kernel's walk -- hence the choice on the sample; a
- * listed lane carries its text, not a pointer into its stage, so that a
- * span's last round of checks does not run with a few lanes busy; one or
- * two literals the compact table walks faster, so the set sieve is chosen
- * only before the wide and classed tables.
+ * Checking the candidates of literals common in the text costs more than
+ * the stream kernel's walk (hence the choice on the sample), and one or
+ * two literals the compact table walks faster: the set sieve is chosen
+ * only before the wide and classed tables (kernel_bench's "AC 200 rare";
+ * test/bench/results/h200-kernels/README.md, "Kernel design measurements").
  *
  *-------------------------------------------------------------------------
  */

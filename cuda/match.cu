@@ -56,12 +56,6 @@ typedef struct MatchScratch
 	unsigned long long *counted;	/* counting: the count, after the tickets */
 } MatchScratch;
 
-static size_t
-align256(size_t n)
-{
-	return (n + 255) & ~(size_t) 255;
-}
-
 /* Grow-only pinned host memory. */
 static bool
 reserve_host(void **buffer, size_t *have, size_t need, char *errbuf, size_t errlen)
@@ -95,14 +89,14 @@ prepare_resources(GlDeviceColumn *dcol, int lane, uint32_t blob_bytes,
 {
 	GlMatchResources *r = dcol->match[lane];
 	uint64_t	nwords = gl_bitmap_words(dcol->nrows);
-	size_t		blob = align256(blob_bytes) + align256(stream_table_bytes) +
-		align256(replaced_table_bytes);
-	size_t		result = align256(nwords * sizeof(uint64_t)) + 256;
-	size_t		flags = align256(dcol->nchunks);
-	size_t		list = align256(dcol->nchunks * sizeof(uint32_t)) + 256;
+	size_t		blob = gl_round_up(blob_bytes, 256) + gl_round_up(stream_table_bytes, 256) +
+		gl_round_up(replaced_table_bytes, 256);
+	size_t		result = gl_round_up(nwords * sizeof(uint64_t), 256) + 256;
+	size_t		flags = gl_round_up(dcol->nchunks, 256);
+	size_t		list = gl_round_up(dcol->nchunks * sizeof(uint32_t), 256) + 256;
 	size_t		listing = 0;
 	size_t		list_temp = 0;
-	size_t		visible = align256((size_t) visible_words * sizeof(uint64_t));
+	size_t		visible = gl_round_up((size_t) visible_words * sizeof(uint64_t), 256);
 	/* host listing: a 16-byte head, words, indices, then the visible bits */
 	size_t		host_index_end = 16 + (size_t) capacity * (sizeof(uint64_t) + sizeof(uint32_t));
 	size_t		host_visible = (host_index_end + 7) & ~(size_t) 7;
@@ -113,7 +107,8 @@ prepare_resources(GlDeviceColumn *dcol, int lane, uint32_t blob_bytes,
 	{
 		if (!gl_list_words_temp_bytes(nwords, &list_temp, errbuf, errlen))
 			return false;
-		listing = align256(nwords * sizeof(uint32_t)) + 256 + align256(list_temp);
+		listing = gl_round_up(nwords * sizeof(uint32_t), 256) + 256 +
+			gl_round_up(list_temp, 256);
 	}
 	need = blob + result + flags + list + listing + visible;
 	if (r == NULL)
@@ -156,8 +151,8 @@ prepare_resources(GlDeviceColumn *dcol, int lane, uint32_t blob_bytes,
 	p = (char *) r->scratch;
 	s->lane = r;
 	s->blob = (uint64_t *) p;
-	s->stream_table = p + align256(blob_bytes);
-	s->replaced_table = (char *) s->stream_table + align256(stream_table_bytes);
+	s->stream_table = p + gl_round_up(blob_bytes, 256);
+	s->replaced_table = (char *) s->stream_table + gl_round_up(stream_table_bytes, 256);
 	p += blob;
 	s->result = (uint32_t *) p;
 	s->tickets = (uint32_t *) (p + result - 256);
@@ -170,8 +165,8 @@ prepare_resources(GlDeviceColumn *dcol, int lane, uint32_t blob_bytes,
 	s->list_len = (uint32_t *) (p + list - 256);
 	p += list;
 	s->word_index = (uint32_t *) p;
-	s->word_count = (uint32_t *) (p + align256(nwords * sizeof(uint32_t)));
-	s->list_temp = p + align256(nwords * sizeof(uint32_t)) + 256;
+	s->word_count = (uint32_t *) (p + gl_round_up(nwords * sizeof(uint32_t), 256));
+	s->list_temp = p + gl_round_up(nwords * sizeof(uint32_t), 256) + 256;
 	s->list_temp_bytes = list_temp;
 	p += listing;
 	s->visible = (uint64_t *) p;

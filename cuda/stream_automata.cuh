@@ -145,11 +145,8 @@ hits_by_halves(uint32_t zeros, bool first_hit, bool second_hit, uint32_t state,
  * the only one, if the word has one separator (as every word has where
  * rows are 32 bytes or longer), or each half's only one, if its halves
  * have one at most (rows of 16 bytes or longer); otherwise the word is
- * stepped again from the state it began in, its flags recorded.  Looking
- * at the flag once a word, every flagged word with two separators was
- * stepped again, 32 dependent loads; at the middle too costs two
- * instructions more a word, and gains where many rows match
- * (kernel_bench's "rows pass", "AC 20").
+ * stepped again from the state it began in, its flags recorded (the
+ * middle's look pays where many rows match: h200-kernels/README.md).
  */
 template <class Self>
 struct CompactEntries
