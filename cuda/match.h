@@ -1,13 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * match.h
- *	  gl_cuda_match() with the preparation's choices, in full (internal to
- *	  cuda/ and its test programs).
- *
- * The server asks gl_cuda_match() (gpulike_cuda.h) for a match as planned;
- * the kernel tests (test/kernels) ask for the same match with the byte DFA
- * capped or its compact table refused, so that every kernel runs on every
- * program, and check each answer against the CPU engine.
+ *	  gl_cuda_match() with the preparation's choices in full, for cuda/ and
+ *	  the kernel tests (test/kernels), which cap the byte DFA or refuse the
+ *	  compact table so that every kernel runs on every program.
  *
  *-------------------------------------------------------------------------
  */
