@@ -129,8 +129,8 @@ plan_prepare(const GlProgram *prog, CpuPlan *plan, bool column)
 			gl_cpu_multi_prepare(prog, &plan->multi);
 			if (column)
 			{
-				(void) gl_cpu_multi_required_pair_sets(&plan->multi, &plan->pair_sets);
-				plan->skims = gl_cpu_multi_skim_prepare(&plan->multi, &plan->multi_skim);
+				plan->skims = gl_cpu_multi_prepare_column(&plan->multi, &plan->pair_sets,
+														  &plan->multi_skim);
 			}
 			return true;
 		case GL_PROG_DFA:

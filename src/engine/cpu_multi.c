@@ -16,7 +16,7 @@
  * below, it pays.)  Worst case (text that keeps the automaton away from
  * the root) is still one load per byte: no input is slower than that.
  *
- * The chunks a literal set can match in (gl_cpu_multi_required_pair_sets)
+ * The chunks a literal set can match in (gl_cpu_multi_prepare_column)
  * are found from the automaton alone, which keeps no literals: its trie
  * is the transitions that go one step deeper (a transition borrowed from
  * a failure link never does), so a breadth-first walk from the root finds
@@ -204,29 +204,24 @@ state_pairs(uint32_t state, const LiteralWalk *w, const uint8_t *pair_class,
 	}
 }
 
-bool
-gl_cpu_multi_required_pair_sets(const GlMultiPlan *plan, GlRequiredPairSets *sets)
+/* The pair sets of the walk's literals (gl_cpu_multi_prepare_column). */
+static void
+fill_pair_sets(const GlMultiTables *t, const LiteralWalk *w, GlRequiredPairSets *sets)
 {
-	const GlMultiTables *t = &plan->tables;
 	uint8_t		pair_class[256] = {0};
-	LiteralWalk w;
 	int			tests = 0;
 	bool		ok;
 
-	sets->nsets = 0;
-	sets->sets = NULL;
-	if (!walk_literals(t, &w))
-		return false;
 	/* a class's bytes share their pair class: fold the one that names it */
 	for (int b = 255; b >= 0; b--)
 		pair_class[t->byte_class[b]] = gl_pair_class((uint8_t) b);
-	sets->sets = malloc(sizeof(GlRequiredPairs) * w.nends);
+	sets->sets = malloc(sizeof(GlRequiredPairs) * w->nends);
 	ok = sets->sets != NULL;
-	for (uint32_t i = 0; ok && i < w.nends; i++)
+	for (uint32_t i = 0; ok && i < w->nends; i++)
 	{
 		GlRequiredPairs *req = &sets->sets[sets->nsets++];
 
-		state_pairs(w.ends[i], &w, pair_class, req);
+		state_pairs(w->ends[i], w, pair_class, req);
 		tests += req->npairs;
 		/* a literal of one byte (no pair) is in any chunk */
 		ok = req->npairs > 0 && tests <= MAX_PAIR_TESTS;
@@ -237,35 +232,26 @@ gl_cpu_multi_required_pair_sets(const GlMultiPlan *plan, GlRequiredPairSets *set
 		sets->sets = NULL;
 		sets->nsets = 0;
 	}
-	free_walk(&w);
-	return ok;
 }
 
-bool
-gl_cpu_multi_skim_prepare(const GlMultiPlan *plan, GlMultiSkim *skim)
+/* The skim of the walk's literals; false (width 0) where it would not pay. */
+static bool
+fill_skim(const GlMultiTables *t, const LiteralWalk *w, GlMultiSkim *skim)
 {
-	const GlMultiTables *t = &plan->tables;
-	LiteralWalk w;
 	uint32_t	width = 3;
 	int			commonness[256] = {0};
 
-	memset(skim, 0, sizeof(GlMultiSkim));
 #ifdef HAVE_NIBBLE_SKIM
 	if (!__builtin_cpu_supports("ssse3"))
 		return false;
 #else
 	return false;
 #endif
-	if (!walk_literals(t, &w))
+	for (uint32_t i = 0; i < w->nends; i++)
+		if (w->depth[w->ends[i]] < width)
+			width = w->depth[w->ends[i]];
+	if (width < 2 || w->nends > SKIM_MAX_LITERALS)
 		return false;
-	for (uint32_t i = 0; i < w.nends; i++)
-		if (w.depth[w.ends[i]] < width)
-			width = w.depth[w.ends[i]];
-	if (width < 2 || w.nends > SKIM_MAX_LITERALS)
-	{
-		free_walk(&w);
-		return false;
-	}
 	skim->width = width;
 	/* a position past the width accepts every byte */
 	for (uint32_t k = width; k < 3; k++)
@@ -277,20 +263,20 @@ gl_cpu_multi_skim_prepare(const GlMultiPlan *plan, GlMultiSkim *skim)
 	for (int b = 0; b < 256; b++)
 		if (gl_byte_commonness((uint8_t) b) > commonness[t->byte_class[b]])
 			commonness[t->byte_class[b]] = gl_byte_commonness((uint8_t) b);
-	for (uint32_t i = 0; i < w.nends; i++)
+	for (uint32_t i = 0; i < w->nends; i++)
 	{
 		uint32_t	path[SKIM_MAX_PATH];
-		uint32_t	state = w.ends[i];
-		uint32_t	depth = w.depth[state];
+		uint32_t	state = w->ends[i];
+		uint32_t	depth = w->depth[state];
 		uint32_t	best = 0;
 		int			best_score = INT32_MAX;
 		uint8_t		bucket = (uint8_t) (1u << (i % SKIM_BUCKETS));
 
 		/* the literal's classes (its first SKIM_MAX_PATH), end back to root */
 		for (; depth > SKIM_MAX_PATH; depth--)
-			state = w.parent[state];
-		for (uint32_t k = depth; k-- > 0; state = w.parent[state])
-			path[k] = w.class_of_state[state];
+			state = w->parent[state];
+		for (uint32_t k = depth; k-- > 0; state = w->parent[state])
+			path[k] = w->class_of_state[state];
 		/* its rarest window of width bytes: a candidate where it stands */
 		for (uint32_t o = 0; o + width <= depth; o++)
 		{
@@ -312,8 +298,27 @@ gl_cpu_multi_skim_prepare(const GlMultiPlan *plan, GlMultiSkim *skim)
 					skim->high[k][b >> 4] |= bucket;
 				}
 	}
-	free_walk(&w);
 	return true;
+}
+
+bool
+gl_cpu_multi_prepare_column(const GlMultiPlan *plan, GlRequiredPairSets *sets,
+							GlMultiSkim *skim)
+{
+	LiteralWalk w;
+	bool		skims;
+
+	sets->nsets = 0;
+	sets->sets = NULL;
+	memset(skim, 0, sizeof(GlMultiSkim));
+	if (!walk_literals(&plan->tables, &w))
+		return false;
+	fill_pair_sets(&plan->tables, &w, sets);
+	skims = fill_skim(&plan->tables, &w, skim);
+	if (!skims)
+		memset(skim, 0, sizeof(GlMultiSkim));
+	free_walk(&w);
+	return skims;
 }
 
 /* Scalar: may s[p .. p + width) be a literal's window?  (p + width <= len) */

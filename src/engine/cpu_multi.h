@@ -39,20 +39,18 @@ extern void gl_cpu_multi_prepare(const GlProgram *prog, GlMultiPlan *plan);
 extern bool gl_cpu_multi_match(const GlMultiPlan *plan, const char *s, uint32_t len);
 
 /*
- * The byte pairs of the automaton's literals, a set for each literal that
- * ends in no shorter one (chunk_pairs.h): every matching value holds one
- * set whole.  False, with no sets, where they would not narrow anything
- * (a literal of one byte) or would cost more to test than they spare, and
- * on out-of-memory; the caller frees sets->sets.
+ * What narrows the automaton's work over a column, found in one walk of
+ * its literals (cpu_multi.c).  sets: the byte pairs of the literals, a set
+ * for each literal that ends in no shorter one (chunk_pairs.h), every
+ * matching value holding one set whole; none (nsets 0) where they would
+ * not narrow anything (a literal of one byte) or would cost more to test
+ * than they spare, and on out-of-memory; the caller frees sets->sets.
+ * skim: the literals' skim; the result says whether there is one (not
+ * for a literal of one byte, more literals than the buckets keep apart,
+ * or a CPU without SSSE3).
  */
-extern bool gl_cpu_multi_required_pair_sets(const GlMultiPlan *plan, GlRequiredPairSets *sets);
-
-/*
- * The skim of the automaton's literals; false (width 0) where it would not
- * pay -- a literal of one byte, more literals than the buckets keep apart
- * -- or the CPU lacks the instructions (SSSE3).
- */
-extern bool gl_cpu_multi_skim_prepare(const GlMultiPlan *plan, GlMultiSkim *skim);
+extern bool gl_cpu_multi_prepare_column(const GlMultiPlan *plan, GlRequiredPairSets *sets,
+										GlMultiSkim *skim);
 
 /*
  * The first position p >= from of s (len bytes) where s[p .. p + width)

@@ -592,7 +592,9 @@ check_multi_skim(void)
 		const char *error;
 		GlProgram  *prog;
 		GlMultiPlan plan;
+		GlRequiredPairSets sets;
 		GlMultiSkim skim;
+		bool		skims;
 		char		text[300];
 		size_t		tlen = 1 + rnd(sizeof(text) - 1);
 
@@ -615,7 +617,9 @@ check_multi_skim(void)
 		if (prog == NULL)
 			continue;
 		gl_cpu_multi_prepare(prog, &plan);
-		if (!gl_cpu_multi_skim_prepare(&plan, &skim))
+		skims = gl_cpu_multi_prepare_column(&plan, &sets, &skim);
+		free(sets.sets);
+		if (!skims)
 		{
 			/* refused: one byte, or more literals than two a bucket (or no SSSE3) */
 			refused_right += one_byte || n > 16 || !__builtin_cpu_supports("ssse3");
