@@ -71,6 +71,7 @@ gl_cpu_multi_prepare(const GlProgram *prog, GlMultiPlan *plan)
 
 	plan->tables = gl_multi_tables(prog);
 	plan->min_bytes = prog->u.multi.min_bytes;
+	plan->nliterals = prog->u.multi.nliterals;
 	for (b = 0; b < 256; b++)
 		plan->root_stays[b] = plan->tables.next[plan->tables.byte_class[b]] == 0;
 }
@@ -311,7 +312,13 @@ gl_cpu_multi_prepare_column(const GlMultiPlan *plan, GlRequiredPairSets *sets,
 	sets->nsets = 0;
 	sets->sets = NULL;
 	memset(skim, 0, sizeof(GlMultiSkim));
-	if (!walk_literals(&plan->tables, &w))
+	/*
+	 * The walk's time grows with the automaton's states: spare it where
+	 * neither can come of it -- more literals than the skim takes, and
+	 * more states (bytes of literals) than pairs worth testing
+	 */
+	if ((plan->nliterals > SKIM_MAX_LITERALS && plan->tables.nstates > MAX_PAIR_TESTS) ||
+		!walk_literals(&plan->tables, &w))
 		return false;
 	fill_pair_sets(&plan->tables, &w, sets);
 	skims = fill_skim(&plan->tables, &w, skim);

@@ -18,6 +18,7 @@ typedef struct GlMultiPlan
 {
 	GlMultiTables tables;
 	uint32_t	min_bytes;		/* the shortest literal's */
+	uint32_t	nliterals;
 	bool		root_stays[256];	/* byte leaves the automaton at the root */
 } GlMultiPlan;
 
